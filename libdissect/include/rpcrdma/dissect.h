@@ -1,0 +1,545 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * libdissect: stateless decoders for RPC-over-RDMA traffic on RoCE v1/v2,
+ * InfiniBand and iWARP, from the link layer up to the ONC RPC header.
+ *
+ * Zero-copy: every decoded field is a value copied out of the frame plus the
+ * byte offset where it sits, so a front end can highlight it.  Nothing here
+ * allocates; the caller owns every structure.  No global state: one
+ * struct rr_frame per thread.
+ *
+ * A frame yields one or more decode units: an IB or RoCE packet is one unit;
+ * a TCP segment carrying iWARP holds one unit per whole FPDU.  Loop:
+ *
+ *	struct rr_frame f;
+ *	for (bool more = rr_decode_frame(&cfg, link, data, caplen, wirelen,
+ *					 NULL, &f);
+ *	     more; more = rr_decode_next_unit(&cfg, &f))
+ *		render(&f);
+ */
+#ifndef RPCRDMA_DISSECT_H
+#define RPCRDMA_DISSECT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <rpcrdma/lists.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(__GNUC__)
+#define RR_API __attribute__((visibility("default")))
+#else
+#define RR_API
+#endif
+
+#define RR_X_ENUM(sym, val, str) sym = (val),
+
+enum rr_status { RR_STATUS_LIST(RR_X_ENUM) };
+enum rr_problem { RR_PROBLEM_LIST(RR_X_ENUM) };
+enum rr_layer { RR_LAYER_LIST(RR_X_ENUM) RR_LAYER_COUNT };
+enum rr_link { RR_LINK_LIST(RR_X_ENUM) };
+enum rr_bth_opcode { RR_BTH_OPCODE_LIST(RR_X_ENUM) };
+enum rr_aeth_type { RR_AETH_TYPE_LIST(RR_X_ENUM) };
+enum rr_nak_code { RR_NAK_CODE_LIST(RR_X_ENUM) };
+enum rr_mad_class { RR_MAD_CLASS_LIST(RR_X_ENUM) };
+enum rr_cm_attr { RR_CM_ATTR_LIST(RR_X_ENUM) };
+enum rr_rdmap_opcode { RR_RDMAP_OPCODE_LIST(RR_X_ENUM) };
+enum rr_rdma_proc { RR_RDMA_PROC_LIST(RR_X_ENUM) };
+enum rr_rdma_err { RR_RDMA_ERR_LIST(RR_X_ENUM) };
+enum rr_confidence { RR_CONFIDENCE_LIST(RR_X_ENUM) };
+enum rr_rpc_msg_type { RR_RPC_MSG_TYPE_LIST(RR_X_ENUM) };
+enum rr_rpc_reply_stat { RR_RPC_REPLY_STAT_LIST(RR_X_ENUM) };
+enum rr_rpc_accept_stat { RR_RPC_ACCEPT_STAT_LIST(RR_X_ENUM) };
+enum rr_rpc_reject_stat { RR_RPC_REJECT_STAT_LIST(RR_X_ENUM) };
+enum rr_rpc_auth_stat { RR_RPC_AUTH_STAT_LIST(RR_X_ENUM) };
+enum rr_rpc_auth_flavor { RR_RPC_AUTH_FLAVOR_LIST(RR_X_ENUM) };
+enum rr_rpc_program { RR_RPC_PROGRAM_LIST(RR_X_ENUM) };
+
+/* Names; an unknown value gives NULL, never a crash. */
+RR_API const char *rr_status_str(unsigned v);
+RR_API const char *rr_problem_str(unsigned v);
+RR_API const char *rr_layer_str(unsigned v);
+RR_API const char *rr_link_str(unsigned v);
+RR_API const char *rr_bth_opcode_str(unsigned v);
+RR_API const char *rr_aeth_type_str(unsigned v);
+RR_API const char *rr_nak_code_str(unsigned v);
+RR_API const char *rr_mad_class_str(unsigned v);
+RR_API const char *rr_cm_attr_str(unsigned v);
+RR_API const char *rr_rdmap_opcode_str(unsigned v);
+RR_API const char *rr_rdma_proc_str(unsigned v);
+RR_API const char *rr_rdma_err_str(unsigned v);
+RR_API const char *rr_confidence_str(unsigned v);
+RR_API const char *rr_rpc_msg_type_str(unsigned v);
+RR_API const char *rr_rpc_reply_stat_str(unsigned v);
+RR_API const char *rr_rpc_accept_stat_str(unsigned v);
+RR_API const char *rr_rpc_reject_stat_str(unsigned v);
+RR_API const char *rr_rpc_auth_stat_str(unsigned v);
+RR_API const char *rr_rpc_auth_flavor_str(unsigned v);
+RR_API const char *rr_rpc_program_str(unsigned v);
+/* Procedure name for a program and version, or NULL. */
+RR_API const char *rr_rpc_proc_str(uint32_t prog, uint32_t vers, uint32_t proc);
+
+/* Bytes [off, off + len) of the frame (or message) a field came from. */
+struct rr_span {
+	uint32_t off;
+	uint32_t len;
+};
+
+/* Outcome of one layer. */
+struct rr_note {
+	uint8_t status;      /* enum rr_status */
+	uint8_t problem;     /* enum rr_problem; may be set on a complete layer */
+	uint32_t off;        /* where the problem was found */
+	const char *field;   /* static name of the field concerned, or NULL */
+};
+
+/* ---- Link and network layers ------------------------------------------ */
+
+/* ERF record header (ibdump on InfiniBand ports). */
+struct rr_erf {
+	uint32_t off;
+	uint64_t ts;         /* 32.32 fixed point seconds */
+	uint8_t type;        /* low 7 bits; 21 INFINIBAND, 25 INFINIBAND_LINK */
+	uint8_t flags;
+	uint16_t rlen, lctr, wlen;
+};
+
+/* Ethernet (with up to RR_MAX_VLAN tags) or Linux cooked header. */
+#define RR_MAX_VLAN 2
+struct rr_link_hdr {
+	uint32_t off, len;
+	uint16_t ethertype;  /* the protocol after the tags */
+	uint8_t nvlan;
+	uint16_t vlan_tpid[RR_MAX_VLAN];
+	uint16_t vlan_tci[RR_MAX_VLAN];
+	uint16_t sll_pkttype; /* Linux cooked: 0 to us, 4 outgoing, ... */
+};
+
+struct rr_ip {
+	uint32_t off, hdr_len;
+	uint8_t version;     /* 4 or 6 */
+	uint8_t proto;       /* protocol / next header */
+	uint8_t tclass;      /* IPv4 TOS or IPv6 traffic class */
+	uint8_t ttl;         /* TTL or hop limit */
+	uint32_t flow;       /* IPv6 flow label */
+	uint32_t total_len;  /* header + payload, from the header */
+	uint32_t src_off, dst_off, addr_len;
+	bool fragment;       /* IPv4 MF or offset set: payload not decoded */
+};
+
+struct rr_udp {
+	uint32_t off;
+	uint16_t sport, dport, length, checksum;
+};
+
+struct rr_tcp {
+	uint32_t off, hdr_len;
+	uint16_t sport, dport;
+	uint32_t seq, ack;
+	uint8_t flags;       /* FIN 0x01 SYN 0x02 RST 0x04 PSH 0x08 ACK 0x10 */
+	uint16_t window;
+	struct rr_span payload;
+};
+
+/* ---- InfiniBand and RoCE (IBA vol. 1 ch. 5, 7, 9; RoCEv2 annex A17) --- */
+
+enum rr_transport {
+	RR_TRANSPORT_NONE = 0,
+	RR_TRANSPORT_IB,     /* native InfiniBand: LRH [GRH] BTH */
+	RR_TRANSPORT_ROCEV1, /* Ethertype 0x8915: GRH BTH */
+	RR_TRANSPORT_ROCEV2, /* UDP 4791: BTH */
+	RR_TRANSPORT_IWARP,  /* TCP: MPA, DDP, RDMAP */
+};
+RR_API const char *rr_transport_str(unsigned v);
+
+struct rr_lrh {
+	uint32_t off;
+	uint8_t vl, lver, sl, lnh;
+	uint16_t dlid, slid, pktlen; /* pktlen in 4-byte words */
+};
+
+struct rr_grh {
+	uint32_t off;
+	uint8_t ipver, tclass, nxthdr, hoplmt;
+	uint32_t flow;
+	uint16_t paylen;
+	uint32_t sgid_off, dgid_off; /* 16 bytes each */
+};
+
+struct rr_bth {
+	uint32_t off;
+	uint8_t opcode;
+	bool se, migreq, ackreq;
+	uint8_t padcnt, tver;
+	uint16_t pkey;
+	uint8_t resv8a;      /* FECN 0x80, BECN 0x40 */
+	uint32_t dqpn, psn;
+};
+
+enum {
+	RR_EXT_RETH = 1 << 0,
+	RR_EXT_AETH = 1 << 1,
+	RR_EXT_DETH = 1 << 2,
+	RR_EXT_IMMDT = 1 << 3,
+	RR_EXT_IETH = 1 << 4,
+	RR_EXT_ATOMICETH = 1 << 5,
+	RR_EXT_ATOMICACKETH = 1 << 6,
+};
+
+struct rr_ext {
+	uint32_t present;    /* RR_EXT_* */
+	struct { uint32_t off; uint64_t va; uint32_t rkey, dma_len; } reth;
+	struct {
+		uint32_t off;
+		uint8_t syndrome;
+		uint8_t type;    /* enum rr_aeth_type */
+		uint8_t value;   /* credit code, RNR timer or NAK code */
+		uint32_t msn;
+	} aeth;
+	struct { uint32_t off; uint32_t qkey, src_qp; } deth;
+	struct { uint32_t off; uint32_t data; } immdt;
+	struct { uint32_t off; uint32_t rkey; } ieth;
+	struct { uint32_t off; uint64_t va; uint32_t rkey; uint64_t swap_add, compare; } atomic;
+	struct { uint32_t off; uint64_t orig; } atomic_ack;
+};
+
+enum rr_crc_state {
+	RR_CRC_ABSENT = 0,   /* not in the capture (cut or stripped) */
+	RR_CRC_UNCHECKED,    /* present, verification switched off */
+	RR_CRC_GOOD,
+	RR_CRC_BAD,
+	RR_CRC_ZERO,         /* iWARP: field zero, CRC not in use */
+};
+RR_API const char *rr_crc_state_str(unsigned v);
+
+struct rr_icrc {
+	uint32_t off;
+	uint8_t state;       /* enum rr_crc_state */
+	uint32_t wire, computed;
+	bool vcrc_present;   /* native IB: the 2-byte VCRC follows */
+};
+
+/* ---- Management datagrams and CM (IBA vol. 1 §13.4, §12.6) ----------- */
+
+struct rr_mad {
+	uint32_t off;
+	uint8_t base_version, mgmt_class, class_version, method;
+	uint16_t status, class_specific, attr_id;
+	uint64_t tid;
+	uint32_t attr_mod;
+};
+
+/* One CM message; which members are meaningful depends on attr_id. */
+struct rr_cm {
+	uint16_t attr_id;
+	uint32_t local_comm_id, remote_comm_id;
+	/* REQ */
+	uint64_t service_id, local_ca_guid;
+	uint32_t local_qkey;
+	uint32_t local_qpn;  /* REQ, REP */
+	uint32_t starting_psn; /* REQ, REP */
+	uint8_t resp_resources, initiator_depth; /* REQ, REP */
+	uint8_t transport_type, path_mtu, retry_count, rnr_retry;
+	uint16_t pkey;
+	uint32_t primary_local_gid_off, primary_remote_gid_off;
+	/* REJ, MRA */
+	uint8_t msg_rejected, msg_mraed, reject_info_len, service_timeout;
+	uint16_t reject_reason;
+	/* DREQ */
+	uint32_t remote_qpn;
+	struct rr_span private_data;
+};
+
+/*
+ * RDMA-CM header: the first 36 bytes of an IP-addressed REQ's private data
+ * (IBA annex A11; Linux cma_hdr).  Only when the service ID has the IP
+ * prefix 0x0000000001.
+ */
+struct rr_rdma_cm {
+	uint32_t off;
+	uint8_t cma_version;
+	uint8_t ip_version;  /* 4 or 6 */
+	uint16_t src_port;   /* the active side's port */
+	uint16_t dst_port;   /* from the service ID */
+	uint8_t port_space;  /* 0x06 TCP, 0x11 UDP, 0x3F IB */
+	uint32_t src_addr_off, dst_addr_off, addr_len;
+	struct rr_span consumer_data;
+};
+
+/* ---- iWARP (RFC 5044 MPA, RFC 6581, RFC 5041 DDP, RFC 5040 RDMAP) ---- */
+
+struct rr_mpa {
+	uint32_t off;
+	bool reply;          /* "MPA ID Rep Frame" */
+	bool marker, crc, reject, enhanced; /* M, C, R, and RFC 6581's flag */
+	uint8_t revision;
+	uint16_t pd_len;
+	struct rr_span private_data;
+	/* RFC 6581 §5: present when enhanced and revision 2 */
+	bool has_ird_ord;
+	bool peer_to_peer, zero_len_rtr, write_rtr, read_rtr;
+	uint16_t ird, ord;
+	struct rr_span ulp_data; /* private data after the IRD/ORD words */
+};
+
+struct rr_fpdu {
+	uint32_t off;
+	uint16_t ulpdu_len;
+	uint8_t pad;
+	uint32_t crc_off;
+	uint8_t crc_state;   /* enum rr_crc_state */
+	uint32_t crc_wire, crc_computed;
+};
+
+struct rr_ddp {
+	uint32_t off;
+	bool tagged, last;
+	uint8_t dv, rv, opcode; /* opcode: enum rr_rdmap_opcode */
+	uint32_t hdr_len;
+	/* tagged */
+	uint32_t stag;
+	uint64_t to;
+	/* untagged */
+	uint32_t inv_stag, qn, msn, mo;
+	/* RDMA Read Request body (RFC 5040 §4.4) */
+	uint32_t sink_stag, read_size, src_stag;
+	uint64_t sink_to, src_to;
+	/* Terminate (RFC 5040 §4.8) */
+	uint8_t term_layer, term_etype, term_ecode;
+	bool term_hdrct_m, term_hdrct_d, term_hdrct_r;
+};
+
+/* ---- RFC 8797 CM private data ------------------------------------------ */
+
+#define RR_CM_PRIVATE_FORMAT 0xF6AB0E18u
+#define RR_CM_PRIVATE_LEN 8
+
+struct rr_cm_private {
+	bool found;          /* the format identifier is present */
+	uint8_t status;      /* enum rr_status when found */
+	uint32_t off;        /* of the format identifier */
+	uint8_t version, flags;
+	bool rinval;         /* R: remote invalidation supported */
+	uint8_t send_raw, recv_raw;
+	uint32_t send_size, recv_size; /* bytes: (raw + 1) * 1024 */
+};
+
+/* RFC 8797 §3.1: the default when a peer sent nothing usable. */
+#define RR_INLINE_DEFAULT 1024u
+
+/* ---- RPC-over-RDMA v1 (RFC 8166 §4) ----------------------------------- */
+
+enum rr_chunk_list {
+	RR_LIST_READ = 0,
+	RR_LIST_WRITE = 1,
+	RR_LIST_REPLY = 2,
+};
+RR_API const char *rr_chunk_list_str(unsigned v);
+
+/*
+ * Caps on wire counts; a message asking for more is malformed, never
+ * clamped.  Linux uses at most 16 segments per header; 64 leaves room.
+ */
+#define RR_MAX_SEGMENTS 64
+#define RR_MAX_CHUNKS 32
+
+struct rr_rdma_seg {
+	uint32_t off;        /* of the segment (the position word in a read list) */
+	uint8_t list;        /* enum rr_chunk_list */
+	uint8_t chunk;       /* index of the chunk within its list */
+	uint32_t position;   /* read list only */
+	uint32_t handle, length;
+	uint64_t offset;
+};
+
+struct rr_rpcrdma {
+	uint32_t off, len;   /* the header within the message bytes */
+	uint8_t confidence;  /* enum rr_confidence */
+	uint32_t xid, vers, credits, proc;
+	bool body_decoded;   /* false when vers != 1 (except ERR_VERS) */
+	/* RDMA_MSGP */
+	uint32_t align, thresh;
+	/* RDMA_ERROR */
+	uint32_t err, vers_low, vers_high;
+	/* chunk lists, in wire order */
+	uint16_t nsegs;
+	uint8_t nread_chunks, nwrite_chunks;
+	bool has_reply_chunk;
+	bool pzrc;           /* a read chunk at position zero */
+	uint32_t read_list_off, write_list_off, reply_chunk_off;
+	struct rr_rdma_seg segs[RR_MAX_SEGMENTS];
+	/* RDMA_MSG / RDMA_MSGP: where the RPC payload stream starts */
+	struct rr_span payload;
+};
+
+/* ---- ONC RPC (RFC 5531 §9) --------------------------------------------- */
+
+struct rr_rpc {
+	uint32_t off;
+	uint32_t xid, msg_type;
+	/* CALL */
+	uint32_t rpcvers, prog, vers, proc;
+	uint32_t cred_flavor, cred_len, verf_flavor, verf_len;
+	uint32_t cred_off, verf_off;
+	/* REPLY */
+	uint32_t reply_stat, accept_stat, reject_stat, auth_stat;
+	uint32_t mismatch_low, mismatch_high;
+	uint32_t stat_off;   /* accept_stat or reject_stat word */
+	/* arguments or results */
+	struct rr_span body;
+};
+
+/* Limit on RPC credential and verifier bodies (RFC 5531 §8.2). */
+#define RR_RPC_MAX_AUTH 400
+
+/* ---- Configuration ------------------------------------------------------ */
+
+enum {
+	RR_CFG_VERIFY_ICRC = 1 << 0,    /* compute the IB ICRC */
+	RR_CFG_VERIFY_CRC32C = 1 << 1,  /* compute the MPA CRC when non-zero */
+	RR_CFG_IWARP_HEURISTIC = 1 << 2, /* FPDUs on ports not listed */
+};
+
+struct rr_config {
+	uint16_t roce_udp_port;   /* 4791 */
+	uint16_t iwarp_tcp_port;  /* 20049 */
+	uint32_t flags;
+	/* Lowest confidence at which an RPC-over-RDMA header is reported. */
+	uint8_t min_confidence;
+};
+
+/* Defaults: standard ports, both CRCs verified, iWARP heuristic on, RR_CONF_SHAPE. */
+RR_API void rr_config_init(struct rr_config *cfg);
+
+/*
+ * What a stateful caller knows about the stream a frame belongs to.
+ * Without it the decoder works from the bytes alone.
+ */
+struct rr_stream_hint {
+	bool iwarp;          /* TCP stream is MPA-framed (after Req/Rep) */
+	bool iwarp_crc;      /* CRC negotiated: a zero CRC field is an error */
+	bool rpcrdma;        /* connection known to carry RPC-over-RDMA */
+};
+
+/* ---- The decoded frame ------------------------------------------------- */
+
+struct rr_frame {
+	const uint8_t *data;
+	uint32_t caplen, wirelen;
+	uint32_t link;           /* enum rr_link */
+	uint8_t transport;       /* enum rr_transport */
+	uint32_t present;        /* 1u << enum rr_layer, for this unit */
+	struct rr_note note[RR_LAYER_COUNT]; /* valid where present */
+
+	/* the first problem found, for one-line reports */
+	uint8_t status;          /* worst enum rr_status of any layer */
+	uint8_t bad_layer;
+
+	struct rr_erf erf;
+	struct rr_link_hdr l2;
+	struct rr_ip ip;
+	struct rr_udp udp;
+	struct rr_tcp tcp;
+	struct rr_lrh lrh;
+	struct rr_grh grh;
+	struct rr_bth bth;
+	struct rr_ext ext;
+	struct rr_icrc icrc;
+	struct rr_mad mad;
+	struct rr_cm cm;
+	struct rr_rdma_cm rdma_cm;
+	struct rr_mpa mpa;
+	struct rr_fpdu fpdu;
+	struct rr_ddp ddp;
+	struct rr_cm_private cm_private;
+	struct rr_rpcrdma rdma;
+	struct rr_rpc rpc;
+
+	/* upper-layer payload of this unit (BTH or DDP payload) */
+	struct rr_span payload;
+
+	/* private to the unit iterator */
+	uint32_t next_unit_off, unit_end, unit_limit;
+	uint16_t unit_index;
+	struct rr_stream_hint hint;
+};
+
+static inline bool rr_has(const struct rr_frame *f, enum rr_layer l)
+{
+	return (f->present >> l) & 1u;
+}
+
+/*
+ * Decode a frame as captured.  link is a LINKTYPE_ value; caplen bytes are
+ * readable at data; wirelen is the original length (caplen when unknown).
+ * Returns true when a unit was decoded into *out (possibly partly, see
+ * out->status); false only when there is nothing at all to report.
+ */
+RR_API bool rr_decode_frame(const struct rr_config *cfg, uint32_t link,
+			    const uint8_t *data, uint32_t caplen,
+			    uint32_t wirelen, const struct rr_stream_hint *hint,
+			    struct rr_frame *out);
+
+/* Advance to the next FPDU of the same TCP segment; false when none. */
+RR_API bool rr_decode_next_unit(const struct rr_config *cfg,
+				struct rr_frame *f);
+
+/* ---- Decoders of one layer, for reassembled messages ------------------ */
+
+/*
+ * RPC-over-RDMA header at msg[base .. base + len).  captured <= len is how
+ * many bytes are present; a field beyond captured but within len is
+ * truncated, a field beyond len malformed.  Offsets recorded are from msg.
+ * Returns the status; out->confidence says how sure the decoder is.
+ */
+RR_API enum rr_status rr_rpcrdma_decode(const uint8_t *msg, uint32_t base,
+					uint32_t captured, uint32_t len,
+					struct rr_rpcrdma *out,
+					struct rr_note *note);
+
+/* ONC RPC message header (RFC 5531 §9) at msg[base ..]. */
+RR_API enum rr_status rr_rpc_decode(const uint8_t *msg, uint32_t base,
+				    uint32_t captured, uint32_t len,
+				    struct rr_rpc *out, struct rr_note *note);
+
+/*
+ * Search CM private data for an RFC 8797 block (§4.1: at any offset).
+ * Returns false when absent; when found, out->status tells whether it is
+ * complete (version 1, 8 bytes), truncated or malformed.
+ */
+RR_API bool rr_cm_private_find(const uint8_t *msg, uint32_t base,
+			       uint32_t captured, uint32_t len,
+			       struct rr_cm_private *out);
+
+/* RFC 8797 §3.1: thresholds from each side's block (NULL = absent). */
+struct rr_inline_thresholds {
+	uint32_t call;       /* requester -> responder */
+	uint32_t reply;      /* responder -> requester */
+	bool remote_invalidation; /* both set R */
+};
+RR_API void rr_inline_thresholds(const struct rr_cm_private *requester,
+				 const struct rr_cm_private *responder,
+				 struct rr_inline_thresholds *out);
+
+/* ---- Checksums ----------------------------------------------------------- */
+
+/* CRC-32 (IEEE, reflected; zlib's), and CRC-32C (Castagnoli). */
+RR_API uint32_t rr_crc32(uint32_t crc, const void *buf, size_t len);
+RR_API uint32_t rr_crc32c(uint32_t crc, const void *buf, size_t len);
+
+/*
+ * ICRC of an IB packet (IBA vol. 1 §7.8.1; RoCEv2 annex A17.3.3).
+ * pkt points at the LRH (IB), GRH (RoCEv1) or IP header (RoCEv2); len runs
+ * to the start of the ICRC.
+ */
+RR_API uint32_t rr_icrc_compute(enum rr_transport t, const uint8_t *pkt,
+				size_t len);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* RPCRDMA_DISSECT_H */

@@ -1,0 +1,174 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * Bounds-checked big-endian reader shared by the decoders.
+ *
+ * A cursor knows two ends: `cap`, where the captured bytes stop, and `lim`,
+ * where the protocol says the message stops.  A read past `cap` but within
+ * `lim` means the capture was cut (truncated); a read past `lim` means the
+ * bytes contradict the protocol (malformed).  The first failure sticks, so a
+ * decoder reads a run of fields and checks once.
+ */
+#ifndef RR_CURSOR_H
+#define RR_CURSOR_H
+
+#include <rpcrdma/dissect.h>
+#include <string.h>
+
+struct rr_cur {
+	const uint8_t *p;    /* base of the buffer; offsets are from here */
+	uint32_t pos;
+	uint32_t cap;        /* readable bytes end */
+	uint32_t lim;        /* message end by the protocol (>= cap or not) */
+	struct rr_note *note;
+};
+
+static inline void cur_init(struct rr_cur *c, const uint8_t *p, uint32_t pos,
+			    uint32_t cap, uint32_t lim, struct rr_note *note)
+{
+	c->p = p;
+	c->pos = pos;
+	c->cap = cap < lim ? cap : lim;
+	c->lim = lim;
+	c->note = note;
+	note->status = RR_COMPLETE;
+	note->problem = RR_PROBLEM_NONE;
+	note->off = pos;
+	note->field = NULL;
+}
+
+static inline bool cur_ok(const struct rr_cur *c)
+{
+	return c->note->status == RR_COMPLETE;
+}
+
+/* Record a failure unless one is already recorded. */
+static inline bool cur_fail(struct rr_cur *c, enum rr_status st,
+			    enum rr_problem pr, const char *field)
+{
+	if (c->note->status == RR_COMPLETE) {
+		c->note->status = (uint8_t)st;
+		c->note->problem = (uint8_t)pr;
+		c->note->off = c->pos;
+		c->note->field = field;
+	}
+	return false;
+}
+
+/* Make sure n more bytes can be read; says why not otherwise. */
+static inline bool cur_need(struct rr_cur *c, uint32_t n, const char *field)
+{
+	if (!cur_ok(c))
+		return false;
+	if (c->pos <= c->cap && n <= c->cap - c->pos)
+		return true;
+	if (c->pos > c->lim || n > c->lim - c->pos)
+		return cur_fail(c, RR_MALFORMED, RR_PROBLEM_BAD_LENGTH, field);
+	return cur_fail(c, RR_TRUNCATED, RR_PROBLEM_SHORT, field);
+}
+
+static inline uint32_t cur_left(const struct rr_cur *c)
+{
+	return c->pos < c->cap ? c->cap - c->pos : 0;
+}
+
+static inline uint32_t cur_left_wire(const struct rr_cur *c)
+{
+	return c->pos < c->lim ? c->lim - c->pos : 0;
+}
+
+static inline uint16_t rd_be16(const uint8_t *p)
+{
+	return (uint16_t)(p[0] << 8 | p[1]);
+}
+
+static inline uint32_t rd_be24(const uint8_t *p)
+{
+	return (uint32_t)p[0] << 16 | (uint32_t)p[1] << 8 | p[2];
+}
+
+static inline uint32_t rd_be32(const uint8_t *p)
+{
+	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 |
+	       (uint32_t)p[2] << 8 | p[3];
+}
+
+static inline uint64_t rd_be64(const uint8_t *p)
+{
+	return (uint64_t)rd_be32(p) << 32 | rd_be32(p + 4);
+}
+
+static inline uint32_t rd_le32(const uint8_t *p)
+{
+	return (uint32_t)p[3] << 24 | (uint32_t)p[2] << 16 |
+	       (uint32_t)p[1] << 8 | p[0];
+}
+
+static inline uint64_t rd_le64(const uint8_t *p)
+{
+	return (uint64_t)rd_le32(p + 4) << 32 | rd_le32(p);
+}
+
+/* Getters return 0 once the cursor has failed; callers check cur_ok(). */
+static inline uint8_t cur_u8(struct rr_cur *c, const char *field)
+{
+	if (!cur_need(c, 1, field))
+		return 0;
+	return c->p[c->pos++];
+}
+
+static inline uint16_t cur_be16(struct rr_cur *c, const char *field)
+{
+	if (!cur_need(c, 2, field))
+		return 0;
+	uint16_t v = rd_be16(c->p + c->pos);
+	c->pos += 2;
+	return v;
+}
+
+static inline uint32_t cur_be32(struct rr_cur *c, const char *field)
+{
+	if (!cur_need(c, 4, field))
+		return 0;
+	uint32_t v = rd_be32(c->p + c->pos);
+	c->pos += 4;
+	return v;
+}
+
+static inline uint64_t cur_be64(struct rr_cur *c, const char *field)
+{
+	if (!cur_need(c, 8, field))
+		return 0;
+	uint64_t v = rd_be64(c->p + c->pos);
+	c->pos += 8;
+	return v;
+}
+
+static inline bool cur_skip(struct rr_cur *c, uint32_t n, const char *field)
+{
+	if (!cur_need(c, n, field))
+		return false;
+	c->pos += n;
+	return true;
+}
+
+/* Mark a complete layer present in the frame and fold its status in. */
+static inline void frame_mark(struct rr_frame *f, enum rr_layer l)
+{
+	f->present |= 1u << l;
+	if (f->note[l].status > f->status) {
+		f->status = f->note[l].status;
+		f->bad_layer = (uint8_t)l;
+	}
+}
+
+/* Layer decoders shared between the translation units of libdissect. */
+struct rr_cur;
+void rr_decode_ib_transport(const struct rr_config *cfg, struct rr_frame *f,
+			    uint32_t bth_off, uint32_t pkt_off,
+			    uint32_t end, bool end_known);
+void rr_decode_tcp_payload(const struct rr_config *cfg, struct rr_frame *f);
+bool rr_decode_iwarp_unit(const struct rr_config *cfg, struct rr_frame *f);
+void rr_decode_send_payload(const struct rr_config *cfg, struct rr_frame *f,
+			    bool first_of_many);
+
+#endif /* RR_CURSOR_H */

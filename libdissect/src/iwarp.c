@@ -1,0 +1,306 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * iWARP on TCP: MPA (RFC 5044 §7.1 Request/Reply frames, §6 FPDU framing,
+ * §6.6 CRC32c), enhanced connection setup (RFC 6581 §5), DDP (RFC 5041 §5)
+ * and RDMAP (RFC 5040 §4).
+ *
+ *  MPA Req/Rep:  Key[16] | M C R E res | Rev | PD_Length | Private Data
+ *  FPDU:         ULPDU_Length | ULPDU | pad to 4 | CRC (LSB first)
+ *  DDP tagged:   T=1 L rsv DV | RV rsv Op | STag | TO(64)        = 14
+ *  DDP untagged: T=0 L rsv DV | RV rsv Op | Inv STag | QN | MSN | MO = 18
+ *
+ * Markers (RFC 5044 §5) are not removed here: a stateless decoder cannot
+ * know where the stream's marker grid starts.  Connections that negotiate
+ * them are reported (mpa.marker) for the analyzer to handle.
+ */
+#include "cursor.h"
+
+#define MPA_KEY_LEN 16
+#define MPA_HDR_LEN 20
+#define MPA_MAX_PD 512 /* RFC 5044 §7.1 */
+
+static const char mpa_req_key[] = "MPA ID Req Frame";
+static const char mpa_rep_key[] = "MPA ID Rep Frame";
+
+#define UPPER_LAYERS ((1u << RR_LAYER_MPA) | (1u << RR_LAYER_DDP) | \
+		      (1u << RR_LAYER_CM_PRIVATE) | (1u << RR_LAYER_RPCRDMA) | \
+		      (1u << RR_LAYER_RPC))
+
+static uint32_t mpa_frame(struct rr_frame *f, uint32_t off, uint32_t lim)
+{
+	struct rr_cur c;
+	struct rr_mpa *m = &f->mpa;
+	f->transport = RR_TRANSPORT_IWARP;
+	cur_init(&c, f->data, off, f->caplen, lim, &f->note[RR_LAYER_MPA]);
+	m->off = off;
+	m->reply = f->data[off + 9] == 'p'; /* "Rep" vs "Req" */
+	cur_skip(&c, MPA_KEY_LEN, "MPA key");
+	uint8_t flags = cur_u8(&c, "MPA flags");
+	m->marker = flags & 0x80;
+	m->crc = flags & 0x40;
+	m->reject = flags & 0x20;
+	m->enhanced = flags & 0x10;
+	m->revision = cur_u8(&c, "MPA revision");
+	m->pd_len = cur_be16(&c, "MPA private data length");
+	m->has_ird_ord = false;
+	m->private_data.off = m->ulp_data.off = c.pos;
+	m->private_data.len = m->ulp_data.len = 0;
+	if (cur_ok(&c) && m->pd_len > MPA_MAX_PD) {
+		c.pos -= 2;
+		cur_fail(&c, RR_MALFORMED, RR_PROBLEM_OVER_CAP,
+			 "MPA private data length");
+	} else if (cur_ok(&c) && m->revision != 1 && m->revision != 2) {
+		c.pos -= 3;
+		cur_fail(&c, RR_MALFORMED, RR_PROBLEM_BAD_VERSION,
+			 "MPA revision");
+	}
+	if (cur_ok(&c)) {
+		m->private_data.len = m->pd_len;
+		m->ulp_data.len = m->pd_len;
+		if (m->revision == 2 && m->enhanced && m->pd_len >= 4) {
+			uint16_t ird = cur_be16(&c, "MPA IRD");
+			uint16_t ord = cur_be16(&c, "MPA ORD");
+			m->has_ird_ord = cur_ok(&c);
+			m->peer_to_peer = ird & 0x8000;
+			m->zero_len_rtr = ird & 0x4000;
+			m->ird = ird & 0x3FFF;
+			m->write_rtr = ord & 0x8000;
+			m->read_rtr = ord & 0x4000;
+			m->ord = ord & 0x3FFF;
+			m->ulp_data.off += 4;
+			m->ulp_data.len -= 4;
+		}
+		cur_need(&c, m->ulp_data.off + m->ulp_data.len - c.pos,
+			 "MPA private data");
+	}
+	frame_mark(f, RR_LAYER_MPA);
+	if (m->ulp_data.len && f->note[RR_LAYER_MPA].status != RR_MALFORMED) {
+		uint32_t po = m->ulp_data.off;
+		uint32_t cap = f->caplen > po ? f->caplen - po : 0;
+		if (rr_cm_private_find(f->data, po, cap, m->ulp_data.len,
+				       &f->cm_private)) {
+			struct rr_note *n = &f->note[RR_LAYER_CM_PRIVATE];
+			n->status = f->cm_private.status;
+			n->problem = n->status == RR_COMPLETE ? RR_PROBLEM_NONE :
+				     n->status == RR_TRUNCATED ? RR_PROBLEM_SHORT :
+				     f->cm_private.version != 1 ? RR_PROBLEM_BAD_VERSION :
+				     RR_PROBLEM_BAD_LENGTH;
+			n->off = f->cm_private.off;
+			n->field = n->status == RR_COMPLETE ? NULL : "RFC 8797 block";
+			frame_mark(f, RR_LAYER_CM_PRIVATE);
+		}
+	}
+	return off + MPA_HDR_LEN + m->pd_len;
+}
+
+/* FPDU total length from its first bytes, or 0 when not an FPDU shape. */
+static uint32_t fpdu_span(const uint8_t *p, uint32_t avail)
+{
+	if (avail < 4)
+		return 0;
+	uint32_t ulpdu = rd_be16(p);
+	if (ulpdu < 14)
+		return 0;
+	uint32_t body = 2 + ulpdu;
+	uint32_t total = body + ((4 - body % 4) % 4) + 4;
+	bool tagged = p[2] & 0x80;
+	if ((p[2] & 0x03) != 1 || (p[3] >> 6) != 1 || (p[3] & 0x0F) > 7)
+		return 0;
+	if (!tagged && ulpdu < 18)
+		return 0;
+	return total;
+}
+
+/* Without a port or hint, accept a segment only if FPDUs tile it exactly. */
+static bool fpdus_tile(const struct rr_frame *f, uint32_t off, uint32_t end)
+{
+	if (end > f->caplen)
+		return false;
+	while (off < end) {
+		uint32_t n = fpdu_span(f->data + off, end - off);
+		if (!n || n > end - off)
+			return false;
+		off += n;
+	}
+	return true;
+}
+
+void rr_decode_tcp_payload(const struct rr_config *cfg, struct rr_frame *f)
+{
+	uint32_t off = f->tcp.payload.off;
+	uint32_t end = off + f->tcp.payload.len;
+	uint32_t cap = f->caplen < end ? f->caplen : end;
+
+	if (cap - off >= MPA_KEY_LEN &&
+	    (!memcmp(f->data + off, mpa_req_key, MPA_KEY_LEN) ||
+	     !memcmp(f->data + off, mpa_rep_key, MPA_KEY_LEN))) {
+		off = mpa_frame(f, off, end);
+		if (off >= end || f->note[RR_LAYER_MPA].status != RR_COMPLETE)
+			return;
+		/* FPDUs may follow in the same segment (RFC 6581 RTR) */
+	} else {
+		bool port = f->tcp.sport == cfg->iwarp_tcp_port ||
+			    f->tcp.dport == cfg->iwarp_tcp_port;
+		if (!f->hint.iwarp && !port &&
+		    !((cfg->flags & RR_CFG_IWARP_HEURISTIC) &&
+		      fpdus_tile(f, off, end)))
+			return;
+		f->transport = RR_TRANSPORT_IWARP;
+	}
+	f->next_unit_off = off;
+	f->unit_end = end;
+	f->unit_index = 0;
+	/* the MPA frame was this segment's first unit */
+	if (rr_has(f, RR_LAYER_MPA))
+		f->unit_index = 1;
+	else
+		rr_decode_iwarp_unit(cfg, f);
+}
+
+static void decode_ddp(struct rr_cur *c, struct rr_ddp *d)
+{
+	d->off = c->pos;
+	uint8_t b0 = cur_u8(c, "DDP control");
+	uint8_t b1 = cur_u8(c, "RDMAP control");
+	d->tagged = b0 & 0x80;
+	d->last = b0 & 0x40;
+	d->dv = b0 & 0x03;
+	d->rv = b1 >> 6;
+	d->opcode = b1 & 0x0F;
+	d->stag = d->inv_stag = d->qn = d->msn = d->mo = 0;
+	d->to = 0;
+	if (d->tagged) {
+		d->stag = cur_be32(c, "DDP STag");
+		d->to = cur_be64(c, "DDP Tagged Offset");
+	} else {
+		d->inv_stag = cur_be32(c, "RDMAP Invalidate STag");
+		d->qn = cur_be32(c, "DDP QN");
+		d->msn = cur_be32(c, "DDP MSN");
+		d->mo = cur_be32(c, "DDP MO");
+	}
+	if (!cur_ok(c))
+		return;
+	if (d->dv != 1 || d->rv != 1) {
+		c->pos = d->off + (d->dv != 1 ? 0 : 1);
+		cur_fail(c, RR_MALFORMED, RR_PROBLEM_BAD_VERSION,
+			 d->dv != 1 ? "DDP version" : "RDMAP version");
+		return;
+	}
+	if (d->opcode > RR_RDMAP_TERMINATE) {
+		c->pos = d->off + 1;
+		cur_fail(c, RR_MALFORMED, RR_PROBLEM_BAD_VALUE, "RDMAP opcode");
+		return;
+	}
+	d->hdr_len = c->pos - d->off;
+	if (d->opcode == RR_RDMAP_READ_REQUEST && !d->tagged) {
+		/* RFC 5040 §4.4 */
+		d->sink_stag = cur_be32(c, "Data Sink STag");
+		d->sink_to = cur_be64(c, "Data Sink Tagged Offset");
+		d->read_size = cur_be32(c, "RDMA Read Message Size");
+		d->src_stag = cur_be32(c, "Data Source STag");
+		d->src_to = cur_be64(c, "Data Source Tagged Offset");
+	} else if (d->opcode == RR_RDMAP_TERMINATE && !d->tagged) {
+		/* RFC 5040 §4.8 */
+		uint32_t w = cur_be32(c, "Terminate control");
+		d->term_layer = (uint8_t)(w >> 28);
+		d->term_etype = (w >> 24) & 0xF;
+		d->term_ecode = (uint8_t)(w >> 16);
+		d->term_hdrct_m = w & 0x8000;
+		d->term_hdrct_d = w & 0x4000;
+		d->term_hdrct_r = w & 0x2000;
+	}
+}
+
+bool rr_decode_iwarp_unit(const struct rr_config *cfg, struct rr_frame *f)
+{
+	uint32_t off = f->next_unit_off, end = f->unit_end;
+	if (off >= end)
+		return false;
+	struct rr_fpdu *u = &f->fpdu;
+	struct rr_cur c;
+	/* FPDU framing problems are reported on the DDP layer's note. */
+	cur_init(&c, f->data, off, f->caplen, end, &f->note[RR_LAYER_DDP]);
+	u->off = off;
+	u->ulpdu_len = cur_be16(&c, "MPA ULPDU_Length");
+	u->pad = (uint8_t)((4 - (2u + u->ulpdu_len) % 4) % 4);
+	u->crc_off = off + 2 + u->ulpdu_len + u->pad;
+	u->crc_state = RR_CRC_ABSENT;
+	uint32_t fpdu_end = u->crc_off + 4;
+	bool split = fpdu_end > end;
+	/* the rest of the FPDU is in later segments: decode what is here */
+	uint32_t ulpdu_end = split ? end : off + 2 + u->ulpdu_len;
+	f->next_unit_off = split ? end : fpdu_end;
+	f->payload.off = f->payload.len = 0;
+
+	if (cur_ok(&c)) {
+		c.lim = ulpdu_end;
+		c.cap = f->caplen < ulpdu_end ? f->caplen : ulpdu_end;
+		decode_ddp(&c, &f->ddp);
+	}
+	if (!split && fpdu_end <= f->caplen) {
+		u->crc_wire = rd_le32(f->data + u->crc_off);
+		if (u->crc_wire == 0 && !f->hint.iwarp_crc) {
+			u->crc_state = RR_CRC_ZERO;
+		} else if (cfg->flags & RR_CFG_VERIFY_CRC32C) {
+			u->crc_computed = rr_crc32c(0, f->data + off,
+						    u->crc_off - off);
+			u->crc_state = u->crc_computed == u->crc_wire ?
+					       RR_CRC_GOOD : RR_CRC_BAD;
+			if (u->crc_state == RR_CRC_BAD && cur_ok(&c)) {
+				c.pos = u->crc_off;
+				cur_fail(&c, RR_MALFORMED, RR_PROBLEM_BAD_CRC32C,
+					 "MPA CRC");
+			}
+		} else {
+			u->crc_state = RR_CRC_UNCHECKED;
+		}
+	}
+	if (!split && fpdu_end > f->caplen && cur_ok(&c)) {
+		c.pos = u->crc_off < f->caplen ? u->crc_off : f->caplen;
+		cur_fail(&c, RR_TRUNCATED, RR_PROBLEM_SHORT, "MPA CRC");
+	}
+	if (split && cur_ok(&c)) {
+		f->note[RR_LAYER_DDP].problem = RR_PROBLEM_FRAGMENT;
+		f->note[RR_LAYER_DDP].off = off;
+		f->note[RR_LAYER_DDP].field = "FPDU continues in the next segment";
+	}
+	frame_mark(f, RR_LAYER_DDP);
+	if (f->note[RR_LAYER_DDP].status == RR_MALFORMED &&
+	    f->note[RR_LAYER_DDP].problem != RR_PROBLEM_BAD_CRC32C)
+		return true;
+	if (f->note[RR_LAYER_DDP].status == RR_TRUNCATED &&
+	    c.pos < off + 2 + f->ddp.hdr_len)
+		return true;
+
+	struct rr_ddp *d = &f->ddp;
+	uint32_t body = d->off + d->hdr_len;
+	if (d->opcode == RR_RDMAP_READ_REQUEST)
+		body += 28;
+	else if (d->opcode == RR_RDMAP_TERMINATE)
+		body += 4;
+	if (body > ulpdu_end)
+		return true;
+	f->payload.off = body;
+	f->payload.len = ulpdu_end - body;
+	bool send = d->opcode >= RR_RDMAP_SEND && d->opcode <= RR_RDMAP_SEND_SE_INV;
+	if (send && !d->tagged && d->qn == 0 && d->mo == 0 && f->payload.len &&
+	    (f->note[RR_LAYER_DDP].status != RR_MALFORMED ||
+	     f->note[RR_LAYER_DDP].problem == RR_PROBLEM_BAD_CRC32C))
+		rr_decode_send_payload(cfg, f, !d->last || split);
+	return true;
+}
+
+bool rr_decode_next_unit(const struct rr_config *cfg, struct rr_frame *f)
+{
+	if (f->transport != RR_TRANSPORT_IWARP || f->next_unit_off >= f->unit_end)
+		return false;
+	f->present &= ~UPPER_LAYERS;
+	f->status = RR_COMPLETE;
+	for (unsigned l = 0; l < RR_LAYER_COUNT; l++)
+		if (rr_has(f, (enum rr_layer)l) && f->note[l].status > f->status) {
+			f->status = f->note[l].status;
+			f->bad_layer = (uint8_t)l;
+		}
+	f->unit_index++;
+	return rr_decode_iwarp_unit(cfg, f);
+}

@@ -1,0 +1,100 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * ONC RPC message header, RFC 5531 §9.
+ *
+ *  CALL:  xid | 0 | rpcvers=2 | prog | vers | proc | cred | verf | args
+ *  REPLY: xid | 1 | MSG_ACCEPTED | verf | accept_stat [low high] | results
+ *                 | MSG_DENIED   | RPC_MISMATCH low high
+ *                                | AUTH_ERROR auth_stat
+ *  opaque_auth (§8.2): flavor | length (<= 400) | body padded to 4
+ */
+#include "cursor.h"
+
+static bool opaque_auth(struct rr_cur *c, uint32_t *flavor, uint32_t *len,
+			uint32_t *off, const char *field)
+{
+	*off = c->pos;
+	*flavor = cur_be32(c, field);
+	*len = cur_be32(c, field);
+	if (!cur_ok(c))
+		return false;
+	if (*len > RR_RPC_MAX_AUTH) {
+		c->pos -= 4;
+		return cur_fail(c, RR_MALFORMED, RR_PROBLEM_OVER_CAP, field);
+	}
+	return cur_skip(c, (*len + 3) & ~3u, field);
+}
+
+enum rr_status rr_rpc_decode(const uint8_t *msg, uint32_t base,
+			     uint32_t captured, uint32_t len, struct rr_rpc *r,
+			     struct rr_note *note)
+{
+	struct rr_cur c;
+	cur_init(&c, msg, base, base + captured, base + len, note);
+	memset(r, 0, sizeof(*r));
+	r->off = base;
+	r->xid = cur_be32(&c, "rpc xid");
+	r->msg_type = cur_be32(&c, "rpc msg_type");
+	if (!cur_ok(&c))
+		return (enum rr_status)note->status;
+
+	if (r->msg_type == RR_RPC_CALL) {
+		r->rpcvers = cur_be32(&c, "rpcvers");
+		if (cur_ok(&c) && r->rpcvers != 2) {
+			c.pos -= 4;
+			cur_fail(&c, RR_MALFORMED, RR_PROBLEM_BAD_VERSION,
+				 "rpcvers");
+			return (enum rr_status)note->status;
+		}
+		r->prog = cur_be32(&c, "prog");
+		r->vers = cur_be32(&c, "vers");
+		r->proc = cur_be32(&c, "proc");
+		if (!opaque_auth(&c, &r->cred_flavor, &r->cred_len,
+				 &r->cred_off, "credential") ||
+		    !opaque_auth(&c, &r->verf_flavor, &r->verf_len,
+				 &r->verf_off, "verifier"))
+			return (enum rr_status)note->status;
+	} else if (r->msg_type == RR_RPC_REPLY) {
+		r->reply_stat = cur_be32(&c, "reply_stat");
+		if (!cur_ok(&c))
+			return (enum rr_status)note->status;
+		if (r->reply_stat == RR_RPC_MSG_ACCEPTED) {
+			if (!opaque_auth(&c, &r->verf_flavor, &r->verf_len,
+					 &r->verf_off, "verifier"))
+				return (enum rr_status)note->status;
+			r->stat_off = c.pos;
+			r->accept_stat = cur_be32(&c, "accept_stat");
+			if (r->accept_stat == RR_RPC_PROG_MISMATCH) {
+				r->mismatch_low = cur_be32(&c, "low");
+				r->mismatch_high = cur_be32(&c, "high");
+			}
+		} else if (r->reply_stat == RR_RPC_MSG_DENIED) {
+			r->stat_off = c.pos;
+			r->reject_stat = cur_be32(&c, "reject_stat");
+			if (!cur_ok(&c))
+				return (enum rr_status)note->status;
+			if (r->reject_stat == RR_RPC_MISMATCH) {
+				r->mismatch_low = cur_be32(&c, "low");
+				r->mismatch_high = cur_be32(&c, "high");
+			} else if (r->reject_stat == RR_RPC_AUTH_ERROR) {
+				r->auth_stat = cur_be32(&c, "auth_stat");
+			} else {
+				c.pos -= 4;
+				cur_fail(&c, RR_MALFORMED, RR_PROBLEM_BAD_VALUE,
+					 "reject_stat");
+			}
+		} else {
+			c.pos -= 4;
+			cur_fail(&c, RR_MALFORMED, RR_PROBLEM_BAD_VALUE,
+				 "reply_stat");
+		}
+	} else {
+		c.pos -= 4;
+		cur_fail(&c, RR_MALFORMED, RR_PROBLEM_BAD_VALUE, "rpc msg_type");
+	}
+	if (cur_ok(&c)) {
+		r->body.off = c.pos;
+		r->body.len = c.lim - c.pos;
+	}
+	return (enum rr_status)note->status;
+}
