@@ -169,7 +169,7 @@ static void print_rpc(const struct rr_frame *f)
 	}
 }
 
-static void print_rpcrdma(const struct rr_frame *f, int verbose)
+static void print_rpcrdma(const struct rr_frame *f)
 {
 	const struct rr_rpcrdma *h = &f->rdma;
 	const char *proc = rr_rdma_proc_str(h->proc);
@@ -194,8 +194,6 @@ static void print_rpcrdma(const struct rr_frame *f, int verbose)
 	}
 	if (rr_has(f, RR_LAYER_RPC) && f->note[RR_LAYER_RPC].status == RR_COMPLETE)
 		print_rpc(f);
-	if (verbose)
-		print_segments(h);
 }
 
 static void print_transport(const struct rr_frame *f)
@@ -279,10 +277,15 @@ static void print_unit(const struct pcap_pkthdr *h, const struct rr_frame *f,
 	if (rr_has(f, RR_LAYER_MPA))
 		print_mpa(f);
 	if (rr_has(f, RR_LAYER_RPCRDMA))
-		print_rpcrdma(f, o->verbose);
+		print_rpcrdma(f);
 	if (o->verbose > 1 && rr_has(f, RR_LAYER_ICRC))
 		printf(" icrc %s", rr_crc_state_str(f->icrc.state));
+	if (o->verbose > 1 && rr_has(f, RR_LAYER_DDP))
+		printf(" crc32c %s", rr_crc_state_str(f->fpdu.crc_state));
 	print_problems(f);
+	/* segments go on continuation lines, as tcpdump's -v details do */
+	if (o->verbose && rr_has(f, RR_LAYER_RPCRDMA))
+		print_segments(&f->rdma);
 	putchar('\n');
 }
 

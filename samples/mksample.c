@@ -645,7 +645,7 @@ static void private_data(uint8_t *pd, bool rinval)
 	rr_cm_private_encode(pd, 1, rinval, 4096, 4096);
 }
 
-static void rocev2_part(struct gen *g)
+static void rocev2_part(struct gen *g, long repeat)
 {
 	uint8_t req_pd[92] = { 0 }, rep_pd[8];
 	rr_rdma_cm_hdr_encode(req_pd, 4, 0xc5a3, g->c.ep.src_ip, g->s.ep.src_ip);
@@ -654,7 +654,8 @@ static void rocev2_part(struct gen *g)
 	rocev2_cm(g, &g->c, RR_CM_REQ, 0x11, req_pd, sizeof(req_pd));
 	rocev2_cm(g, &g->s, RR_CM_REP, 0x11, rep_pd, sizeof(rep_pd));
 	rocev2_cm(g, &g->c, RR_CM_RTU, 0x11, NULL, 0);
-	conversation(g);
+	for (long i = 0; i < repeat; i++)
+		conversation(g);
 	rocev2_cm(g, &g->c, RR_CM_DREQ, 0x12, NULL, 0);
 	rocev2_cm(g, &g->s, RR_CM_DREP, 0x12, NULL, 0);
 }
@@ -714,23 +715,44 @@ static void endpoints(struct gen *g)
 	g->s.next_psn = 0x8000;
 }
 
+static void usage(void)
+{
+	fprintf(stderr,
+		"usage: rpcrdma-mksample [-n REPEAT] OUTPUT.pcap\n"
+		"  -n REPEAT  repeat the RoCEv2 conversation REPEAT times "
+		"(default 1)\n");
+}
+
 int main(int argc, char **argv)
 {
-	if (argc != 2 || argv[1][0] == '-') {
-		fprintf(stderr, "usage: rpcrdma-mksample OUTPUT.pcap\n");
+	long repeat = 1;
+	int argi = 1;
+	if (argc == 4 && strcmp(argv[1], "-n") == 0) {
+		char *end;
+		repeat = strtol(argv[2], &end, 10);
+		if (*end || repeat < 1 || repeat > 10000000) {
+			fprintf(stderr, "rpcrdma-mksample: bad count '%s'\n",
+				argv[2]);
+			usage();
+			return 1;
+		}
+		argi = 3;
+	}
+	if (argc != argi + 1 || argv[argi][0] == '-') {
+		usage();
 		return 1;
 	}
 	pcap_t *dead = pcap_open_dead(DLT_EN10MB, 65535);
-	pcap_dumper_t *out = dead ? pcap_dump_open(dead, argv[1]) : NULL;
+	pcap_dumper_t *out = dead ? pcap_dump_open(dead, argv[argi]) : NULL;
 	if (!out) {
-		fprintf(stderr, "rpcrdma-mksample: %s: %s\n", argv[1],
+		fprintf(stderr, "rpcrdma-mksample: %s: %s\n", argv[argi],
 			dead ? pcap_geterr(dead) : "cannot open");
 		return 2;
 	}
 	struct gen g;
 	endpoints(&g);
 	g.out = out;
-	rocev2_part(&g);
+	rocev2_part(&g, repeat);
 	iwarp_part(&g);
 	pcap_dump_close(out);
 	pcap_close(dead);

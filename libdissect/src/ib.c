@@ -394,10 +394,12 @@ static void check_icrc(const struct rr_config *cfg, struct rr_frame *f,
 	n->problem = RR_PROBLEM_NONE;
 	n->off = icrc_off;
 	n->field = NULL;
-	ic->wire = rd_le32(f->data + icrc_off);
 	if (!(cfg->flags & RR_CFG_VERIFY_ICRC)) {
+		/* not even read: the frame's last cache line stays cold */
 		ic->state = RR_CRC_UNCHECKED;
+		ic->wire = ic->computed = 0;
 	} else {
+		ic->wire = rd_le32(f->data + icrc_off);
 		ic->computed = rr_icrc_compute(f->transport, f->data + pkt_off,
 					       icrc_off - pkt_off);
 		ic->state = ic->computed == ic->wire ? RR_CRC_GOOD : RR_CRC_BAD;

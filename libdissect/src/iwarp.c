@@ -222,6 +222,12 @@ bool rr_decode_iwarp_unit(const struct rr_config *cfg, struct rr_frame *f)
 	cur_init(&c, f->data, off, f->caplen, end, &f->note[RR_LAYER_DDP]);
 	u->off = off;
 	u->ulpdu_len = cur_be16(&c, "MPA ULPDU_Length");
+	if (!cur_ok(&c)) {
+		/* the capture ends here: report it once, then stop */
+		f->next_unit_off = end;
+		frame_mark(f, RR_LAYER_DDP);
+		return true;
+	}
 	u->pad = (uint8_t)((4 - (2u + u->ulpdu_len) % 4) % 4);
 	u->crc_off = off + 2 + u->ulpdu_len + u->pad;
 	u->crc_state = RR_CRC_ABSENT;

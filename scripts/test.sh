@@ -1,0 +1,35 @@
+#!/bin/sh
+# Runs the whole test suite twice: a normal build (gcc), then a build under
+# AddressSanitizer and UndefinedBehaviorSanitizer (clang), which also runs
+# the libFuzzer target for a bounded time.  Installs missing packages first.
+#
+# RPCRDMA_CAPTURES may name a folder of further real captures to decode;
+# ../shared/captures is used when it exists beside the checkout.
+# RR_FUZZ_SECONDS sets how long the fuzzer runs (default 60).
+set -eu
+top=$(cd "$(dirname "$0")/.." && pwd)
+cd "$top"
+"$top/scripts/install-deps.sh"
+
+if [ -z "${RPCRDMA_CAPTURES:-}" ] && [ -d "$top/../shared/captures" ]; then
+	RPCRDMA_CAPTURES=$(cd "$top/../shared/captures" && pwd)
+fi
+export RPCRDMA_CAPTURES="${RPCRDMA_CAPTURES:-}"
+jobs=$(nproc 2>/dev/null || echo 2)
+
+run_suite() {
+	name=$1
+	shift
+	echo "=== $name build"
+	cmake -S "$top" -B "$top/build-$name" "$@" >/dev/null
+	cmake --build "$top/build-$name" -j "$jobs" >/dev/null
+	echo "=== $name tests"
+	(cd "$top/build-$name" && ctest --output-on-failure -j "$jobs")
+}
+
+run_suite release -DCMAKE_C_COMPILER=gcc -DCMAKE_BUILD_TYPE=RelWithDebInfo
+ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
+UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+run_suite sanitize -DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=Debug \
+	-DRR_SANITIZE=ON -DRR_FUZZ_SECONDS="${RR_FUZZ_SECONDS:-60}"
+echo "=== all tests passed in both builds"
