@@ -586,3 +586,49 @@ bool rr_fpdu_encode(struct rr_buf *b, const struct rr_ddp *d,
 	put_le32(b, crc ? rr_crc32c(0, b->p + start, b->len - start) : 0);
 	return !b->overflow;
 }
+
+static void put_marker(struct rr_buf *b, uint32_t *pos, uint32_t fpdu_start)
+{
+	if (*pos % 512 == 0) {
+		rr_put_be16(b, 0);
+		rr_put_be16(b, (uint16_t)(*pos - fpdu_start));
+		*pos += 4;
+	}
+}
+
+bool rr_mpa_mark(struct rr_buf *b, const uint8_t *fpdus, size_t len,
+		 uint32_t *stream_pos, bool crc)
+{
+	size_t i = 0;
+	while (i + 2 <= len) {
+		size_t body = 2 + (size_t)(fpdus[i] << 8 | fpdus[i + 1]);
+		size_t total = body + (4 - body % 4) % 4 + 4;
+		if (total > len - i) {
+			b->overflow = true;
+			return false;
+		}
+		/* a marker due at the FPDU's first octet precedes it */
+		put_marker(b, stream_pos, *stream_pos);
+		uint32_t start = *stream_pos;
+		size_t out_start = b->len;
+		for (size_t k = 0; k < total - 4; k++) {
+			put_marker(b, stream_pos, start);
+			rr_put_u8(b, fpdus[i + k]);
+			(*stream_pos)++;
+		}
+		put_marker(b, stream_pos, start);
+		if (b->overflow)
+			return false;
+		uint32_t c = crc ? rr_crc32c(0, b->p + out_start,
+					     b->len - out_start) : 0;
+		/* the CRC's own octets may be split by a marker too */
+		for (int k = 0; k < 4; k++) {
+			if (k)
+				put_marker(b, stream_pos, start);
+			rr_put_u8(b, (uint8_t)(c >> (8 * k)));
+			(*stream_pos)++;
+		}
+		i += total;
+	}
+	return !b->overflow && i == len;
+}

@@ -303,8 +303,10 @@ static void decode_mad(struct rr_frame *f, uint32_t off, uint32_t lim)
 void rr_decode_send_payload(const struct rr_config *cfg, struct rr_frame *f,
 			    bool first_of_many)
 {
+	/* iWARP payloads may sit in the copy without MPA markers */
+	const uint8_t *data = f->unit_data;
 	uint32_t off = f->payload.off, len = f->payload.len;
-	uint32_t captured = f->caplen > off ? f->caplen - off : 0;
+	uint32_t captured = f->unit_cap > off ? f->unit_cap - off : 0;
 	struct rr_note *n = &f->note[RR_LAYER_RPCRDMA];
 	if (captured > len)
 		captured = len;
@@ -312,7 +314,7 @@ void rr_decode_send_payload(const struct rr_config *cfg, struct rr_frame *f,
 	/* A multi-packet message's length is unknown: let reads run long. */
 	uint32_t msg_len = first_of_many ? UINT32_MAX - off : len;
 
-	rr_rpcrdma_decode(f->data, off, captured, msg_len, &f->rdma, n);
+	rr_rpcrdma_decode(data, off, captured, msg_len, &f->rdma, n);
 	if (first_of_many && packet_whole && n->status == RR_TRUNCATED) {
 		n->status = RR_COMPLETE;
 		n->problem = RR_PROBLEM_FRAGMENT;
@@ -328,10 +330,10 @@ void rr_decode_send_payload(const struct rr_config *cfg, struct rr_frame *f,
 	if (!f->rdma.payload.len || n->status != RR_COMPLETE)
 		return;
 	uint32_t roff = f->rdma.payload.off;
-	uint32_t rcap = f->caplen > roff ? f->caplen - roff : 0;
+	uint32_t rcap = f->unit_cap > roff ? f->unit_cap - roff : 0;
 	uint32_t rlen = f->rdma.payload.len;
 	struct rr_note *rn = &f->note[RR_LAYER_RPC];
-	rr_rpc_decode(f->data, roff, rcap < rlen ? rcap : rlen,
+	rr_rpc_decode(data, roff, rcap < rlen ? rcap : rlen,
 		      first_of_many ? UINT32_MAX - roff : rlen, &f->rpc, rn);
 	if (first_of_many && packet_whole && rn->status == RR_TRUNCATED) {
 		rn->status = RR_COMPLETE;

@@ -9,9 +9,9 @@
  *  DDP tagged:   T=1 L rsv DV | RV rsv Op | STag | TO(64)        = 14
  *  DDP untagged: T=0 L rsv DV | RV rsv Op | Inv STag | QN | MSN | MO = 18
  *
- * Markers (RFC 5044 §5) are not removed here: a stateless decoder cannot
- * know where the stream's marker grid starts.  Connections that negotiate
- * them are reported (mpa.marker) for the analyzer to handle.
+ * Markers (RFC 5044 §5) sit on a grid that starts at the stream's first
+ * FPDU, which one frame cannot show: the caller passes it in the stream
+ * hint, and the FPDUs are then decoded from a copy without markers.
  */
 #include "cursor.h"
 
@@ -125,6 +125,10 @@ static bool fpdus_tile(const struct rr_frame *f, uint32_t off, uint32_t end)
 	return true;
 }
 
+static bool demark(struct rr_frame *f, uint32_t off, uint32_t end);
+static uint32_t fpdu_crc(const struct rr_frame *f, uint32_t off,
+			 uint32_t crc_off);
+
 void rr_decode_tcp_payload(const struct rr_config *cfg, struct rr_frame *f)
 {
 	uint32_t off = f->tcp.payload.off;
@@ -150,6 +154,15 @@ void rr_decode_tcp_payload(const struct rr_config *cfg, struct rr_frame *f)
 	f->next_unit_off = off;
 	f->unit_end = end;
 	f->unit_index = 0;
+	if (f->hint.iwarp_markers && !demark(f, off, end)) {
+		struct rr_note *n = &f->note[RR_LAYER_DDP];
+		n->status = RR_MALFORMED;
+		n->problem = RR_PROBLEM_NO_SCRATCH;
+		n->off = off;
+		n->field = "MPA markers";
+		frame_mark(f, RR_LAYER_DDP);
+		return;
+	}
 	/* the MPA frame was this segment's first unit */
 	if (rr_has(f, RR_LAYER_MPA))
 		f->unit_index = 1;
@@ -219,7 +232,7 @@ bool rr_decode_iwarp_unit(const struct rr_config *cfg, struct rr_frame *f)
 	struct rr_fpdu *u = &f->fpdu;
 	struct rr_cur c;
 	/* FPDU framing problems are reported on the DDP layer's note. */
-	cur_init(&c, f->data, off, f->caplen, end, &f->note[RR_LAYER_DDP]);
+	cur_init(&c, f->unit_data, off, f->unit_cap, end, &f->note[RR_LAYER_DDP]);
 	u->off = off;
 	u->ulpdu_len = cur_be16(&c, "MPA ULPDU_Length");
 	if (!cur_ok(&c)) {
@@ -240,16 +253,15 @@ bool rr_decode_iwarp_unit(const struct rr_config *cfg, struct rr_frame *f)
 
 	if (cur_ok(&c)) {
 		c.lim = ulpdu_end;
-		c.cap = f->caplen < ulpdu_end ? f->caplen : ulpdu_end;
+		c.cap = f->unit_cap < ulpdu_end ? f->unit_cap : ulpdu_end;
 		decode_ddp(&c, &f->ddp);
 	}
-	if (!split && fpdu_end <= f->caplen) {
-		u->crc_wire = rd_le32(f->data + u->crc_off);
+	if (!split && fpdu_end <= f->unit_cap) {
+		u->crc_wire = rd_le32(f->unit_data + u->crc_off);
 		if (u->crc_wire == 0 && !f->hint.iwarp_crc) {
 			u->crc_state = RR_CRC_ZERO;
 		} else if (cfg->flags & RR_CFG_VERIFY_CRC32C) {
-			u->crc_computed = rr_crc32c(0, f->data + off,
-						    u->crc_off - off);
+			u->crc_computed = fpdu_crc(f, off, u->crc_off);
 			u->crc_state = u->crc_computed == u->crc_wire ?
 					       RR_CRC_GOOD : RR_CRC_BAD;
 			if (u->crc_state == RR_CRC_BAD && cur_ok(&c)) {
@@ -261,8 +273,8 @@ bool rr_decode_iwarp_unit(const struct rr_config *cfg, struct rr_frame *f)
 			u->crc_state = RR_CRC_UNCHECKED;
 		}
 	}
-	if (!split && fpdu_end > f->caplen && cur_ok(&c)) {
-		c.pos = u->crc_off < f->caplen ? u->crc_off : f->caplen;
+	if (!split && fpdu_end > f->unit_cap && cur_ok(&c)) {
+		c.pos = u->crc_off < f->unit_cap ? u->crc_off : f->unit_cap;
 		cur_fail(&c, RR_TRUNCATED, RR_PROBLEM_SHORT, "MPA CRC");
 	}
 	if (split && cur_ok(&c)) {
@@ -293,6 +305,67 @@ bool rr_decode_iwarp_unit(const struct rr_config *cfg, struct rr_frame *f)
 	    (f->note[RR_LAYER_DDP].status != RR_MALFORMED ||
 	     f->note[RR_LAYER_DDP].problem == RR_PROBLEM_BAD_CRC32C))
 		rr_decode_send_payload(cfg, f, !d->last || split);
+	return true;
+}
+
+/*
+ * RFC 5044 §6.5: the CRC covers the FPDU as sent, markers inside it
+ * included, so with markers it is computed over the frame's own bytes.
+ */
+static uint32_t fpdu_crc(const struct rr_frame *f, uint32_t off,
+			 uint32_t crc_off)
+{
+	if (!f->demarked)
+		return rr_crc32c(0, f->data + off, crc_off - off);
+	uint32_t from = rr_wire_offset(f, off), to = rr_wire_offset(f, crc_off);
+	return rr_crc32c(0, f->data + from, to - from);
+}
+
+uint32_t rr_wire_offset(const struct rr_frame *f, uint32_t off)
+{
+	if (!f->demarked)
+		return off;
+	uint32_t p = off, m = f->marker_first;
+	while (m <= p) {
+		p += 4;
+		m += 512;
+	}
+	return f->demark_base + p;
+}
+
+/*
+ * Copy the TCP payload from off without its markers (RFC 5044 §5: four
+ * octets every 512 octets of sequence space from the first FPDU).
+ */
+static bool demark(struct rr_frame *f, uint32_t off, uint32_t end)
+{
+	const struct rr_stream_hint *h = &f->hint;
+	uint32_t seq = f->tcp.seq + (off - f->tcp.payload.off);
+	uint32_t first = (512u - ((seq - h->marker_seq0) & 511u)) & 511u;
+	uint32_t cap = f->caplen < end ? f->caplen : end;
+	uint32_t have = cap > off ? cap - off : 0, wire = end - off;
+	if (!h->scratch || h->scratch_len < have)
+		return false;
+	uint32_t k = 0, wire_markers = 0;
+	for (uint32_t p = 0, m = first; p < wire; m += 512) {
+		uint32_t run_end = m < wire ? m : wire;
+		if (p < have) {
+			uint32_t n = (run_end < have ? run_end : have) - p;
+			memcpy(h->scratch + k, f->data + off + p, n);
+			k += n;
+		}
+		if (m >= wire)
+			break;
+		wire_markers += wire - m < 4 ? wire - m : 4;
+		p = m + 4;
+	}
+	f->demarked = true;
+	f->unit_data = h->scratch;
+	f->unit_cap = k;
+	f->demark_base = off;
+	f->marker_first = first;
+	f->unit_end = wire - wire_markers;
+	f->next_unit_off = 0;
 	return true;
 }
 

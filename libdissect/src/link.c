@@ -416,6 +416,9 @@ static void frame_reset(struct rr_frame *f, uint32_t link, const uint8_t *data,
 	f->icrc.state = RR_CRC_ABSENT;
 	f->icrc.vcrc_present = false;
 	f->next_unit_off = f->unit_end = f->unit_limit = 0;
+	f->unit_data = data;
+	f->unit_cap = caplen;
+	f->demarked = false;
 	f->unit_index = 0;
 	if (hint)
 		f->hint = *hint;

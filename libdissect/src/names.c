@@ -63,36 +63,6 @@ const char *rr_rpc_proc_str(uint32_t prog, uint32_t vers, uint32_t proc)
 	}
 }
 
-const char *rr_transport_str(unsigned v)
-{
-	static const char *const names[] = {
-		[RR_TRANSPORT_NONE] = "none",
-		[RR_TRANSPORT_IB] = "InfiniBand",
-		[RR_TRANSPORT_ROCEV1] = "RoCEv1",
-		[RR_TRANSPORT_ROCEV2] = "RoCEv2",
-		[RR_TRANSPORT_IWARP] = "iWARP",
-	};
-	return v < sizeof(names) / sizeof(names[0]) ? names[v] : NULL;
-}
-
-const char *rr_crc_state_str(unsigned v)
-{
-	static const char *const names[] = {
-		[RR_CRC_ABSENT] = "absent",
-		[RR_CRC_UNCHECKED] = "not checked",
-		[RR_CRC_GOOD] = "good",
-		[RR_CRC_BAD] = "bad",
-		[RR_CRC_ZERO] = "zero (not in use)",
-	};
-	return v < sizeof(names) / sizeof(names[0]) ? names[v] : NULL;
-}
-
-const char *rr_chunk_list_str(unsigned v)
-{
-	static const char *const names[] = {
-		[RR_LIST_READ] = "read",
-		[RR_LIST_WRITE] = "write",
-		[RR_LIST_REPLY] = "reply",
-	};
-	return v < sizeof(names) / sizeof(names[0]) ? names[v] : NULL;
-}
+RR_NAME_FN(rr_transport_str, RR_TRANSPORT_LIST)
+RR_NAME_FN(rr_crc_state_str, RR_CRC_STATE_LIST)
+RR_NAME_FN(rr_chunk_list_str, RR_CHUNK_LIST_LIST)

@@ -25,8 +25,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	rr_config_init(&cfg);
 	uint32_t link = links[data[0] % (sizeof(links) / sizeof(links[0]))];
 	uint8_t opt = data[1];
+	static uint8_t scratch[65536];
 	struct rr_stream_hint hint = { .iwarp = opt & 1, .rpcrdma = opt & 2,
 				       .iwarp_crc = opt & 4 };
+	if (opt & 0x20) {
+		/* markers on a grid chosen by the input's own bytes */
+		hint.iwarp_markers = true;
+		hint.marker_seq0 = (uint32_t)size * 2654435761u;
+		hint.scratch = scratch;
+		hint.scratch_len = (opt & 0x40) ? 16 : sizeof(scratch);
+	}
 	if (opt & 8)
 		cfg.flags = 0;
 	uint32_t caplen = (uint32_t)(size - 2);
@@ -42,7 +50,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			if (f.rdma.nsegs > RR_MAX_SEGMENTS)
 				abort();
 			for (unsigned i = 0; i < f.rdma.nsegs; i++)
-				if (f.rdma.segs[i].off >= wirelen)
+				if (rr_wire_offset(&f, f.rdma.segs[i].off) >=
+				    wirelen)
 					abort();
 		}
 		if (f.status > RR_MALFORMED)

@@ -37,6 +37,19 @@ static const char *check_ctx;
 			       va_, vb_); \
 	} while (0)
 
+/* Like CHECK_EQ, as an expression that is true when equal. */
+#define CHECK_EQ_RET(a, b) \
+	check_eq_ret((uint64_t)(a), (uint64_t)(b), #a " == " #b, __FILE__, \
+		     __LINE__)
+static inline int check_eq_ret(uint64_t a, uint64_t b, const char *expr,
+			       const char *file, int line)
+{
+	int ok = check_report(a == b, expr, file, line, check_ctx);
+	if (!ok)
+		printf("#   got 0x%" PRIx64 ", want 0x%" PRIx64 "\n", a, b);
+	return ok;
+}
+
 static inline int check_done(void)
 {
 	printf("1..%u\n# %u passed, %u failed\n", check_count,

@@ -490,6 +490,176 @@ static void test_bad_lengths(void)
 			       &f));
 }
 
+/* FPDUs with MPA markers, over two segments of one stream. */
+static void test_markers(void)
+{
+	check_ctx = "MPA markers";
+	uint8_t run[2048], marked[2600], frame[3000], scratch[2600];
+	uint8_t payload[700], rpc[128];
+	struct rr_buf b, rb;
+	struct rr_rpcrdma h = { .xid = 0xabcd0001, .vers = 1, .credits = 9 };
+	struct rr_rpc call = { .xid = 0xabcd0001, .rpcvers = 2, .prog = 100003,
+			       .vers = 3, .proc = 1 };
+	rr_buf_init(&rb, rpc, sizeof(rpc));
+	rr_rpcrdma_encode(&rb, &h);
+	rr_rpc_encode(&rb, &call, NULL, NULL);
+	memset(payload, 0x77, sizeof(payload));
+
+	/* Send, Write of 700 bytes, Send: 584 bytes, so markers fall inside */
+	rr_buf_init(&b, run, sizeof(run));
+	struct rr_ddp send = { .last = true, .dv = 1, .rv = 1,
+			       .opcode = RR_RDMAP_SEND, .msn = 1 };
+	struct rr_ddp wr = { .tagged = true, .last = true, .dv = 1, .rv = 1,
+			     .opcode = RR_RDMAP_WRITE, .stag = 0x55,
+			     .to = 0x1000 };
+	rr_fpdu_encode(&b, &send, rpc, rb.len, false);
+	rr_fpdu_encode(&b, &wr, payload, sizeof(payload), false);
+	send.msn = 2;
+	rr_fpdu_encode(&b, &send, rpc, rb.len, false);
+	CHECK(!b.overflow);
+
+	struct rr_endpoints ep;
+	vec_endpoints(&ep, 4);
+	ep.dst_port = 20049;
+	uint32_t seq0 = 0x10000000, stream = 0, seq = seq0;
+	struct rr_stream_hint hint = { .iwarp = true, .iwarp_crc = true,
+				       .iwarp_markers = true,
+				       .marker_seq0 = seq0,
+				       .scratch = scratch,
+				       .scratch_len = sizeof(scratch) };
+	for (int segment = 0; segment < 2; segment++) {
+		struct rr_buf mb, fb;
+		rr_buf_init(&mb, marked, sizeof(marked));
+		CHECK(rr_mpa_mark(&mb, run, b.len, &stream, true));
+		CHECK(mb.len > b.len); /* markers were added */
+		rr_buf_init(&fb, frame, sizeof(frame));
+		rr_frame_tcp(&fb, &ep, seq, 1, 0x18, 65535, marked, mb.len);
+		seq += (uint32_t)mb.len;
+
+		unsigned units = 0, good = 0;
+		for (bool more = rr_decode_frame(&cfg, RR_LINK_ETHERNET, frame,
+						 (uint32_t)fb.len,
+						 (uint32_t)fb.len, &hint, &f);
+		     more; more = rr_decode_next_unit(&cfg, &f)) {
+			units++;
+			CHECK(f.demarked);
+			CHECK_EQ(f.status, RR_COMPLETE);
+			good += f.fpdu.crc_state == RR_CRC_GOOD;
+			if (units == 2) {
+				CHECK_EQ(f.ddp.opcode, RR_RDMAP_WRITE);
+				CHECK_EQ(f.payload.len, sizeof(payload));
+			} else {
+				CHECK(rr_has(&f, RR_LAYER_RPCRDMA));
+				CHECK_EQ(f.rdma.xid, 0xabcd0001);
+				CHECK_EQ(f.rpc.prog, 100003);
+				/* the offsets map back to the frame's bytes */
+				uint32_t w = rr_wire_offset(&f, f.rdma.off);
+				CHECK(memcmp(frame + w, f.unit_data + f.rdma.off,
+					     4) == 0);
+			}
+		}
+		CHECK_EQ(units, 3);
+		CHECK_EQ(good, 3);
+	}
+
+	check_ctx = "MPA markers without scratch space";
+	hint.scratch = NULL;
+	rr_decode_frame(&cfg, RR_LINK_ETHERNET, frame, sizeof(frame),
+			sizeof(frame), &hint, &f);
+	CHECK_EQ(f.note[RR_LAYER_DDP].problem, RR_PROBLEM_NO_SCRATCH);
+	CHECK_EQ(f.status, RR_MALFORMED);
+}
+
+/* The decoded value of a field, to compare with its bytes. */
+static uint64_t field_value(enum rr_field field, unsigned i)
+{
+	const struct rr_rdma_seg *s = &f.rdma.segs[i];
+	switch (field) {
+	case RR_F_XID: return f.rdma.xid;
+	case RR_F_VERS: return f.rdma.vers;
+	case RR_F_CREDITS: return f.rdma.credits;
+	case RR_F_PROC: return f.rdma.proc;
+	case RR_F_ALIGN: return f.rdma.align;
+	case RR_F_THRESH: return f.rdma.thresh;
+	case RR_F_ERR: return f.rdma.err;
+	case RR_F_VERS_LOW: return f.rdma.vers_low;
+	case RR_F_VERS_HIGH: return f.rdma.vers_high;
+	case RR_F_SEG_POSITION: return s->position;
+	case RR_F_SEG_HANDLE: return s->handle;
+	case RR_F_SEG_LENGTH: return s->length;
+	case RR_F_SEG_OFFSET: return s->offset;
+	case RR_F_PRIV_FORMAT: return RR_CM_PRIVATE_FORMAT;
+	case RR_F_PRIV_VERSION: return f.cm_private.version;
+	case RR_F_PRIV_FLAGS: return f.cm_private.flags;
+	case RR_F_PRIV_SEND: return f.cm_private.send_raw;
+	case RR_F_PRIV_RECV: return f.cm_private.recv_raw;
+	case RR_F_BTH_OPCODE: return f.bth.opcode;
+	case RR_F_BTH_PKEY: return f.bth.pkey;
+	case RR_F_BTH_DESTQP: return f.bth.dqpn;
+	case RR_F_BTH_PSN: return f.bth.psn;
+	case RR_F_RETH_VA: return f.ext.reth.va;
+	case RR_F_RETH_RKEY: return f.ext.reth.rkey;
+	case RR_F_RETH_LEN: return f.ext.reth.dma_len;
+	case RR_F_AETH_SYNDROME: return f.ext.aeth.syndrome;
+	case RR_F_AETH_MSN: return f.ext.aeth.msn;
+	case RR_F_IETH_RKEY: return f.ext.ieth.rkey;
+	case RR_F_DDP_STAG: return f.ddp.stag;
+	case RR_F_DDP_TO: return f.ddp.to;
+	case RR_F_DDP_INV_STAG: return f.ddp.inv_stag;
+	case RR_F_DDP_QN: return f.ddp.qn;
+	case RR_F_DDP_MSN: return f.ddp.msn;
+	case RR_F_DDP_MO: return f.ddp.mo;
+	case RR_F_MPA_IRD: return (uint64_t)f.mpa.ird |
+				  (f.mpa.peer_to_peer ? 0x8000 : 0) |
+				  (f.mpa.zero_len_rtr ? 0x4000 : 0);
+	case RR_F_MPA_ORD: return (uint64_t)f.mpa.ord |
+				  (f.mpa.write_rtr ? 0x8000 : 0) |
+				  (f.mpa.read_rtr ? 0x4000 : 0);
+	default: return UINT64_MAX; /* CRCs: little-endian, checked apart */
+	}
+}
+
+/* Every field span of every unit holds the value the decoder reports. */
+static void test_field_spans(void)
+{
+	unsigned checked = 0;
+	bool seen[RR_FIELD_COUNT] = { false };
+	for (size_t v = 0; v < nvecs; v++) {
+		for (bool more = decode_vec(&vecs[v]); more;
+		     more = rr_decode_next_unit(&cfg, &f)) {
+			for (unsigned fld = 0; fld < RR_FIELD_COUNT; fld++) {
+				unsigned n = rr_field_info(fld)->anchor ==
+							     RR_ANCHOR_SEGMENT ?
+						     f.rdma.nsegs : 1;
+				for (unsigned i = 0; i < n; i++) {
+					struct rr_span sp;
+					if (!rr_field_span(&f, fld, i, &sp))
+						continue;
+					uint64_t want = field_value(fld, i);
+					seen[fld] = true;
+					if (want == UINT64_MAX)
+						continue;
+					uint64_t got = 0;
+					for (uint32_t k = 0; k < sp.len; k++)
+						got = got << 8 |
+						      f.unit_data[sp.off + k];
+					if (!CHECK_EQ_RET(got, want))
+						printf("#   field %s segment %u\n",
+						       rr_field_info(fld)->abbrev, i);
+					checked++;
+				}
+			}
+		}
+	}
+	check_ctx = "field table";
+	CHECK(checked > 150);
+	for (unsigned fld = 0; fld < RR_FIELD_COUNT; fld++)
+		if (!CHECK(seen[fld]))
+			printf("#   no vector holds %s\n",
+			       rr_field_info(fld)->abbrev);
+	CHECK(rr_field_info(RR_FIELD_COUNT) == NULL);
+}
+
 int main(void)
 {
 	rr_config_init(&cfg);
@@ -504,5 +674,7 @@ int main(void)
 	test_iwarp();
 	test_multi_packet_send();
 	test_bad_lengths();
+	test_markers();
+	test_field_spans();
 	return check_done();
 }

@@ -37,6 +37,7 @@ extern "C" {
 #endif
 
 #define RR_X_ENUM(sym, val, str) sym = (val),
+#define RR_X_ENUM_SEQ(sym, ...) sym,
 
 enum rr_status { RR_STATUS_LIST(RR_X_ENUM) };
 enum rr_problem { RR_PROBLEM_LIST(RR_X_ENUM) };
@@ -147,13 +148,9 @@ struct rr_tcp {
 
 /* ---- InfiniBand and RoCE (IBA vol. 1 ch. 5, 7, 9; RoCEv2 annex A17) --- */
 
-enum rr_transport {
-	RR_TRANSPORT_NONE = 0,
-	RR_TRANSPORT_IB,     /* native InfiniBand: LRH [GRH] BTH */
-	RR_TRANSPORT_ROCEV1, /* Ethertype 0x8915: GRH BTH */
-	RR_TRANSPORT_ROCEV2, /* UDP 4791: BTH */
-	RR_TRANSPORT_IWARP,  /* TCP: MPA, DDP, RDMAP */
-};
+/* RR_TRANSPORT_IB: LRH [GRH] BTH; ROCEV1: Ethertype 0x8915, GRH BTH;
+ * ROCEV2: UDP 4791, BTH; IWARP: TCP, MPA, DDP, RDMAP. */
+enum rr_transport { RR_TRANSPORT_LIST(RR_X_ENUM) };
 RR_API const char *rr_transport_str(unsigned v);
 
 struct rr_lrh {
@@ -207,13 +204,9 @@ struct rr_ext {
 	struct { uint32_t off; uint64_t orig; } atomic_ack;
 };
 
-enum rr_crc_state {
-	RR_CRC_ABSENT = 0,   /* not in the capture (cut or stripped) */
-	RR_CRC_UNCHECKED,    /* present, verification switched off */
-	RR_CRC_GOOD,
-	RR_CRC_BAD,
-	RR_CRC_ZERO,         /* iWARP: field zero, CRC not in use */
-};
+/* ABSENT: not in the capture (cut or stripped); ZERO: an iWARP CRC
+ * field of zero, CRC not in use. */
+enum rr_crc_state { RR_CRC_STATE_LIST(RR_X_ENUM) };
 RR_API const char *rr_crc_state_str(unsigned v);
 
 struct rr_icrc {
@@ -333,11 +326,7 @@ struct rr_cm_private {
 
 /* ---- RPC-over-RDMA v1 (RFC 8166 §4) ----------------------------------- */
 
-enum rr_chunk_list {
-	RR_LIST_READ = 0,
-	RR_LIST_WRITE = 1,
-	RR_LIST_REPLY = 2,
-};
+enum rr_chunk_list { RR_CHUNK_LIST_LIST(RR_X_ENUM) };
 RR_API const char *rr_chunk_list_str(unsigned v);
 
 /*
@@ -423,6 +412,18 @@ struct rr_stream_hint {
 	bool iwarp;          /* TCP stream is MPA-framed (after Req/Rep) */
 	bool iwarp_crc;      /* CRC negotiated: a zero CRC field is an error */
 	bool rpcrdma;        /* connection known to carry RPC-over-RDMA */
+	/*
+	 * MPA markers negotiated (RFC 5044 §5): one every 512 octets of TCP
+	 * sequence space from marker_seq0, the sequence number of the first
+	 * FPDU's first octet.  The FPDUs are decoded from a copy without the
+	 * markers, made in scratch (which must hold the TCP payload); layer
+	 * offsets from DDP up then index f->unit_data, and rr_wire_offset()
+	 * maps them back to the frame.
+	 */
+	bool iwarp_markers;
+	uint32_t marker_seq0;
+	uint8_t *scratch;
+	uint32_t scratch_len;
 };
 
 /* ---- The decoded frame ------------------------------------------------- */
@@ -462,6 +463,16 @@ struct rr_frame {
 	/* upper-layer payload of this unit (BTH or DDP payload) */
 	struct rr_span payload;
 
+	/*
+	 * Bytes that the offsets of the DDP layer and above index: data, or
+	 * the copy without MPA markers when demarked is set.
+	 */
+	const uint8_t *unit_data;
+	uint32_t unit_cap;     /* readable bytes at unit_data */
+	bool demarked;
+	uint32_t demark_base;  /* frame offset of unit_data[0] */
+	uint32_t marker_first; /* first marker, relative to demark_base */
+
 	/* private to the unit iterator */
 	uint32_t next_unit_off, unit_end, unit_limit;
 	uint16_t unit_index;
@@ -484,9 +495,51 @@ RR_API bool rr_decode_frame(const struct rr_config *cfg, uint32_t link,
 			    uint32_t wirelen, const struct rr_stream_hint *hint,
 			    struct rr_frame *out);
 
+/* Frame offset of an upper-layer offset (differs when demarked). */
+RR_API uint32_t rr_wire_offset(const struct rr_frame *f, uint32_t off);
+
 /* Advance to the next FPDU of the same TCP segment; false when none. */
 RR_API bool rr_decode_next_unit(const struct rr_config *cfg,
 				struct rr_frame *f);
+
+/* ---- Where each field sits ---------------------------------------------- */
+
+enum rr_anchor {
+	RR_ANCHOR_RPCRDMA,     /* f->rdma.off */
+	RR_ANCHOR_SEGMENT,     /* f->rdma.segs[index].off (position: read only) */
+	RR_ANCHOR_CM_PRIVATE,  /* f->cm_private.off */
+	RR_ANCHOR_BTH,
+	RR_ANCHOR_RETH,
+	RR_ANCHOR_AETH,
+	RR_ANCHOR_IETH,
+	RR_ANCHOR_ICRC,
+	RR_ANCHOR_DDP,         /* tagged or untagged by the field */
+	RR_ANCHOR_FPDU_CRC,
+	RR_ANCHOR_MPA,
+};
+
+enum rr_field { RR_FIELD_LIST(RR_X_ENUM_SEQ) RR_FIELD_COUNT };
+
+struct rr_field_info {
+	uint8_t anchor;      /* enum rr_anchor */
+	uint8_t off, len;
+	const char *abbrev;  /* e.g. "xid", "bth.psn" */
+	const char *label;
+};
+
+/* Description of a field, or NULL for an unknown one. */
+RR_API const struct rr_field_info *rr_field_info(unsigned field);
+
+/*
+ * Bytes of a field in the decoded unit, as an offset into f->unit_data
+ * for RPC-over-RDMA, segment and DDP fields and into f->data otherwise
+ * (the same buffer unless MPA markers were removed; rr_wire_offset maps
+ * one to the other).  index selects a segment.  false when the field is
+ * not in this unit (layer absent, wrong proc or DDP model, segment index
+ * out of range, or bytes not captured).
+ */
+RR_API bool rr_field_span(const struct rr_frame *f, enum rr_field field,
+			  unsigned index, struct rr_span *out);
 
 /* ---- Decoders of one layer, for reassembled messages ------------------ */
 

@@ -107,6 +107,17 @@ RR_API bool rr_mpa_encode(struct rr_buf *b, const struct rr_mpa *m,
 RR_API bool rr_fpdu_encode(struct rr_buf *b, const struct rr_ddp *d,
 			   const uint8_t *payload, size_t len, bool crc);
 
+/*
+ * Insert MPA markers (RFC 5044 §5) into len bytes of whole FPDUs written
+ * without them, the CRC of each computed over the FPDU as sent: call it
+ * with crc true to have each FPDU's CRC32c recomputed over its markers.
+ * *stream_pos counts the octets sent since the first FPDU, markers
+ * included; a marker goes wherever it is a multiple of 512, holding the
+ * distance back to the start of the FPDU it falls in.
+ */
+RR_API bool rr_mpa_mark(struct rr_buf *b, const uint8_t *fpdus, size_t len,
+			uint32_t *stream_pos, bool crc);
+
 #ifdef __cplusplus
 }
 #endif

@@ -29,7 +29,30 @@
 	X(RR_PROBLEM_BAD_ALIGNMENT, 9, "value not a multiple of 4") \
 	X(RR_PROBLEM_TRAILING_BYTES, 10, "bytes left after the message") \
 	X(RR_PROBLEM_UNSUPPORTED_LINK, 11, "unsupported link-layer type") \
-	X(RR_PROBLEM_FRAGMENT, 12, "message continues in a later packet")
+	X(RR_PROBLEM_FRAGMENT, 12, "message continues in a later packet") \
+	X(RR_PROBLEM_NO_SCRATCH, 13, "no room to remove MPA markers")
+
+/* What carries the RDMA traffic of a frame. */
+#define RR_TRANSPORT_LIST(X) \
+	X(RR_TRANSPORT_NONE, 0, "none") \
+	X(RR_TRANSPORT_IB, 1, "InfiniBand") \
+	X(RR_TRANSPORT_ROCEV1, 2, "RoCEv1") \
+	X(RR_TRANSPORT_ROCEV2, 3, "RoCEv2") \
+	X(RR_TRANSPORT_IWARP, 4, "iWARP")
+
+/* State of an IB ICRC or an MPA CRC32c. */
+#define RR_CRC_STATE_LIST(X) \
+	X(RR_CRC_ABSENT, 0, "absent") \
+	X(RR_CRC_UNCHECKED, 1, "not checked") \
+	X(RR_CRC_GOOD, 2, "good") \
+	X(RR_CRC_BAD, 3, "bad") \
+	X(RR_CRC_ZERO, 4, "zero (not in use)")
+
+/* The three chunk lists of an RPC-over-RDMA header (RFC 8166 §4.3). */
+#define RR_CHUNK_LIST_LIST(X) \
+	X(RR_LIST_READ, 0, "read") \
+	X(RR_LIST_WRITE, 1, "write") \
+	X(RR_LIST_REPLY, 2, "reply")
 
 /* The layers a frame can hold, outermost first. */
 #define RR_LAYER_LIST(X) \
@@ -308,5 +331,51 @@
 	X(RR_NFSACL_NULL, 0, "NULL") \
 	X(RR_NFSACL_GETACL, 1, "GETACL") \
 	X(RR_NFSACL_SETACL, 2, "SETACL")
+
+/*
+ * Fields at fixed places within a decoded element, for highlighting:
+ * X(symbol, anchor, offset, length, "abbreviation", "label").  The anchor
+ * names the element the offset counts from (dissect.h, enum rr_anchor);
+ * segment fields take the segment's index.
+ */
+#define RR_FIELD_LIST(X) \
+	X(RR_F_XID, RR_ANCHOR_RPCRDMA, 0, 4, "xid", "XID") \
+	X(RR_F_VERS, RR_ANCHOR_RPCRDMA, 4, 4, "vers", "Version") \
+	X(RR_F_CREDITS, RR_ANCHOR_RPCRDMA, 8, 4, "credits", "Credits") \
+	X(RR_F_PROC, RR_ANCHOR_RPCRDMA, 12, 4, "proc", "Procedure") \
+	X(RR_F_ALIGN, RR_ANCHOR_RPCRDMA, 16, 4, "align", "RDMA_MSGP align") \
+	X(RR_F_THRESH, RR_ANCHOR_RPCRDMA, 20, 4, "thresh", "RDMA_MSGP threshold") \
+	X(RR_F_ERR, RR_ANCHOR_RPCRDMA, 16, 4, "err", "Error code") \
+	X(RR_F_VERS_LOW, RR_ANCHOR_RPCRDMA, 20, 4, "vers_low", "Lowest version") \
+	X(RR_F_VERS_HIGH, RR_ANCHOR_RPCRDMA, 24, 4, "vers_high", "Highest version") \
+	X(RR_F_SEG_POSITION, RR_ANCHOR_SEGMENT, 0, 4, "position", "XDR position") \
+	X(RR_F_SEG_HANDLE, RR_ANCHOR_SEGMENT, 4, 4, "handle", "Handle") \
+	X(RR_F_SEG_LENGTH, RR_ANCHOR_SEGMENT, 8, 4, "length", "Length") \
+	X(RR_F_SEG_OFFSET, RR_ANCHOR_SEGMENT, 12, 8, "offset", "Offset") \
+	X(RR_F_PRIV_FORMAT, RR_ANCHOR_CM_PRIVATE, 0, 4, "private.format", "Format identifier") \
+	X(RR_F_PRIV_VERSION, RR_ANCHOR_CM_PRIVATE, 4, 1, "private.version", "Version") \
+	X(RR_F_PRIV_FLAGS, RR_ANCHOR_CM_PRIVATE, 5, 1, "private.flags", "Flags") \
+	X(RR_F_PRIV_SEND, RR_ANCHOR_CM_PRIVATE, 6, 1, "private.send_size", "Send size") \
+	X(RR_F_PRIV_RECV, RR_ANCHOR_CM_PRIVATE, 7, 1, "private.recv_size", "Receive size") \
+	X(RR_F_BTH_OPCODE, RR_ANCHOR_BTH, 0, 1, "bth.opcode", "OpCode") \
+	X(RR_F_BTH_PKEY, RR_ANCHOR_BTH, 2, 2, "bth.pkey", "P_Key") \
+	X(RR_F_BTH_DESTQP, RR_ANCHOR_BTH, 5, 3, "bth.destqp", "Destination QP") \
+	X(RR_F_BTH_PSN, RR_ANCHOR_BTH, 9, 3, "bth.psn", "PSN") \
+	X(RR_F_RETH_VA, RR_ANCHOR_RETH, 0, 8, "reth.va", "Virtual address") \
+	X(RR_F_RETH_RKEY, RR_ANCHOR_RETH, 8, 4, "reth.rkey", "R_Key") \
+	X(RR_F_RETH_LEN, RR_ANCHOR_RETH, 12, 4, "reth.dma_len", "DMA length") \
+	X(RR_F_AETH_SYNDROME, RR_ANCHOR_AETH, 0, 1, "aeth.syndrome", "Syndrome") \
+	X(RR_F_AETH_MSN, RR_ANCHOR_AETH, 1, 3, "aeth.msn", "MSN") \
+	X(RR_F_IETH_RKEY, RR_ANCHOR_IETH, 0, 4, "ieth.rkey", "Invalidated R_Key") \
+	X(RR_F_ICRC, RR_ANCHOR_ICRC, 0, 4, "icrc", "ICRC") \
+	X(RR_F_DDP_STAG, RR_ANCHOR_DDP, 2, 4, "ddp.stag", "STag") \
+	X(RR_F_DDP_TO, RR_ANCHOR_DDP, 6, 8, "ddp.to", "Tagged offset") \
+	X(RR_F_DDP_INV_STAG, RR_ANCHOR_DDP, 2, 4, "rdmap.inv_stag", "Invalidate STag") \
+	X(RR_F_DDP_QN, RR_ANCHOR_DDP, 6, 4, "ddp.qn", "Queue number") \
+	X(RR_F_DDP_MSN, RR_ANCHOR_DDP, 10, 4, "ddp.msn", "Message sequence number") \
+	X(RR_F_DDP_MO, RR_ANCHOR_DDP, 14, 4, "ddp.mo", "Message offset") \
+	X(RR_F_MPA_CRC, RR_ANCHOR_FPDU_CRC, 0, 4, "mpa.crc", "CRC32c") \
+	X(RR_F_MPA_IRD, RR_ANCHOR_MPA, 20, 2, "mpa.ird", "IRD") \
+	X(RR_F_MPA_ORD, RR_ANCHOR_MPA, 22, 2, "mpa.ord", "ORD")
 
 #endif /* RPCRDMA_LISTS_H */
