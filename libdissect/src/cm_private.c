@@ -69,3 +69,19 @@ void rr_inline_thresholds(const struct rr_cm_private *requester,
 	out->remote_invalidation = usable(requester) && usable(responder) &&
 				   requester->rinval && responder->rinval;
 }
+
+/* Record a block found in CM or MPA private data on the frame. */
+void rr_frame_cm_private(struct rr_frame *f, uint32_t off, uint32_t len)
+{
+	uint32_t captured = f->caplen > off ? f->caplen - off : 0;
+	struct rr_cm_private *p = &f->cm_private;
+	if (!rr_cm_private_find(f->data, off, captured, len, p))
+		return;
+	enum rr_problem pr = p->status == RR_COMPLETE ? RR_PROBLEM_NONE :
+			     p->status == RR_TRUNCATED ? RR_PROBLEM_SHORT :
+			     p->version != RR_CM_PRIVATE_VERSION ?
+				     RR_PROBLEM_BAD_VERSION :
+				     RR_PROBLEM_BAD_LENGTH;
+	frame_note(f, RR_LAYER_CM_PRIVATE, (enum rr_status)p->status, pr, p->off,
+		   p->status == RR_COMPLETE ? NULL : "RFC 8797 block");
+}

@@ -161,7 +161,21 @@ static inline void frame_mark(struct rr_frame *f, enum rr_layer l)
 	}
 }
 
+/* Record a layer's outcome found outside a cursor, and mark the layer. */
+static inline void frame_note(struct rr_frame *f, enum rr_layer l,
+			      enum rr_status st, enum rr_problem pr,
+			      uint32_t off, const char *field)
+{
+	struct rr_note *n = &f->note[l];
+	n->status = (uint8_t)st;
+	n->problem = (uint8_t)pr;
+	n->off = off;
+	n->field = field;
+	frame_mark(f, l);
+}
+
 /* Layer decoders shared between the translation units of libdissect. */
+void rr_frame_cm_private(struct rr_frame *f, uint32_t off, uint32_t len);
 struct rr_cur;
 void rr_decode_ib_transport(const struct rr_config *cfg, struct rr_frame *f,
 			    uint32_t bth_off, uint32_t pkt_off,

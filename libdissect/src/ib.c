@@ -161,22 +161,6 @@ static void decode_rdma_cm(struct rr_frame *f, uint32_t off, uint32_t lim)
 	frame_mark(f, RR_LAYER_RDMA_CM);
 }
 
-static void decode_private(struct rr_frame *f, uint32_t off, uint32_t len)
-{
-	uint32_t captured = f->caplen > off ? f->caplen - off : 0;
-	if (rr_cm_private_find(f->data, off, captured, len, &f->cm_private)) {
-		struct rr_note *n = &f->note[RR_LAYER_CM_PRIVATE];
-		n->status = f->cm_private.status;
-		n->problem = n->status == RR_COMPLETE ? RR_PROBLEM_NONE :
-			     n->status == RR_TRUNCATED ? RR_PROBLEM_SHORT :
-			     f->cm_private.version != 1 ? RR_PROBLEM_BAD_VERSION :
-			     RR_PROBLEM_BAD_LENGTH;
-		n->off = f->cm_private.off;
-		n->field = n->status == RR_COMPLETE ? NULL : "RFC 8797 block";
-		frame_mark(f, RR_LAYER_CM_PRIVATE);
-	}
-}
-
 /* Private data location per CM message (§12.6.5-§12.6.11). */
 static void cm_private_area(uint16_t attr, uint32_t *off, uint32_t *len)
 {
@@ -271,7 +255,7 @@ static void decode_cm(struct rr_frame *f, uint32_t mad, uint32_t lim)
 	}
 	if (m->attr_id == RR_CM_REQ || m->attr_id == RR_CM_REP ||
 	    m->attr_id == RR_CM_REJ)
-		decode_private(f, search_off, search_len);
+		rr_frame_cm_private(f, search_off, search_len);
 }
 
 /* MAD common header, IBA vol. 1 §13.4.3. */
@@ -390,12 +374,8 @@ static void check_icrc(const struct rr_config *cfg, struct rr_frame *f,
 		       uint32_t pkt_off, uint32_t icrc_off)
 {
 	struct rr_icrc *ic = &f->icrc;
-	struct rr_note *n = &f->note[RR_LAYER_ICRC];
+	bool bad = false;
 	ic->off = icrc_off;
-	n->status = RR_COMPLETE;
-	n->problem = RR_PROBLEM_NONE;
-	n->off = icrc_off;
-	n->field = NULL;
 	if (!(cfg->flags & RR_CFG_VERIFY_ICRC)) {
 		/* not even read: the frame's last cache line stays cold */
 		ic->state = RR_CRC_UNCHECKED;
@@ -404,14 +384,12 @@ static void check_icrc(const struct rr_config *cfg, struct rr_frame *f,
 		ic->wire = rd_le32(f->data + icrc_off);
 		ic->computed = rr_icrc_compute(f->transport, f->data + pkt_off,
 					       icrc_off - pkt_off);
-		ic->state = ic->computed == ic->wire ? RR_CRC_GOOD : RR_CRC_BAD;
-		if (ic->state == RR_CRC_BAD) {
-			n->status = RR_MALFORMED;
-			n->problem = RR_PROBLEM_BAD_ICRC;
-			n->field = "ICRC";
-		}
+		bad = ic->computed != ic->wire;
+		ic->state = bad ? RR_CRC_BAD : RR_CRC_GOOD;
 	}
-	frame_mark(f, RR_LAYER_ICRC);
+	frame_note(f, RR_LAYER_ICRC, bad ? RR_MALFORMED : RR_COMPLETE,
+		   bad ? RR_PROBLEM_BAD_ICRC : RR_PROBLEM_NONE, icrc_off,
+		   bad ? "ICRC" : NULL);
 }
 
 void rr_decode_ib_transport(const struct rr_config *cfg, struct rr_frame *f,
@@ -455,13 +433,9 @@ void rr_decode_ib_transport(const struct rr_config *cfg, struct rr_frame *f,
 		check_icrc(cfg, f, pkt_off, end - ICRC_LEN);
 	} else if (!icrc_stripped) {
 		/* the capture was cut before the packet's end */
-		struct rr_note *n = &f->note[RR_LAYER_ICRC];
-		n->status = RR_TRUNCATED;
-		n->problem = RR_PROBLEM_SHORT;
-		n->off = lim;
-		n->field = "ICRC";
 		f->icrc.state = RR_CRC_ABSENT;
-		frame_mark(f, RR_LAYER_ICRC);
+		frame_note(f, RR_LAYER_ICRC, RR_TRUNCATED, RR_PROBLEM_SHORT, lim,
+			   "ICRC");
 	}
 
 	uint8_t mask = 0;
@@ -479,12 +453,8 @@ void rr_decode_ib_transport(const struct rr_config *cfg, struct rr_frame *f,
 		return;
 	if (x.pos + b->padcnt > lim) {
 		/* pad count larger than what follows the headers */
-		struct rr_note *n = &f->note[RR_LAYER_BTH];
-		n->status = RR_MALFORMED;
-		n->problem = RR_PROBLEM_BAD_LENGTH;
-		n->off = bth_off + 1;
-		n->field = "BTH PadCnt";
-		frame_mark(f, RR_LAYER_BTH);
+		frame_note(f, RR_LAYER_BTH, RR_MALFORMED, RR_PROBLEM_BAD_LENGTH,
+			   bth_off + 1, "BTH PadCnt");
 		return;
 	}
 	f->payload.off = x.pos;

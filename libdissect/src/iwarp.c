@@ -74,22 +74,8 @@ static uint32_t mpa_frame(struct rr_frame *f, uint32_t off, uint32_t lim)
 			 "MPA private data");
 	}
 	frame_mark(f, RR_LAYER_MPA);
-	if (m->ulp_data.len && f->note[RR_LAYER_MPA].status != RR_MALFORMED) {
-		uint32_t po = m->ulp_data.off;
-		uint32_t cap = f->caplen > po ? f->caplen - po : 0;
-		if (rr_cm_private_find(f->data, po, cap, m->ulp_data.len,
-				       &f->cm_private)) {
-			struct rr_note *n = &f->note[RR_LAYER_CM_PRIVATE];
-			n->status = f->cm_private.status;
-			n->problem = n->status == RR_COMPLETE ? RR_PROBLEM_NONE :
-				     n->status == RR_TRUNCATED ? RR_PROBLEM_SHORT :
-				     f->cm_private.version != 1 ? RR_PROBLEM_BAD_VERSION :
-				     RR_PROBLEM_BAD_LENGTH;
-			n->off = f->cm_private.off;
-			n->field = n->status == RR_COMPLETE ? NULL : "RFC 8797 block";
-			frame_mark(f, RR_LAYER_CM_PRIVATE);
-		}
-	}
+	if (m->ulp_data.len && f->note[RR_LAYER_MPA].status != RR_MALFORMED)
+		rr_frame_cm_private(f, m->ulp_data.off, m->ulp_data.len);
 	return off + MPA_HDR_LEN + m->pd_len;
 }
 
@@ -155,12 +141,8 @@ void rr_decode_tcp_payload(const struct rr_config *cfg, struct rr_frame *f)
 	f->unit_end = end;
 	f->unit_index = 0;
 	if (f->hint.iwarp_markers && !demark(f, off, end)) {
-		struct rr_note *n = &f->note[RR_LAYER_DDP];
-		n->status = RR_MALFORMED;
-		n->problem = RR_PROBLEM_NO_SCRATCH;
-		n->off = off;
-		n->field = "MPA markers";
-		frame_mark(f, RR_LAYER_DDP);
+		frame_note(f, RR_LAYER_DDP, RR_MALFORMED, RR_PROBLEM_NO_SCRATCH,
+			   off, "MPA markers");
 		return;
 	}
 	/* the MPA frame was this segment's first unit */

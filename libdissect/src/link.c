@@ -127,12 +127,8 @@ static void decode_lrh(const struct rr_config *cfg, struct rr_frame *f,
 		f->icrc.vcrc_present = true;
 	} else if (end + 2 <= lim && f->note[RR_LAYER_LRH].status == RR_COMPLETE) {
 		/* the VCRC is on the wire but not in the capture */
-		struct rr_note *n = &f->note[RR_LAYER_LRH];
-		n->status = RR_TRUNCATED;
-		n->problem = RR_PROBLEM_SHORT;
-		n->off = end;
-		n->field = "VCRC";
-		frame_mark(f, RR_LAYER_LRH);
+		frame_note(f, RR_LAYER_LRH, RR_TRUNCATED, RR_PROBLEM_SHORT, end,
+			   "VCRC");
 	}
 }
 

@@ -1,0 +1,39 @@
+#!/bin/sh
+# Installs into a temporary prefix and builds a program against the shared
+# library through pkg-config, as a user of the library would.
+# usage: install-test.sh BUILD_DIR
+set -eu
+build=$1
+prefix=$(mktemp -d)
+trap 'rm -rf "$prefix"' EXIT
+cmake --install "$build" --prefix "$prefix" >/dev/null
+pc=$(find "$prefix" -name rpcrdma-dissect.pc)
+[ -n "$pc" ] || { echo "FAIL: no rpcrdma-dissect.pc installed"; exit 1; }
+export PKG_CONFIG_PATH=$(dirname "$pc")
+cat >"$prefix/use.c" <<'C'
+#include <rpcrdma/dissect.h>
+#include <rpcrdma/encode.h>
+#include <stdio.h>
+#include <string.h>
+int main(void)
+{
+	uint8_t b[8];
+	struct rr_cm_private p;
+	rr_cm_private_encode(b, 1, true, 4096, 4096);
+	if (!rr_cm_private_find(b, 0, 8, 8, &p) || p.send_size != 4096)
+		return 1;
+	puts(rr_rdma_proc_str(RR_RDMA_NOMSG));
+	return strcmp(rr_rdma_proc_str(RR_RDMA_NOMSG), "RDMA_NOMSG") != 0;
+}
+C
+cc -std=c11 -Wall -Werror -o "$prefix/use" "$prefix/use.c" \
+	$(pkg-config --cflags --libs rpcrdma-dissect)
+libdir=$(pkg-config --variable=libdir rpcrdma-dissect)
+LD_LIBRARY_PATH=$libdir "$prefix/use" >/dev/null
+# Only the rr_ API is exported from the shared library.
+if nm -D --defined-only "$libdir/librpcrdma-dissect.so" | awk '{print $3}' |
+	grep -v '^rr_' | grep -v '^RPCRDMA_DISSECT' | grep -q .; then
+	echo "FAIL: symbols outside rr_ are exported"
+	exit 1
+fi
+echo "PASS: installed library, headers and pkg-config file build a program"
