@@ -365,3 +365,48 @@ bool rr_decode_next_unit(const struct rr_config *cfg, struct rr_frame *f)
 	f->unit_index++;
 	return rr_decode_iwarp_unit(cfg, f);
 }
+
+uint32_t rr_fpdu_total_len(const uint8_t first_two[2])
+{
+	uint32_t body = 2u + rd_be16(first_two);
+	return body + (4 - body % 4) % 4 + 4;
+}
+
+static void stream_frame(struct rr_frame *f, const uint8_t *data,
+			 uint32_t len)
+{
+	memset(&f->hint, 0, sizeof(f->hint));
+	f->data = f->unit_data = data;
+	f->caplen = f->wirelen = f->unit_cap = len;
+	f->link = 0;
+	f->transport = RR_TRANSPORT_IWARP;
+	f->present = 0;
+	f->status = RR_COMPLETE;
+	f->bad_layer = 0;
+	f->payload.off = f->payload.len = 0;
+	f->demarked = false;
+}
+
+bool rr_decode_mpa(const struct rr_config *cfg, const uint8_t *data,
+		   uint32_t len, struct rr_frame *f)
+{
+	(void)cfg;
+	stream_frame(f, data, len);
+	if (len < MPA_KEY_LEN || (memcmp(data, mpa_req_key, MPA_KEY_LEN) &&
+				  memcmp(data, mpa_rep_key, MPA_KEY_LEN)))
+		return false;
+	mpa_frame(f, 0, len);
+	return true;
+}
+
+bool rr_decode_fpdu(const struct rr_config *cfg, const uint8_t *data,
+		    uint32_t len, bool crc, struct rr_frame *f)
+{
+	stream_frame(f, data, len);
+	f->hint.iwarp = true;
+	f->hint.iwarp_crc = crc;
+	f->next_unit_off = 0;
+	f->unit_end = len;
+	f->unit_index = 0;
+	return rr_decode_iwarp_unit(cfg, f);
+}

@@ -461,3 +461,14 @@ bool rr_decode_frame(const struct rr_config *cfg, uint32_t link,
 	}
 	return true;
 }
+
+bool rr_decode_roce_payload(const struct rr_config *cfg, const uint8_t *data,
+			    uint32_t len, struct rr_frame *f)
+{
+	struct rr_config c = *cfg;
+	c.flags &= ~(uint32_t)RR_CFG_VERIFY_ICRC; /* it covers IP and UDP */
+	frame_reset(f, 0, data, len, len, NULL);
+	f->transport = RR_TRANSPORT_ROCEV2;
+	rr_decode_ib_transport(&c, f, 0, 0, len, true);
+	return true;
+}

@@ -495,6 +495,30 @@ RR_API bool rr_decode_frame(const struct rr_config *cfg, uint32_t link,
 			    uint32_t wirelen, const struct rr_stream_hint *hint,
 			    struct rr_frame *out);
 
+/*
+ * Decode what a RoCEv2 UDP socket receives: BTH, extension headers,
+ * payload and ICRC, without the IP and UDP headers the ICRC also covers
+ * (so it is not checked).  For software RoCE endpoints.
+ */
+RR_API bool rr_decode_roce_payload(const struct rr_config *cfg,
+				   const uint8_t *data, uint32_t len,
+				   struct rr_frame *out);
+
+/*
+ * Decode one FPDU taken from an MPA byte stream (after the Req/Rep
+ * exchange), as a software iWARP endpoint reads it; crc says whether the
+ * connection negotiated CRCs.
+ */
+RR_API bool rr_decode_fpdu(const struct rr_config *cfg, const uint8_t *data,
+			   uint32_t len, bool crc, struct rr_frame *out);
+
+/* Decode an MPA Request or Reply frame read from a TCP stream. */
+RR_API bool rr_decode_mpa(const struct rr_config *cfg, const uint8_t *data,
+			  uint32_t len, struct rr_frame *out);
+
+/* Bytes an FPDU starting with these two octets takes in the stream. */
+RR_API uint32_t rr_fpdu_total_len(const uint8_t first_two[2]);
+
 /* Frame offset of an upper-layer offset (differs when demarked). */
 RR_API uint32_t rr_wire_offset(const struct rr_frame *f, uint32_t off);
 
