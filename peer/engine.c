@@ -1394,4 +1394,11 @@ void engine_print_summary(const struct engine *e, FILE *out, double secs)
 		(unsigned long long)x->dropped);
 #undef PCT
 	free(lat);
+	fprintf(out, "procedures:");
+	for (unsigned p = 0; p < 32; p++)
+		if (s->by_proc[p])
+			fprintf(out, " %s %llu", rr_rpc_proc_str(NFS_PROG, 3, p) ?
+					       rr_rpc_proc_str(NFS_PROG, 3, p) : "?",
+				(unsigned long long)s->by_proc[p]);
+	fprintf(out, "\n");
 }

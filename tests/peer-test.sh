@@ -1,0 +1,199 @@
+#!/bin/sh
+# The reference peer, really run: pcap mode, and client and server as two
+# processes over udp (software RoCEv2) and tcp (software iWARP) on
+# loopback, captured live with dumpcap (libpcap).  Each capture is decoded
+# by libdissect and by tshark.
+# usage: peer-test.sh BUILD_DIR SOURCE_DIR
+set -u
+build=$1
+src=$2
+peer=$build/cli/rpcrdma-peer
+dump=$build/cli/rpcrdma-dump
+fields=$build/tests/rr-fields
+work=$(mktemp -d)
+pass=0
+fail=0
+cleanup() {
+	pkill -f "$peer server" 2>/dev/null
+	[ -n "${capture_pid:-}" ] && kill "$capture_pid" 2>/dev/null
+	rm -rf "$work"
+}
+trap cleanup EXIT
+
+ok() { pass=$((pass + 1)); echo "ok - $*"; }
+not_ok() { fail=$((fail + 1)); echo "not ok - $*"; }
+check() { # description, then a command that must succeed
+	d=$1
+	shift
+	if "$@" >"$work/check.out" 2>&1; then ok "$d"; else
+		not_ok "$d"
+		sed 's/^/#   /' "$work/check.out" | head -20
+	fi
+}
+
+# rpcrdma-dump's closing line says nothing is truncated or malformed.
+decodes_clean() {
+	line=$("$dump" -r "$1" 2>&1 >/dev/null | tail -1)
+	echo "$line"
+	echo "$line" | grep -q " 0 truncated, 0 malformed" &&
+		! echo "$line" | grep -qE "ICRC [0-9]+ good [1-9]"
+}
+
+# tshark's NFS call counts for the procedures it can rebuild equal the
+# client's (tshark 4.0 cannot rebuild calls sent by read chunk: WRITE,
+# and Long Calls).
+nfs_counts_match() {
+	capture=$1
+	summary=$2
+	tshark -r "$capture" -Y "rpc.msgtyp == 0 && rpc.program == 100003" \
+		-T fields -e rpc.procedure 2>/dev/null | sort | uniq -c >"$work/ts"
+	for pair in 0:NULL 1:GETATTR 3:LOOKUP 6:READ 17:READDIRPLUS; do
+		num=${pair%%:*}
+		name=${pair#*:}
+		want=$(sed -n "s/.*procedures:.* $name \([0-9]*\).*/\1/p" "$summary")
+		got=$(awk -v p="$num" '$2 == p {print $1}' "$work/ts")
+		[ "${want:-0}" = "${got:-0}" ] || {
+			echo "$name: client sent ${want:-0}, tshark decoded ${got:-0}"
+			return 1
+		}
+	done
+}
+
+start_capture() { # file, filter
+	rm -f "$1"
+	dumpcap -q -P -i lo -f "$2" -w "$1" >/dev/null 2>&1 &
+	capture_pid=$!
+	for _ in $(seq 50); do
+		[ -s "$1" ] && break
+		sleep 0.1
+	done
+	sleep 0.3
+}
+
+stop_capture() {
+	sleep 0.3
+	kill -INT "$capture_pid" 2>/dev/null
+	wait "$capture_pid" 2>/dev/null
+	capture_pid=
+}
+
+run_pair() { # transport, client options, server options
+	t=$1
+	copts=$2
+	sopts=$3
+	# shellcheck disable=SC2086
+	"$peer" server -t "$t" -q --timeout 10 $sopts >"$work/server.out" 2>&1 &
+	spid=$!
+	sleep 0.3
+	# shellcheck disable=SC2086
+	"$peer" client -t "$t" --timeout 10 $copts >"$work/client.out" 2>&1
+	crc=$?
+	wait "$spid"
+	src_rc=$?
+	[ "$crc" = 0 ] && [ "$src_rc" = 0 ] || {
+		cat "$work/client.out" "$work/server.out"
+		return 1
+	}
+}
+
+# -- pcap mode: both ends in one process ----------------------------------
+"$peer" pcap -o "$work/mixed.pcap" -n 64 --reliable-reply >"$work/pcap.out" 2>&1
+check "pcap mode: the mixed scenario completes" test $? = 0
+check "pcap mode: the capture decodes clean, every ICRC good" decodes_clean "$work/mixed.pcap"
+check "pcap mode: tshark agrees field by field" \
+	"$src/tests/tshark-diff.sh" "$fields" "$work/mixed.pcap"
+check "pcap mode: tshark's NFS call counts equal the client's" \
+	nfs_counts_match "$work/mixed.pcap" "$work/pcap.out"
+check "pcap mode: backward-direction calls were answered" \
+	grep -qE "backward: calls 0  replies [1-9]" "$work/pcap.out"
+
+for s in $("$peer" pcap -o "$work/x" -s list | awk '{print $1}'); do
+	opts="-n 16"
+	[ "$s" = reliable-reply ] && opts="$opts --reliable-reply"
+	# shellcheck disable=SC2086
+	check "pcap mode: scenario $s completes" \
+		"$peer" pcap -o "$work/s-$s.pcap" -s "$s" $opts -q
+done
+
+# -- faults: each leaves its mark on the wire -------------------------------
+fault_mark() { # fault, extra options, grep pattern in rpcrdma-dump -vv
+	# shellcheck disable=SC2086
+	"$peer" pcap -o "$work/f-$1.pcap" -n 24 --fault "$1" $2 -q &&
+		"$dump" -vv -r "$work/f-$1.pcap" 2>/dev/null | grep -qE "$3"
+}
+check "fault wrong-version: ERR_VERS echoing version 2" \
+	fault_mark wrong-version "" "RDMA_ERROR .* vers 2 .*ERR_VERS"
+check "fault zero-credit: a reply granting 0" \
+	fault_mark zero-credit "" "credits 0 \\[.*\\] REPLY"
+check "fault done-unknown-xid: RDMA_DONE for 0xdead0001" \
+	fault_mark done-unknown-xid "" "RDMA_DONE xid 0xdead0001"
+check "fault xid-mismatch: the RPC xid differs" \
+	fault_mark xid-mismatch "" "rpc-xid"
+check "fault backward-chunks: a CB call with a chunk" \
+	fault_mark backward-chunks "" "reply 1\\] CALL NFS4_CB"
+check "fault invalidate-without-r: R=0, then Send With Invalidate" \
+	fault_mark invalidate-without-r "" "SEND ONLY Invalidate"
+check "fault reply-chunk-small: ERR_CHUNK" \
+	fault_mark reply-chunk-small "" "ERR_CHUNK"
+check "fault inline-too-big: a Long Call sent inline" \
+	fault_mark inline-too-big "" "RDMA_MSG .*SYMLINK"
+check "fault write-beyond-segment: the run completes" \
+	fault_mark write-beyond-segment "" "RDMA_MSG .*READ"
+check "fault over-credit: the run completes" \
+	fault_mark over-credit "" "CALL NFS"
+check "fault truncated-private-data: the run completes" \
+	fault_mark truncated-private-data "" "ConnectRequest"
+missing_done() {
+	"$peer" pcap -o "$work/f-md.pcap" -n 24 --reliable-reply \
+		--fault missing-done -q &&
+		"$dump" -r "$work/f-md.pcap" | grep -q "read 1 pz" &&
+		! "$dump" -r "$work/f-md.pcap" | grep -q RDMA_DONE
+}
+check "fault missing-done: pulled replies, no RDMA_DONE" missing_done
+
+# -- udp: software RoCEv2 between two processes, captured live -----------
+start_capture "$work/udp.pcap" "udp port 4791"
+run_pair udp "-n 400 --reliable-reply" "--reliable-reply" >"$work/udp.log" 2>&1
+rc=$?
+stop_capture
+check "udp: client and server complete 400 calls" test $rc = 0
+cp "$work/client.out" "$work/udp-client.out"
+check "udp: the live capture decodes clean, every ICRC good" \
+	decodes_clean "$work/udp.pcap"
+check "udp: tshark's NFS call counts equal the client's" \
+	nfs_counts_match "$work/udp.pcap" "$work/udp-client.out"
+check "udp: no tshark-malformed packet" \
+	sh -c "! tshark -r '$work/udp.pcap' -Y _ws.malformed 2>/dev/null | grep -q ."
+
+run_pair udp "-n 300 --drop 5" "--drop 5" >"$work/drop.log" 2>&1
+rc=$?
+check "udp: with 5% of datagrams dropped the run completes" test $rc = 0
+check "udp: ... through retransmission" \
+	grep -qE "retransmitted [1-9]" "$work/client.out"
+
+# -- tcp: software iWARP ------------------------------------------------------
+start_capture "$work/tcp.pcap" "tcp port 20049"
+run_pair tcp "-n 300 --reliable-reply" "--reliable-reply" >"$work/tcp.log" 2>&1
+rc=$?
+stop_capture
+check "tcp: client and server complete 300 calls" test $rc = 0
+check "tcp: the capture holds the MPA exchange and RPC-over-RDMA" \
+	sh -c "'$dump' -r '$work/tcp.pcap' 2>&1 | tail -1 | grep -qE '[1-9][0-9]* RPC-over-RDMA messages, 0 CM, 2 MPA'"
+run_pair tcp "-n 100 --markers" "--markers" >"$work/mk.log" 2>&1
+check "tcp: with MPA markers the run completes" test $? = 0
+
+# -- errors ------------------------------------------------------------------
+"$peer" client --bogus >/dev/null 2>&1
+check "a bad option exits 1" test $? = 1
+"$peer" client -q --timeout 1 -a 127.0.0.9 >"$work/unreach" 2>&1
+rc=$?
+check "an unreachable server: exit 2 with a message" \
+	sh -c "test $rc = 2 && grep -q 'no answer from' '$work/unreach'"
+"$peer" client -t verbs >"$work/verbs" 2>&1
+rc=$?
+check "verbs without an RDMA device: exit 2, says why" \
+	sh -c "test $rc = 2 && grep -qiE 'no RDMA device|without rdma-core' '$work/verbs'"
+echo "# verbs data path: skipped, this machine has no RDMA device"
+
+echo "$pass passed, $fail failed"
+[ "$fail" = 0 ]
