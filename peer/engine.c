@@ -116,6 +116,20 @@ static uint8_t pattern(uint64_t off)
 	return (uint8_t)(off * 131u ^ (off >> 9));
 }
 
+/* The file's bytes, made once: READ serves them, WRITE and READ check them. */
+static const uint8_t *file_image(void)
+{
+	static uint8_t *image;
+	if (!image) {
+		image = malloc(FILE_SIZE);
+		if (!image)
+			abort();
+		for (uint32_t i = 0; i < FILE_SIZE; i++)
+			image[i] = pattern(i);
+	}
+	return image;
+}
+
 /* ---- engine state -------------------------------------------------------- */
 
 struct call {
@@ -219,7 +233,8 @@ struct engine *engine_new(const struct peer_config *cfg, struct xport *x,
 	rr_inline_thresholds(req, rsp, &e->th);
 	e->granted = 1;      /* §3.3.3: one credit until the first reply */
 	e->bc_granted = 1;
-	e->next_xid = 0x5a000001u ^ (uint32_t)now_ms();
+	e->next_xid = cfg->xid_seed ? cfg->xid_seed :
+				      0x5a000001u ^ (uint32_t)now_ms();
 	e->bc_next_xid = 0xb0000001u;
 	return e;
 }
@@ -471,8 +486,7 @@ static void issue(struct engine *e)
 		c->data = malloc(c->count);
 		if (!c->data)
 			abort();
-		for (uint32_t i = 0; i < c->count; i++)
-			c->data[i] = pattern(c->offset + i);
+		memcpy(c->data, file_image() + c->offset, c->count);
 		rpc_call(&b, rpc_xid, NFS_PROG, NFS_VERS, NFS3_WRITE);
 		rr_put_xdr_opaque(&b, file_fh, sizeof(file_fh));
 		rr_put_be64(&b, c->offset);
@@ -670,11 +684,10 @@ static void check_reply(struct engine *e, struct call *c, const uint8_t *rpc,
 			     c->xid);
 			return;
 		}
-		for (uint32_t i = 0; i < c->count; i++)
-			if (c->data[i] != pattern(c->offset + i)) {
-				fail(e, "READ data differs from the file", c->xid);
-				return;
-			}
+		if (memcmp(c->data, file_image() + c->offset, c->count)) {
+			fail(e, "READ data differs from the file", c->xid);
+			return;
+		}
 	}
 	if (c->proc == NFS3_WRITE) {
 		rr_xdr_u32(&x);              /* wcc before */
@@ -821,9 +834,25 @@ static uint32_t invalidate_key(struct engine *e, const struct rr_rpcrdma *call)
 	return 0;
 }
 
+/* READDIRPLUS3res for the one directory, built once. */
+static void readdirplus_body(struct rr_buf *b);
+
 static void readdirplus_reply(struct rr_buf *b, uint32_t xid)
 {
+	static uint8_t body[8192];
+	static size_t body_len;
+	if (!body_len) {
+		struct rr_buf bb;
+		rr_buf_init(&bb, body, sizeof(body));
+		readdirplus_body(&bb);
+		body_len = bb.len;
+	}
 	rpc_reply(b, xid);
+	rr_put_bytes(b, body, body_len);
+}
+
+static void readdirplus_body(struct rr_buf *b)
+{
 	rr_put_be32(b, 0);
 	rr_put_be32(b, 0);                   /* directory attributes absent */
 	rr_put_be64(b, 0x0123456789abcdefull);
@@ -999,15 +1028,11 @@ static void execute(struct engine *e, struct srv_call *s, const uint8_t *rpc,
 		rr_xdr_opaque(&x, 64, &fhlen);
 		uint64_t off = rr_xdr_u64(&x);
 		uint32_t count = rr_xdr_u32(&x);
-		if (x.error || count > 1u << 20 || off > FILE_SIZE) {
+		if (x.error || off > FILE_SIZE || count > FILE_SIZE - off) {
 			reply_error(e, call->xid, 1, RR_ERR_CHUNK);
 			return;
 		}
-		uint8_t *data = malloc(count ? count : 1);
-		if (!data)
-			abort();
-		for (uint32_t i = 0; i < count; i++)
-			data[i] = pattern(off + i);
+		const uint8_t *data = file_image() + off;
 		rr_put_be32(&b, 0);
 		rr_put_be32(&b, 0);
 		rr_put_be32(&b, count);
@@ -1055,11 +1080,9 @@ static void execute(struct engine *e, struct srv_call *s, const uint8_t *rpc,
 			b.len -= 4;
 			rr_put_xdr_opaque(&b, data, count);
 		} else if (done < count) {
-			free(data);
 			reply_error(e, call->xid, 1, RR_ERR_CHUNK);
 			return;
 		}
-		free(data);
 		break;
 	}
 	case NFS3_WRITE: {
@@ -1069,9 +1092,9 @@ static void execute(struct engine *e, struct srv_call *s, const uint8_t *rpc,
 		uint32_t count = rr_xdr_u32(&x);
 		uint32_t stable = rr_xdr_u32(&x);
 		const uint8_t *data = rr_xdr_opaque(&x, 1u << 20, &dlen);
-		bool ok = !x.error && dlen == count;
-		for (uint32_t i = 0; ok && i < count; i++)
-			ok = data[i] == pattern(off + i);
+		bool ok = !x.error && dlen == count && off <= FILE_SIZE &&
+			  count <= FILE_SIZE - off &&
+			  !memcmp(data, file_image() + off, count);
 		rr_put_be32(&b, ok ? 0 : NFS3ERR_IO);
 		rr_put_be32(&b, 0);
 		rr_put_be32(&b, 0);

@@ -51,6 +51,7 @@ struct peer_config {
 	uint32_t faults;         /* 1u << enum fault */
 	uint32_t rrc_timeout_ms;
 	uint32_t io_size;        /* bytes per READ/WRITE */
+	uint32_t xid_seed;       /* first xid; 0 picks one from the clock */
 	int verbose;
 };
 

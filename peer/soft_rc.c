@@ -62,7 +62,9 @@ uint32_t mr_reg(struct mr_table *t, void *buf, uint32_t len, uint64_t *va)
 		/* like FRWR, a key reaches whole pages */
 		m->len = (len + 4095u) & ~4095u;
 		m->buf = buf;
-		m->va = (uint64_t)(uintptr_t)buf;
+		/* an address per slot: the same run gives the same capture */
+		m->va = 0x7f0000000000ull | (uint64_t)t->key_byte << 32 |
+			(uint64_t)(i + 1u) << 20;
 		/* index, generation, side: a reused slot gets a new key, so a
 		 * late invalidation of the old one cannot reach the new one */
 		t->generation++;

@@ -613,9 +613,10 @@ static const struct xport_ops tcp_ops = {
 
 static struct xport *udp_connect(struct net *n, char *err, size_t errlen)
 {
+	/* no SO_REUSEADDR: a second peer on the address must fail, not
+	 * share the datagrams */
 	n->fd = socket(AF_INET, SOCK_DGRAM, 0);
-	int one = 1, pmtu = IP_PMTUDISC_DO, rcvbuf = 4 << 20;
-	setsockopt(n->fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+	int pmtu = IP_PMTUDISC_DO, rcvbuf = 4 << 20;
 	setsockopt(n->fd, IPPROTO_IP, IP_MTU_DISCOVER, &pmtu, sizeof(pmtu));
 	setsockopt(n->fd, SOL_SOCKET, SO_RCVBUF, &rcvbuf, sizeof(rcvbuf));
 	if (n->fd < 0 || bind(n->fd, (struct sockaddr *)&n->local,

@@ -1,8 +1,53 @@
 #!/bin/sh
-# Rebuilds the bundled sample capture with the project's encoder.
+# Remakes every bundled capture.
+#   rpcrdma-sample.pcap      encoder-built reference (rpcrdma-mksample)
+#   rocev2-<scenario>.pcap   rpcrdma-peer pcap mode, one per scenario
+#   rocev2-fault-<f>.pcap    rpcrdma-peer pcap mode, one per fault
+#   iwarp-mixed.pcap, iwarp-markers.pcap
+#                            rpcrdma-peer over tcp, captured live on lo
+#                            (needs dumpcap and root or capture rights)
+# The RoCEv2 files come out the same each time; the iWARP ones carry the
+# real timestamps and ports of the run.
 # usage: samples/remake.sh BUILD_DIR
 set -eu
 build=${1:-build}
-here=$(dirname "$0")
+here=$(cd "$(dirname "$0")" && pwd)
+peer=$build/cli/rpcrdma-peer
+
 "$build/samples/rpcrdma-mksample" "$here/rpcrdma-sample.pcap"
-echo "wrote $here/rpcrdma-sample.pcap"
+
+for s in $("$peer" pcap -o /dev/null -s list | awk '{print $1}'); do
+	"$peer" pcap -o "$here/rocev2-$s.pcap" -s "$s" -n 16 --reliable-reply -q
+done
+for f in $("$peer" pcap -o /dev/null --fault list | awk '{print $1}'); do
+	opts="--reliable-reply"
+	# with a read chunk of its own the responder needs no reply chunk
+	[ "$f" = reply-chunk-small ] && opts=""
+	# shellcheck disable=SC2086
+	"$peer" pcap -o "$here/rocev2-fault-$f.pcap" -n 24 --fault "$f" $opts -q
+done
+
+live_tcp() { # file, peer options
+	file=$1
+	shift
+	rm -f "$file"
+	dumpcap -q -P -i lo -f "tcp port 20049" -w "$file" >/dev/null 2>&1 &
+	cap=$!
+	sleep 1
+	"$peer" server -t tcp -q "$@" &
+	srv=$!
+	sleep 0.3
+	"$peer" client -t tcp -n 16 -q "$@"
+	wait "$srv"
+	sleep 0.3
+	kill -INT "$cap"
+	wait "$cap" || true
+	chmod 644 "$file"
+}
+if command -v dumpcap >/dev/null; then
+	live_tcp "$here/iwarp-mixed.pcap" --reliable-reply
+	live_tcp "$here/iwarp-markers.pcap" --markers
+else
+	echo "dumpcap not found: iWARP samples left as they were" >&2
+fi
+ls -la "$here"/*.pcap

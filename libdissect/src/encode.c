@@ -41,14 +41,21 @@ void rr_put_be16(struct rr_buf *b, uint16_t v)
 
 void rr_put_be32(struct rr_buf *b, uint32_t v)
 {
-	rr_put_be16(b, (uint16_t)(v >> 16));
-	rr_put_be16(b, (uint16_t)v);
+	uint8_t *p = reserve(b, 4);
+	if (p) {
+		p[0] = (uint8_t)(v >> 24);
+		p[1] = (uint8_t)(v >> 16);
+		p[2] = (uint8_t)(v >> 8);
+		p[3] = (uint8_t)v;
+	}
 }
 
 void rr_put_be64(struct rr_buf *b, uint64_t v)
 {
-	rr_put_be32(b, (uint32_t)(v >> 32));
-	rr_put_be32(b, (uint32_t)v);
+	uint8_t *p = reserve(b, 8);
+	if (p)
+		for (int i = 0; i < 8; i++)
+			p[i] = (uint8_t)(v >> (56 - 8 * i));
 }
 
 static void put_le32(struct rr_buf *b, uint32_t v)
