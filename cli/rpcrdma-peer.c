@@ -58,6 +58,9 @@ static void usage(FILE *to)
 "  -p, --port N          UDP port (4791) or TCP port (20049)\n"
 "      --markers         tcp: negotiate and send MPA markers\n"
 "      --no-crc          tcp: do not negotiate MPA CRCs\n"
+"      --mpa-rev N       tcp: MPA revision 1 (RFC 5044) or 2 (RFC 6581, default)\n"
+"      --no-align        tcp: let TCP pack FPDUs freely (faster; FPDUs may\n"
+"                        straddle segments, which tshark cannot reassemble)\n"
 "      --drop PCT        drop this share of outgoing datagrams (udp test)\n"
 "      --fault NAME      inject one protocol violation ('list'); repeatable\n"
 "      --timeout S       give up after S seconds without progress (10)\n"
@@ -91,7 +94,8 @@ struct opts {
 	const char *mode, *transport, *output, *local, *remote;
 	struct peer_config cfg;
 	uint16_t port;
-	bool markers, no_crc, quiet;
+	bool markers, no_crc, quiet, no_align;
+	uint8_t mpa_rev;
 	double drop;
 	int timeout_s;
 	uint32_t faults;
@@ -112,7 +116,7 @@ static int parse(int argc, char **argv, struct opts *o)
 {
 	enum { O_VARY = 256, O_ISEND, O_IRECV, O_NORINVAL, O_NOPD, O_RRC,
 	       O_NOBC, O_IOSIZE, O_MARKERS, O_NOCRC, O_DROP, O_FAULT,
-	       O_TIMEOUT };
+	       O_TIMEOUT, O_MPAREV, O_NOALIGN };
 	static const struct option lo[] = {
 		{ "transport", required_argument, NULL, 't' },
 		{ "output", required_argument, NULL, 'o' },
@@ -134,6 +138,8 @@ static int parse(int argc, char **argv, struct opts *o)
 		{ "port", required_argument, NULL, 'p' },
 		{ "markers", no_argument, NULL, O_MARKERS },
 		{ "no-crc", no_argument, NULL, O_NOCRC },
+		{ "mpa-rev", required_argument, NULL, O_MPAREV },
+		{ "no-align", no_argument, NULL, O_NOALIGN },
 		{ "drop", required_argument, NULL, O_DROP },
 		{ "fault", required_argument, NULL, O_FAULT },
 		{ "timeout", required_argument, NULL, O_TIMEOUT },
@@ -222,6 +228,12 @@ static int parse(int argc, char **argv, struct opts *o)
 			break;
 		case O_MARKERS: o->markers = true; break;
 		case O_NOCRC: o->no_crc = true; break;
+		case O_NOALIGN: o->no_align = true; break;
+		case O_MPAREV:
+			if (!parse_u32(optarg, 1, 2, &v))
+				goto bad;
+			o->mpa_rev = (uint8_t)v;
+			break;
 		case O_DROP: {
 			char *end;
 			o->drop = strtod(optarg, &end);
@@ -373,19 +385,17 @@ static int run_net(struct opts *o)
 		.mtu = cfg.mtu,
 		.markers = o->markers,
 		.crc = !o->no_crc,
+		.mpa_rev = o->mpa_rev,
+		.align_fpdus = !o->no_align,
 		.drop_pct = o->drop,
 		.timeout_ms = (uint32_t)o->timeout_s * 1000u,
 		.pd = pd,
 		.pd_len = pdn,
 	};
-	if (!strcmp(o->transport, "verbs")) {
-		char err[256];
-		int rc = verbs_probe(err, sizeof(err));
-		fprintf(stderr, "rpcrdma-peer: %s\n", err);
-		return rc ? EXIT_FAIL : EXIT_FAIL;
-	}
 	char err[256];
-	struct xport *x = net_connect(&no, err, sizeof(err));
+	struct xport *x = !strcmp(o->transport, "verbs") ?
+				  verbs_connect(&no, err, sizeof(err)) :
+				  net_connect(&no, err, sizeof(err));
 	if (!x) {
 		fprintf(stderr, "rpcrdma-peer: %s\n", err);
 		return EXIT_FAIL;

@@ -365,7 +365,7 @@ static struct call *call_new(struct engine *e)
 static uint32_t reg(struct engine *e, struct call *c, void *buf, uint32_t len,
 		    uint64_t *va)
 {
-	uint32_t key = mr_reg(&e->x->mrs, buf, len, va);
+	uint32_t key = xp_reg(e->x, buf, len, va);
 	if (key && c)
 		c->keys[c->nkeys++] = key;
 	return key;
@@ -641,7 +641,7 @@ static void call_finish(struct engine *e, struct call *c)
 		e->st.lat_us[e->st.nlat++] = (uint32_t)(us > UINT32_MAX ?
 							 UINT32_MAX : us);
 	for (unsigned i = 0; i < c->nkeys; i++)
-		mr_dereg(&e->x->mrs, c->keys[i]);
+		xp_dereg(e->x, c->keys[i]);
 	free(c->msg);
 	free(c->data);
 	free(c->reply_buf);
@@ -924,7 +924,7 @@ static void send_reply(struct engine *e, const struct rr_rpcrdma *call,
 				abort();
 			memcpy(r->buf, rpc, len);
 			uint64_t va;
-			r->key = mr_reg(&e->x->mrs, r->buf, len, &va);
+			r->key = xp_reg(e->x, r->buf, len, &va);
 			r->deadline = now_ms() + e->cfg.rrc_timeout_ms;
 			h->proc = RR_RDMA_NOMSG;
 			hdr_seg(h, RR_LIST_READ, 0, 0, r->key, len, va);
@@ -940,7 +940,7 @@ static void send_reply(struct engine *e, const struct rr_rpcrdma *call,
 
 static void rrc_release(struct engine *e, struct rrc *r)
 {
-	mr_dereg(&e->x->mrs, r->key);
+	xp_dereg(e->x, r->key);
 	free(r->buf);
 	memset(r, 0, sizeof(*r));
 }
@@ -975,7 +975,7 @@ static void bc_call(struct engine *e)
 		static uint8_t dummy[256];
 		uint64_t va;
 		e->bc_chunk_done = true;
-		uint32_t key = mr_reg(&e->x->mrs, dummy, sizeof(dummy), &va);
+		uint32_t key = xp_reg(e->x, dummy, sizeof(dummy), &va);
 		hdr_seg(&h, RR_LIST_REPLY, 0, 0, key, sizeof(dummy), va);
 	}
 	send_msg(e, &h, body, (uint32_t)b.len, 0);

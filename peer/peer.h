@@ -84,6 +84,9 @@ struct xport_ops {
 	int (*poll)(struct xport *x, int timeout_ms, struct xev *ev);
 	void (*disconnect)(struct xport *x);
 	void (*destroy)(struct xport *x);
+	/* memory registration; NULL: the software table in struct xport */
+	uint32_t (*reg)(struct xport *x, void *buf, uint32_t len, uint64_t *va);
+	void (*dereg)(struct xport *x, uint32_t key);
 };
 
 /* Private data each side sent and received while connecting. */
@@ -113,6 +116,21 @@ static inline int xp_write(struct xport *x, uint32_t key, uint64_t va,
 	x->st.writes++;
 	x->st.write_bytes += len;
 	return x->ops->write(x, key, va, d, len);
+}
+
+static inline uint32_t xp_reg(struct xport *x, void *buf, uint32_t len,
+			      uint64_t *va)
+{
+	return x->ops->reg ? x->ops->reg(x, buf, len, va) :
+			     mr_reg(&x->mrs, buf, len, va);
+}
+
+static inline void xp_dereg(struct xport *x, uint32_t key)
+{
+	if (x->ops->dereg)
+		x->ops->dereg(x, key);
+	else
+		mr_dereg(&x->mrs, key);
 }
 
 static inline int xp_read(struct xport *x, uint32_t key, uint64_t va,

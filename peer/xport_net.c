@@ -22,6 +22,9 @@
 #include <poll.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/sockios.h>
+#include <sched.h>
+#include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -293,9 +296,26 @@ static bool write_all(int fd, const uint8_t *p, uint32_t len)
 	return true;
 }
 
+/*
+ * RFC 5044 §7: senders align FPDUs with TCP segments.  Waiting until the
+ * kernel has sent what is queued makes the next FPDU start a segment, as
+ * iWARP stacks that build their own segments do.
+ */
+static void align_segment(struct net *n)
+{
+	int unsent = 0;
+	for (int spins = 0; spins < 100000; spins++) {
+		if (ioctl(n->fd, SIOCOUTQNSD, &unsent) < 0 || unsent == 0)
+			return;
+		sched_yield();
+	}
+}
+
 static int tcp_fpdu(struct net *n, const struct rr_ddp *d, const uint8_t *pl,
 		    uint32_t len)
 {
+	if (n->o.align_fpdus)
+		align_segment(n);
 	uint8_t fpdu[4096 + 128], marked[4096 + 256];
 	struct rr_buf b;
 	rr_buf_init(&b, fpdu, sizeof(fpdu));
@@ -518,10 +538,11 @@ static bool mpa_exchange(struct net *n, char *err, size_t errlen)
 {
 	uint8_t out[64], in[20 + 512];
 	struct rr_buf b;
+	bool v2 = n->o.mpa_rev != 1;
 	struct rr_mpa m = { .reply = n->o.server, .crc = n->o.crc,
-			    .marker = n->o.markers, .enhanced = true,
-			    .revision = 2, .has_ird_ord = true, .ird = 16,
-			    .ord = 16 };
+			    .marker = n->o.markers, .enhanced = v2,
+			    .revision = v2 ? 2 : 1, .has_ird_ord = v2,
+			    .ird = 16, .ord = 16 };
 	if (!n->o.server) {
 		rr_buf_init(&b, out, sizeof(out));
 		rr_mpa_encode(&b, &m, n->o.pd, n->o.pd_len);

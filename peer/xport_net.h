@@ -13,6 +13,8 @@ struct net_opts {
 	uint16_t port;       /* 0: 4791 (udp) or 20049 (tcp) */
 	uint32_t mtu;
 	bool markers, crc;   /* tcp: MPA markers and CRC */
+	uint8_t mpa_rev;     /* tcp: 1 (RFC 5044) or 2 (RFC 6581, default) */
+	bool align_fpdus;    /* tcp: each FPDU starts a TCP segment */
 	double drop_pct;     /* udp: share of outgoing datagrams to drop */
 	uint32_t timeout_ms;
 	const uint8_t *pd;   /* this side's RFC 8797 block */
@@ -28,5 +30,8 @@ bool net_idle(struct xport *x);
 
 /* Whether an RDMA device can be opened; err says what was found. */
 int verbs_probe(char *err, size_t errlen);
+/* The verbs transport (rdma-core): connect or accept with private data. */
+struct xport *verbs_connect(const struct net_opts *o, char *err,
+			    size_t errlen);
 
 #endif

@@ -26,8 +26,9 @@ int main(void)
 	return strcmp(rr_rdma_proc_str(RR_RDMA_NOMSG), "RDMA_NOMSG") != 0;
 }
 C
-cc -std=c11 -Wall -Werror -o "$prefix/use" "$prefix/use.c" \
-	$(pkg-config --cflags --libs rpcrdma-dissect)
+# the same compiler and sanitizers as the library was built with
+"${CC:-cc}" -std=c11 -Wall -Werror ${EXTRA_CFLAGS:-} -o "$prefix/use" \
+	"$prefix/use.c" $(pkg-config --cflags --libs rpcrdma-dissect)
 libdir=$(pkg-config --variable=libdir rpcrdma-dissect)
 LD_LIBRARY_PATH=$libdir "$prefix/use" >/dev/null
 # Only the rr_ API is exported from the shared library.
