@@ -17,6 +17,7 @@
 #define _DEFAULT_SOURCE
 #include <arpa/inet.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <poll.h>
@@ -698,8 +699,26 @@ static struct xport *tcp_connect(struct net *n, char *err, size_t errlen)
 		n->fd = accept(fd, NULL, NULL);
 		close(fd);
 	} else {
-		if (fd < 0 || connect(fd, (struct sockaddr *)&n->peer,
-				      sizeof(n->peer)) < 0) {
+		/* a connect that nobody answers must not hang: poll with the
+		 * run's timeout */
+		int flags = fd >= 0 ? fcntl(fd, F_GETFL) : -1;
+		int rc = -1, soerr = 0;
+		socklen_t sl = sizeof(soerr);
+		if (flags >= 0 && fcntl(fd, F_SETFL, flags | O_NONBLOCK) == 0) {
+			rc = connect(fd, (struct sockaddr *)&n->peer,
+				     sizeof(n->peer));
+			if (rc < 0 && errno == EINPROGRESS) {
+				struct pollfd pfd = { .fd = fd, .events = POLLOUT };
+				if (poll(&pfd, 1, (int)n->o.timeout_ms) == 1 &&
+				    getsockopt(fd, SOL_SOCKET, SO_ERROR, &soerr,
+					       &sl) == 0 && soerr == 0)
+					rc = 0;
+				else
+					errno = soerr ? soerr : ETIMEDOUT;
+			}
+			fcntl(fd, F_SETFL, flags);
+		}
+		if (rc < 0) {
 			snprintf(err, errlen, "cannot connect to %s:%u: %s",
 				 inet_ntoa(n->peer.sin_addr),
 				 ntohs(n->peer.sin_port), strerror(errno));

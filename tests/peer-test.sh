@@ -207,6 +207,10 @@ check "a bad option exits 1" test $? = 1
 rc=$?
 check "an unreachable server: exit 2 with a message" \
 	sh -c "test $rc = 2 && grep -q 'no answer from' '$work/unreach'"
+"$peer" client -t tcp -p 20999 -q --timeout 2 >"$work/refused" 2>&1
+rc=$?
+check "tcp to a port nobody listens on: exit 2 with a message" \
+	sh -c "test $rc = 2 && grep -q 'cannot connect to 127.0.0.1:20999' '$work/refused'"
 "$peer" client -t verbs >"$work/verbs" 2>&1
 rc=$?
 check "verbs without an RDMA device: exit 2, says why" \
