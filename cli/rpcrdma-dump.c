@@ -9,21 +9,40 @@
 #include <getopt.h>
 #include <inttypes.h>
 #include <pcap/pcap.h>
+#include <signal.h>
+#include <unistd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
+#include <rpcrdma/analyzer.h>
 #include <rpcrdma/dissect.h>
 
 enum { EXIT_USAGE = 1, EXIT_INPUT = 2 };
 
 struct opts {
-	const char *file;
+	const char *file, *iface;
+	char *filter;
 	long count;
 	int verbose;
-	bool all_frames;
-	bool no_crc;
+	bool all_frames, no_crc, findings_only, stats;
+};
+
+/* What the analyzer said while it took one frame, printed after it. */
+#define FRAME_EVENTS 64
+struct pending {
+	struct rr_event ev;
+	struct rr_rpcrdma hdr;
+	struct rr_rpc rpc;
+	bool has_rpc;
+};
+
+struct dump {
+	struct opts o;
+	struct pending ev[FRAME_EVENTS];
+	unsigned nev;
+	unsigned long findings;
 };
 
 struct totals {
@@ -34,13 +53,20 @@ struct totals {
 static void usage(FILE *to)
 {
 	fprintf(to,
-		"usage: rpcrdma-dump -r FILE [-c COUNT] [-v[v]] [-a] [-K]\n"
-		"  -r FILE   read packets from FILE (pcap or pcapng)\n"
-		"  -c COUNT  stop after COUNT frames\n"
-		"  -v        also print chunk segments; -vv every header\n"
-		"  -a        print a line for every frame, not only RPC-over-RDMA\n"
-		"  -K        do not verify the ICRC and MPA CRC32c\n"
-		"  -h        show this help\n");
+		"usage: rpcrdma-dump [-r FILE | -i IFACE] [-c COUNT] [-n] [-v[v]] [-a] [-K]\n"
+		"                    [--findings] [--stats] [expression]\n"
+		"  -r FILE     read packets from FILE (pcap or pcapng)\n"
+		"  -i IFACE    capture live on IFACE (libpcap)\n"
+		"  -c COUNT    stop after COUNT frames\n"
+		"  -n          print addresses as numbers (always the case)\n"
+		"  -v          also print chunk segments; -vv every header\n"
+		"  -a          print a line for every frame, not only RPC-over-RDMA\n"
+		"  -K          do not verify the ICRC and MPA CRC32c\n"
+		"  --findings  print the findings only\n"
+		"  --stats     print per-connection statistics at the end\n"
+		"  expression  a libpcap filter, as in tcpdump\n"
+		"  -h          show this help\n"
+		"exit status: 0 done, 1 usage error, 2 input error\n");
 }
 
 static void print_time(const struct pcap_pkthdr *h)
@@ -142,9 +168,10 @@ static void print_segments(const struct rr_rpcrdma *h)
 	}
 }
 
-static void print_rpc(const struct rr_frame *f)
+static void print_rpc(const struct rr_rpc *r, uint32_t rdma_xid, uint8_t dir)
 {
-	const struct rr_rpc *r = &f->rpc;
+	if (dir == RR_DIR_BWD_CALL || dir == RR_DIR_BWD_REPLY)
+		fputs(" backward", stdout);
 	if (r->msg_type == RR_RPC_CALL) {
 		const char *prog = rr_rpc_program_str(r->prog);
 		const char *proc = rr_rpc_proc_str(r->prog, r->vers, r->proc);
@@ -156,22 +183,21 @@ static void print_rpc(const struct rr_frame *f)
 			printf(" %s", proc);
 		else
 			printf(" proc %" PRIu32, r->proc);
-		if (r->xid != f->rdma.xid)
-			printf(" rpc-xid 0x%08" PRIx32, r->xid);
 	} else {
-		printf(" REPLY %s", rr_rpc_reply_stat_str(r->reply_stat));
+		printf(" REPLY %s", rr_rpc_reply_stat_str(r->reply_stat) ?
+					    rr_rpc_reply_stat_str(r->reply_stat) : "?");
 		if (r->reply_stat == RR_RPC_MSG_ACCEPTED)
 			printf(" %s", rr_rpc_accept_stat_str(r->accept_stat) ?
 					      rr_rpc_accept_stat_str(r->accept_stat) :
 					      "?");
-		if (r->xid != f->rdma.xid)
-			printf(" rpc-xid 0x%08" PRIx32, r->xid);
 	}
+	if (r->xid != rdma_xid)
+		printf(" rpc-xid 0x%08" PRIx32, r->xid);
 }
 
-static void print_rpcrdma(const struct rr_frame *f)
+static void print_rpcrdma(const struct pending *p)
 {
-	const struct rr_rpcrdma *h = &f->rdma;
+	const struct rr_rpcrdma *h = &p->hdr;
 	const char *proc = rr_rdma_proc_str(h->proc);
 	printf(" %s xid 0x%08" PRIx32, proc ? proc : "?", h->xid);
 	if (h->vers != 1)
@@ -192,8 +218,24 @@ static void print_rpcrdma(const struct rr_frame *f)
 		       h->pzrc ? " pz" : "", h->nwrite_chunks,
 		       h->has_reply_chunk ? "" : "-", h->has_reply_chunk ? nreply : 0);
 	}
-	if (rr_has(f, RR_LAYER_RPC) && f->note[RR_LAYER_RPC].status == RR_COMPLETE)
-		print_rpc(f);
+	if (p->has_rpc)
+		print_rpc(&p->rpc, h->xid, p->ev.dir);
+	else if (p->ev.dir != RR_DIR_UNKNOWN)
+		printf(" (%s)", rr_dir_str(p->ev.dir));
+	if (p->ev.msg_len > 0)
+		printf(" len %" PRIu32, p->ev.msg_len);
+}
+
+static void print_finding(const struct rr_event *ev)
+{
+	const struct rr_finding_info *fi = rr_finding_info(ev->finding);
+	printf("\t! %s (%s): %s", fi->id, rr_severity_str(fi->severity),
+	       fi->message);
+	if (ev->detail)
+		printf(" (%s)", ev->detail);
+	if (fi->reference[0])
+		printf(" [%s]", fi->reference);
+	putchar('\n');
 }
 
 static void print_transport(const struct rr_frame *f)
@@ -261,12 +303,12 @@ static void tally(const struct rr_frame *f, struct totals *t)
 	t->mpa += rr_has(f, RR_LAYER_MPA);
 }
 
+/* Frame-level lines: CM and MPA, or every frame with -a. */
 static void print_unit(const struct pcap_pkthdr *h, const struct rr_frame *f,
 		       const struct opts *o)
 {
-	bool interesting = rr_has(f, RR_LAYER_RPCRDMA) || rr_has(f, RR_LAYER_CM) ||
-			   rr_has(f, RR_LAYER_MPA);
-	if (!interesting && !o->all_frames)
+	bool setup = rr_has(f, RR_LAYER_CM) || rr_has(f, RR_LAYER_MPA);
+	if ((!setup && !o->all_frames) || o->findings_only)
 		return;
 	print_time(h);
 	print_endpoints(f);
@@ -276,32 +318,173 @@ static void print_unit(const struct pcap_pkthdr *h, const struct rr_frame *f,
 		print_cm(f);
 	if (rr_has(f, RR_LAYER_MPA))
 		print_mpa(f);
-	if (rr_has(f, RR_LAYER_RPCRDMA))
-		print_rpcrdma(f);
 	if (o->verbose > 1 && rr_has(f, RR_LAYER_ICRC))
 		printf(" icrc %s", rr_crc_state_str(f->icrc.state));
 	if (o->verbose > 1 && rr_has(f, RR_LAYER_DDP))
 		printf(" crc32c %s", rr_crc_state_str(f->fpdu.crc_state));
 	print_problems(f);
-	/* segments go on continuation lines, as tcpdump's -v details do */
-	if (o->verbose && rr_has(f, RR_LAYER_RPCRDMA))
-		print_segments(&f->rdma);
 	putchar('\n');
+}
+
+static void on_event(void *ctx, const struct rr_event *ev)
+{
+	struct dump *d = ctx;
+	if (ev->kind != RR_EV_MESSAGE && ev->kind != RR_EV_FINDING)
+		return;
+	if (d->nev == FRAME_EVENTS)
+		return;
+	struct pending *p = &d->ev[d->nev++];
+	p->ev = *ev;
+	if (ev->kind == RR_EV_MESSAGE) {
+		p->hdr = *ev->hdr;
+		p->has_rpc = ev->rpc != NULL;
+		if (ev->rpc)
+			p->rpc = *ev->rpc;
+	} else {
+		d->findings++;
+	}
+}
+
+/* What the analyzer said about the frame just fed to it. */
+static void print_events(struct dump *d, const struct pcap_pkthdr *h,
+			 const struct rr_frame *f)
+{
+	for (unsigned i = 0; i < d->nev; i++) {
+		const struct pending *p = &d->ev[i];
+		if (p->ev.kind == RR_EV_FINDING) {
+			if (d->o.findings_only) {
+				if (h)
+					print_time(h);
+				printf("frame %llu", (unsigned long long)p->ev.frame);
+			}
+			print_finding(&p->ev);
+			continue;
+		}
+		if (d->o.findings_only)
+			continue;
+		print_time(h);
+		print_endpoints(f);
+		print_rpcrdma(p);
+		if (d->o.verbose > 1 && rr_has(f, RR_LAYER_ICRC))
+			printf(" icrc %s", rr_crc_state_str(f->icrc.state));
+		if (d->o.verbose)
+			print_segments(&p->hdr);
+		putchar('\n');
+	}
+	d->nev = 0;
+}
+
+static void print_stats(const struct rr_analyzer *a)
+{
+	const struct rr_stats *st = rr_analyzer_stats(a);
+	char s0[INET6_ADDRSTRLEN], s1[INET6_ADDRSTRLEN];
+	printf("\n%u connection%s\n", rr_analyzer_conn_count(a),
+	       rr_analyzer_conn_count(a) == 1 ? "" : "s");
+	for (uint32_t i = 0; i < rr_analyzer_conn_count(a); i++) {
+		const struct rr_conn_info *c = rr_analyzer_conn(a, i);
+		if (!c)
+			continue;
+		int fam = c->transport == RR_TRANSPORT_ROCEV2 ||
+				  c->transport == RR_TRANSPORT_IWARP ? AF_INET : AF_INET6;
+		bool v4 = fam == AF_INET && !memcmp(c->requester_addr + 4,
+						    "\0\0\0\0\0\0\0\0\0\0\0\0", 12);
+		inet_ntop(v4 ? AF_INET : AF_INET6, c->requester_addr, s0, sizeof(s0));
+		inet_ntop(v4 ? AF_INET : AF_INET6, c->responder_addr, s1, sizeof(s1));
+		const struct rr_conn_stats *cs = &c->st;
+		bool tcp = c->transport == RR_TRANSPORT_IWARP;
+		printf(tcp ? "conn %u %s requester %s port %u > responder %s port %u %s%s\n" :
+			     "conn %u %s requester %s qp 0x%06x > responder %s qp 0x%06x %s%s\n",
+		       i, rr_transport_str(c->transport), s0,
+		       c->requester_qpn, s1, c->responder_qpn,
+		       c->inferred ? "(linked from traffic)" : "(from the connection setup)",
+		       c->closed ? " closed" : "");
+		for (int s = 0; s < 2; s++)
+			if (c->have_private[s])
+				printf("  %s private data: v%u R=%u send %u recv %u\n",
+				       s ? "responder" : "requester",
+				       c->priv[s].version, c->priv[s].rinval,
+				       c->priv[s].send_size, c->priv[s].recv_size);
+		printf("  inline thresholds: call %u reply %u; remote invalidation %s\n",
+		       c->thresholds.call, c->thresholds.reply,
+		       c->thresholds.remote_invalidation ? "yes" : "no");
+		printf("  calls %llu replies %llu unanswered %llu; credits granted %u"
+		       " (min %u max %u), in flight max %u; backward grant %u\n",
+		       (unsigned long long)cs->calls, (unsigned long long)cs->replies,
+		       (unsigned long long)cs->unmatched, cs->grant,
+		       cs->grant_min == UINT32_MAX ? 0 : cs->grant_min, cs->grant_max,
+		       cs->in_flight_max, cs->bc_grant);
+		printf("  chunks: inline %llu read %llu long-call %llu write %llu "
+		       "reply %llu responder-read %llu\n",
+		       (unsigned long long)cs->chunks[RR_KIND_INLINE],
+		       (unsigned long long)cs->chunks[RR_KIND_READ],
+		       (unsigned long long)cs->chunks[RR_KIND_PZRC],
+		       (unsigned long long)cs->chunks[RR_KIND_WRITE],
+		       (unsigned long long)cs->chunks[RR_KIND_REPLY],
+		       (unsigned long long)cs->chunks[RR_KIND_RRC]);
+		printf("  bytes: send %llu  RDMA read %llu  RDMA write %llu;"
+		       " findings %llu\n",
+		       (unsigned long long)cs->bytes_send,
+		       (unsigned long long)cs->bytes_read,
+		       (unsigned long long)cs->bytes_write,
+		       (unsigned long long)cs->findings);
+	}
+	printf("\nRPC calls by procedure (latency: median bucket, microseconds)\n");
+	for (unsigned p = 0; p < RR_PROC_SLOTS; p++) {
+		if (!st->rpc_calls[p])
+			continue;
+		uint64_t n = 0, half = 0;
+		unsigned med = 0;
+		for (unsigned b = 0; b < RR_LAT_BUCKETS; b++)
+			n += st->latency[p][b];
+		for (unsigned b = 0; b < RR_LAT_BUCKETS; b++) {
+			half += st->latency[p][b];
+			if (half * 2 >= n && n) {
+				med = b;
+				break;
+			}
+		}
+		const char *name = p < 22 ? rr_rpc_proc_str(100003, 3, p) :
+				   p == 22 ? "NFSv4" : p == 23 ? "NFSv4 callback" :
+					     "other or in a chunk";
+		printf("  %-14s %8llu  latency ~%llu-%llu us\n", name,
+		       (unsigned long long)st->rpc_calls[p],
+		       n ? (unsigned long long)(1ull << med) : 0ull,
+		       n ? (unsigned long long)(2ull << med) : 0ull);
+	}
+	printf("\nFindings\n");
+	for (unsigned i = 0; i < RR_FINDING_COUNT; i++)
+		if (st->findings[i])
+			printf("  %-36s %8llu\n", rr_finding_info(i)->id,
+			       (unsigned long long)st->findings[i]);
+	printf("\nframes %llu: truncated %llu, malformed %llu, dropped %llu;"
+	       " connections evicted %llu, calls evicted %llu\n",
+	       (unsigned long long)st->frames,
+	       (unsigned long long)st->frames_truncated,
+	       (unsigned long long)st->frames_malformed,
+	       (unsigned long long)st->frames_dropped,
+	       (unsigned long long)st->connections_evicted,
+	       (unsigned long long)st->calls_evicted);
 }
 
 static int parse_args(int argc, char **argv, struct opts *o)
 {
+	enum { O_FINDINGS = 256, O_STATS };
 	static const struct option longopts[] = {
 		{ "help", no_argument, NULL, 'h' },
+		{ "findings", no_argument, NULL, O_FINDINGS },
+		{ "stats", no_argument, NULL, O_STATS },
 		{ NULL, 0, NULL, 0 },
 	};
 	int c;
 	memset(o, 0, sizeof(*o));
 	o->count = -1;
-	while ((c = getopt_long(argc, argv, "r:c:vaKh", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "r:i:c:nvaKh", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'r':
 			o->file = optarg;
+			break;
+		case 'i':
+			o->iface = optarg;
 			break;
 		case 'c': {
 			char *end;
@@ -313,6 +496,8 @@ static int parse_args(int argc, char **argv, struct opts *o)
 			}
 			break;
 		}
+		case 'n':
+			break; /* addresses are never resolved */
 		case 'v':
 			o->verbose++;
 			break;
@@ -322,6 +507,12 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		case 'K':
 			o->no_crc = true;
 			break;
+		case O_FINDINGS:
+			o->findings_only = true;
+			break;
+		case O_STATS:
+			o->stats = true;
+			break;
 		case 'h':
 			usage(stdout);
 			exit(0);
@@ -329,72 +520,166 @@ static int parse_args(int argc, char **argv, struct opts *o)
 			return -1;
 		}
 	}
-	if (optind < argc) {
-		fprintf(stderr, "rpcrdma-dump: unexpected argument '%s'\n",
-			argv[optind]);
-		return -1;
+	/* the rest is a libpcap filter expression, as in tcpdump */
+	size_t len = 0;
+	for (int i = optind; i < argc; i++)
+		len += strlen(argv[i]) + 1;
+	if (len) {
+		o->filter = malloc(len);
+		if (!o->filter)
+			return -1;
+		o->filter[0] = '\0';
+		for (int i = optind; i < argc; i++) {
+			if (i > optind)
+				strcat(o->filter, " ");
+			strcat(o->filter, argv[i]);
+		}
 	}
-	if (!o->file) {
-		fprintf(stderr, "rpcrdma-dump: no input: give -r FILE\n");
+	if (!o->file == !o->iface) {
+		fprintf(stderr, "rpcrdma-dump: give one of -r FILE or -i IFACE\n");
 		return -1;
 	}
 	return 0;
 }
 
+static volatile sig_atomic_t stop;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	stop = 1;
+}
+
+static pcap_t *open_source(const struct opts *o)
+{
+	char errbuf[PCAP_ERRBUF_SIZE];
+	pcap_t *p;
+	if (o->file) {
+		p = pcap_open_offline(o->file, errbuf);
+	} else {
+		p = pcap_create(o->iface, errbuf);
+		if (p && (pcap_set_snaplen(p, 65535) || pcap_set_promisc(p, 1) ||
+			  pcap_set_timeout(p, 100) ||
+			  pcap_set_immediate_mode(p, 1) || pcap_activate(p) < 0)) {
+			snprintf(errbuf, sizeof(errbuf), "%s: %s", o->iface,
+				 pcap_geterr(p));
+			pcap_close(p);
+			p = NULL;
+		}
+	}
+	if (!p) {
+		fprintf(stderr, "rpcrdma-dump: %s\n", errbuf);
+		return NULL;
+	}
+	if (o->filter) {
+		struct bpf_program prog;
+		if (pcap_compile(p, &prog, o->filter, 1,
+				 PCAP_NETMASK_UNKNOWN) < 0 ||
+		    pcap_setfilter(p, &prog) < 0) {
+			fprintf(stderr, "rpcrdma-dump: filter '%s': %s\n",
+				o->filter, pcap_geterr(p));
+			pcap_close(p);
+			return NULL;
+		}
+		pcap_freecode(&prog);
+	}
+	return p;
+}
+
 int main(int argc, char **argv)
 {
-	struct opts o;
-	if (parse_args(argc, argv, &o) < 0) {
+	static struct dump d;
+	if (parse_args(argc, argv, &d.o) < 0) {
 		usage(stderr);
 		return EXIT_USAGE;
 	}
-	char errbuf[PCAP_ERRBUF_SIZE];
-	pcap_t *p = pcap_open_offline(o.file, errbuf);
-	if (!p) {
-		fprintf(stderr, "rpcrdma-dump: %s\n", errbuf);
+	const struct opts *o = &d.o;
+	pcap_t *p = open_source(o);
+	if (!p)
 		return EXIT_INPUT;
-	}
 	int link = pcap_datalink(p);
+	const char *name = o->file ? o->file : o->iface;
 	if (!rr_link_str((unsigned)link)) {
 		fprintf(stderr, "rpcrdma-dump: %s: link-layer type %d (%s) "
 				"carries no RDMA traffic this tool decodes\n",
-			o.file, link, pcap_datalink_val_to_name(link) ?
-					      pcap_datalink_val_to_name(link) : "?");
+			name, link, pcap_datalink_val_to_name(link) ?
+					    pcap_datalink_val_to_name(link) : "?");
 		pcap_close(p);
 		return EXIT_INPUT;
 	}
 	struct rr_config cfg;
 	rr_config_init(&cfg);
-	if (o.no_crc)
+	if (o->no_crc)
 		cfg.flags &= ~(uint32_t)(RR_CFG_VERIFY_ICRC | RR_CFG_VERIFY_CRC32C);
+	struct rr_analyzer *a = rr_analyzer_new(&cfg, NULL, on_event, &d);
+	if (!a) {
+		fprintf(stderr, "rpcrdma-dump: not enough memory for the analyzer\n");
+		pcap_close(p);
+		return EXIT_INPUT;
+	}
+	signal(SIGINT, on_signal);
+	signal(SIGTERM, on_signal);
 
 	static struct rr_frame f;
 	struct totals t = { 0 };
 	struct pcap_pkthdr *h;
 	const u_char *data;
-	int rc, status = 0;
-	while ((o.count < 0 || (long)t.frames < o.count) &&
-	       (rc = pcap_next_ex(p, &h, &data)) == 1) {
+	int rc = 0, status = 0;
+	time_t started = time(NULL), shown = 0;
+	bool tty = isatty(2) && o->file;
+	while (!stop && (o->count < 0 || (long)t.frames < o->count)) {
+		rc = pcap_next_ex(p, &h, &data);
+		if (rc == 0)
+			continue; /* live: the read timed out */
+		if (rc != 1)
+			break;
 		t.frames++;
+		uint64_t ts = (uint64_t)h->ts.tv_sec * 1000000000u +
+			      (uint64_t)h->ts.tv_usec * 1000u;
+		rr_analyzer_frame(a, (uint32_t)link, ts, data, h->caplen, h->len);
 		for (bool more = rr_decode_frame(&cfg, (uint32_t)link, data,
 						 h->caplen, h->len, NULL, &f);
 		     more; more = rr_decode_next_unit(&cfg, &f)) {
 			tally(&f, &t);
-			print_unit(h, &f, &o);
+			print_unit(h, &f, o);
+		}
+		print_events(&d, h, &f);
+		if (tty && time(NULL) - started >= 2 && time(NULL) != shown) {
+			shown = time(NULL);
+			fprintf(stderr, "\r%lu frames...", t.frames);
 		}
 	}
+	if (tty && shown)
+		fputc('\n', stderr);
 	if (rc == PCAP_ERROR) {
 		fprintf(stderr, "rpcrdma-dump: %s: %s (after %lu frames)\n",
-			o.file, pcap_geterr(p), t.frames);
+			name, pcap_geterr(p), t.frames);
 		status = EXIT_INPUT;
 	}
+	if (o->iface) {
+		struct pcap_stat ps;
+		if (pcap_stats(p, &ps) == 0)
+			rr_analyzer_dropped(a, ps.ps_drop + ps.ps_ifdrop);
+	}
+	rr_analyzer_finish(a);
+	print_events(&d, NULL, &f);
+	if (o->stats)
+		print_stats(a);
 	fflush(stdout);
+	const struct rr_stats *st = rr_analyzer_stats(a);
+	uint64_t msgs = 0;
+	for (unsigned dir = 0; dir <= RR_DIR_UNKNOWN; dir++)
+		for (unsigned pr = 0; pr < 5; pr++)
+			msgs += st->total.messages[dir][pr];
 	fprintf(stderr,
-		"%lu frames, %lu RPC-over-RDMA messages, %lu CM, %lu MPA; "
-		"%lu truncated, %lu malformed; ICRC %lu good %lu bad; "
-		"CRC32c %lu good %lu bad\n",
-		t.frames, t.rpcrdma, t.cm, t.mpa, t.truncated, t.malformed,
-		t.icrc_good, t.icrc_bad, t.crc32c_good, t.crc32c_bad);
+		"%lu frames, %llu RPC-over-RDMA messages, %lu CM, %lu MPA; "
+		"%lu truncated, %lu malformed, %llu dropped; ICRC %lu good %lu bad; "
+		"CRC32c %lu good %lu bad; %lu findings\n",
+		t.frames, (unsigned long long)msgs, t.cm, t.mpa, t.truncated,
+		t.malformed, (unsigned long long)st->frames_dropped, t.icrc_good,
+		t.icrc_bad, t.crc32c_good, t.crc32c_bad, d.findings);
+	rr_analyzer_free(a);
 	pcap_close(p);
+	free(d.o.filter);
 	return status;
 }

@@ -119,7 +119,7 @@ done
 fault_mark() { # fault, extra options, grep pattern in rpcrdma-dump -vv
 	# shellcheck disable=SC2086
 	"$peer" pcap -o "$work/f-$1.pcap" -n 24 --fault "$1" $2 -q &&
-		"$dump" -vv -r "$work/f-$1.pcap" 2>/dev/null | grep -qE "$3"
+		"$dump" -vv -a -r "$work/f-$1.pcap" 2>/dev/null | grep -qE "$3"
 }
 check "fault wrong-version: ERR_VERS echoing version 2" \
 	fault_mark wrong-version "" "RDMA_ERROR .* vers 2 .*ERR_VERS"
@@ -130,7 +130,7 @@ check "fault done-unknown-xid: RDMA_DONE for 0xdead0001" \
 check "fault xid-mismatch: the RPC xid differs" \
 	fault_mark xid-mismatch "" "rpc-xid"
 check "fault backward-chunks: a CB call with a chunk" \
-	fault_mark backward-chunks "" "reply 1\\] CALL NFS4_CB"
+	fault_mark backward-chunks "" "reply 1\\] backward CALL NFS4_CB"
 check "fault invalidate-without-r: R=0, then Send With Invalidate" \
 	fault_mark invalidate-without-r "" "SEND ONLY Invalidate"
 check "fault reply-chunk-small: ERR_CHUNK" \
@@ -147,7 +147,7 @@ missing_done() {
 	"$peer" pcap -o "$work/f-md.pcap" -n 24 --reliable-reply \
 		--fault missing-done -q &&
 		"$dump" -r "$work/f-md.pcap" | grep -q "read 1 pz" &&
-		! "$dump" -r "$work/f-md.pcap" | grep -q RDMA_DONE
+		! "$dump" -r "$work/f-md.pcap" | grep -q "RDMA_DONE xid"
 }
 check "fault missing-done: pulled replies, no RDMA_DONE" missing_done
 
@@ -197,8 +197,8 @@ rc=$?
 stop_capture
 check "tcp: MPA revision 1 without CRC completes" test $rc = 0
 check "tcp: ... and the capture shows rev 1 and zero CRC fields" \
-	sh -c "'$dump' -vv -r '$work/rev1.pcap' 2>/dev/null | grep -q 'MPA Req rev 1' &&
-	       '$dump' -vv -r '$work/rev1.pcap' 2>/dev/null | grep -q 'crc32c zero'"
+	sh -c "'$dump' -vv -a -r '$work/rev1.pcap' 2>/dev/null | grep -q 'MPA Req rev 1' &&
+	       '$dump' -vv -a -r '$work/rev1.pcap' 2>/dev/null | grep -q 'crc32c zero'"
 
 # -- errors ------------------------------------------------------------------
 "$peer" client --bogus >/dev/null 2>&1

@@ -16,14 +16,21 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <rpcrdma/analyzer.h>
 #include <rpcrdma/dissect.h>
 
 #define SKIP 77
 
 struct counts {
 	unsigned long frames, rdma_frames, rpcrdma, cm, icrc_good, icrc_bad,
-		crc_good, crc_bad, truncated, malformed;
+		crc_good, crc_bad, truncated, malformed, analyzer_messages;
 };
+
+static void count_messages(void *ctx, const struct rr_event *ev)
+{
+	if (ev->kind == RR_EV_MESSAGE)
+		((struct counts *)ctx)->analyzer_messages++;
+}
 
 static int by_name(const struct dirent **a, const struct dirent **b)
 {
@@ -44,8 +51,15 @@ static int decode_file(const char *path, struct counts *c)
 	const u_char *d;
 	int link = pcap_datalink(p), rc;
 	rr_config_init(&cfg);
+	/* the stateful analyzer must not find RPC-over-RDMA either */
+	struct rr_analyzer *a = rr_analyzer_new(&cfg, NULL, count_messages, c);
+	if (!a) {
+		pcap_close(p);
+		return -1;
+	}
 	while ((rc = pcap_next_ex(p, &h, &d)) == 1) {
 		c->frames++;
+		rr_analyzer_frame(a, (uint32_t)link, 0, d, h->caplen, h->len);
 		for (bool more = rr_decode_frame(&cfg, (uint32_t)link, d,
 						 h->caplen, h->len, NULL, &f);
 		     more; more = rr_decode_next_unit(&cfg, &f)) {
@@ -64,6 +78,8 @@ static int decode_file(const char *path, struct counts *c)
 	}
 	if (rc == PCAP_ERROR)
 		printf("# %s: %s\n", path, pcap_geterr(p));
+	rr_analyzer_finish(a);
+	rr_analyzer_free(a);
 	pcap_close(p);
 	return 0;
 }
@@ -109,15 +125,15 @@ int main(int argc, char **argv)
 		snprintf(path, sizeof(path), "%s/%s", dir, name);
 		struct counts c = { 0 };
 		bool ok = decode_file(path, &c) == 0 && c.rpcrdma == 0 &&
-			  c.rdma_frames > 0;
+			  c.analyzer_messages == 0 && c.rdma_frames > 0;
 		if (icrc_all_good)
 			ok = ok && c.icrc_bad == 0 && c.icrc_good > 0 &&
 			     c.crc_bad == 0;
-		printf("%s - %s: %lu frames, %lu RDMA, %lu RPC-over-RDMA, "
+		printf("%s - %s: %lu frames, %lu RDMA, %lu+%lu RPC-over-RDMA, "
 		       "%lu CM; ICRC %lu good %lu bad; CRC32c %lu good %lu "
 		       "bad; %lu truncated, %lu malformed\n",
 		       ok ? "ok" : "not ok", name, c.frames, c.rdma_frames,
-		       c.rpcrdma, c.cm, c.icrc_good, c.icrc_bad, c.crc_good,
+		       c.rpcrdma, c.analyzer_messages, c.cm, c.icrc_good, c.icrc_bad, c.crc_good,
 		       c.crc_bad, c.truncated, c.malformed);
 		ok ? passed++ : failed++;
 		free(names[i]);

@@ -1,0 +1,238 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * The stateful analyzer: fed frames in capture order, it follows each
+ * RPC-over-RDMA connection (negotiation, credits, calls and replies, chunk
+ * traffic), reports events and findings through a callback, and keeps
+ * statistics that can be read at any time.
+ *
+ * Memory is allocated once, by rr_analyzer_new, from the limits given;
+ * what does not fit is evicted and counted, never grown.
+ */
+#ifndef RPCRDMA_ANALYZER_H
+#define RPCRDMA_ANALYZER_H
+
+#include <rpcrdma/dissect.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define RR_SEVERITY_LIST(X) \
+	X(RR_SEV_NOTE, 0, "note") \
+	X(RR_SEV_WARN, 1, "warning") \
+	X(RR_SEV_ERROR, 2, "error")
+
+enum rr_severity { RR_SEVERITY_LIST(RR_X_ENUM) };
+RR_API const char *rr_severity_str(unsigned v);
+
+/*
+ * The findings: X(symbol, id, severity, reference, message).  docs/
+ * findings.md describes each; the Wireshark plugin makes an expert item of
+ * each id.
+ */
+#define RR_FINDING_LIST(X) \
+	X(RR_FIND_VERS, "rpcrdma.vers", RR_SEV_ERROR, "RFC 8166 §4.2.2", \
+	  "rdma_vers is not 1") \
+	X(RR_FIND_XID_MISMATCH, "rpcrdma.xid_mismatch", RR_SEV_ERROR, \
+	  "RFC 8166 §4.2.1", "transport xid differs from the RPC xid") \
+	X(RR_FIND_ZERO_CREDIT, "rpcrdma.zero_credit", RR_SEV_ERROR, \
+	  "RFC 8166 §3.3.1", "a reply grants zero credits") \
+	X(RR_FIND_OVER_CREDIT, "rpcrdma.over_credit", RR_SEV_ERROR, \
+	  "RFC 8166 §3.3.1", "more calls in flight than credits granted") \
+	X(RR_FIND_BC_ZERO_CREDIT, "rpcrdma.bc_zero_credit", RR_SEV_WARN, \
+	  "RFC 8167 §4.1", "backward-direction message grants zero credits") \
+	X(RR_FIND_BC_CHUNKS, "rpcrdma.bc_chunks", RR_SEV_NOTE, "RFC 8167 §4.3", \
+	  "backward-direction message carries chunks (Linux and the " \
+	  "bidirection draft send none)") \
+	X(RR_FIND_INLINE_TOO_BIG, "rpcrdma.inline_too_big", RR_SEV_ERROR, \
+	  "RFC 8166 §3.3.2, RFC 8797 §3.1", \
+	  "inline message larger than the receiver's inline threshold") \
+	X(RR_FIND_WRITE_BEYOND, "rpcrdma.write_beyond_segment", RR_SEV_ERROR, \
+	  "RFC 8166 §3.4.3", "RDMA Write past the end of its chunk segment") \
+	X(RR_FIND_REPLY_CHUNK_UNUSABLE, "rpcrdma.reply_chunk_unusable", \
+	  RR_SEV_ERROR, "RFC 8166 §3.5.3", \
+	  "reply could not be sent: reply chunk too small, no " \
+	  "responder-provided read chunk") \
+	X(RR_FIND_MSGP, "rpcrdma.msgp", RR_SEV_WARN, "RFC 8166 §4.6.1", \
+	  "RDMA_MSGP is no longer supported") \
+	X(RR_FIND_DONE_NO_RRC, "rpcrdma.done_without_read_chunk", RR_SEV_WARN, \
+	  "RFC 8166 §4.6.2", \
+	  "RDMA_DONE with no responder-provided read chunk to release") \
+	X(RR_FIND_RRC_NOT_RELEASED, "rpcrdma.read_chunk_not_released", \
+	  RR_SEV_WARN, "draft-cel-nfsv4-rpcrdma-reliable-reply §4", \
+	  "responder-provided read chunk never released by RDMA_DONE") \
+	X(RR_FIND_DONE_UNKNOWN, "rpcrdma.done_unknown_xid", RR_SEV_WARN, \
+	  "draft-cel-nfsv4-rpcrdma-reliable-reply §4", \
+	  "RDMA_DONE for an xid no reply used") \
+	X(RR_FIND_SWI_WITHOUT_R, "rpcrdma.invalidate_without_r", RR_SEV_ERROR, \
+	  "RFC 8797 §4.2", \
+	  "Send With Invalidate although a peer did not set R") \
+	X(RR_FIND_INV_OTHER_XID, "rpcrdma.invalidate_other_xid", RR_SEV_ERROR, \
+	  "RFC 8797 §4.2", \
+	  "Send With Invalidate of a key that is not this reply's") \
+	X(RR_FIND_ERR_VERS, "rpcrdma.err_vers", RR_SEV_WARN, "RFC 8166 §4.5", \
+	  "RDMA_ERROR ERR_VERS") \
+	X(RR_FIND_ERR_CHUNK, "rpcrdma.err_chunk", RR_SEV_WARN, "RFC 8166 §4.5", \
+	  "RDMA_ERROR ERR_CHUNK") \
+	X(RR_FIND_DUP_XID, "rpcrdma.duplicate_xid", RR_SEV_WARN, \
+	  "RFC 8166 §4.2.1", "a call reuses an xid still in flight") \
+	X(RR_FIND_REPLY_NO_CALL, "rpcrdma.reply_without_call", RR_SEV_NOTE, \
+	  "RFC 5531 §9", "reply to no call seen (capture may have started " \
+	  "after it)") \
+	X(RR_FIND_TRUNCATED, "rpcrdma.truncated", RR_SEV_NOTE, "", \
+	  "frame cut short by the capture") \
+	X(RR_FIND_MALFORMED, "rpcrdma.malformed", RR_SEV_ERROR, "", \
+	  "frame contradicts its protocol") \
+	X(RR_FIND_ICRC, "rpcrdma.icrc", RR_SEV_ERROR, "IBA vol. 1 §7.8", \
+	  "ICRC mismatch") \
+	X(RR_FIND_CRC32C, "rpcrdma.crc32c", RR_SEV_ERROR, "RFC 5044 §6.6", \
+	  "MPA CRC32c mismatch") \
+	X(RR_FIND_CM_PRIVATE, "rpcrdma.cm_private_data", RR_SEV_ERROR, \
+	  "RFC 8797 §4", "RFC 8797 private data malformed")
+
+#define RR_X_FINDING_ENUM(sym, id, sev, ref, msg) sym,
+enum rr_finding_id { RR_FINDING_LIST(RR_X_FINDING_ENUM) RR_FINDING_COUNT };
+
+struct rr_finding_info {
+	const char *id;
+	uint8_t severity;
+	const char *reference;
+	const char *message;
+};
+RR_API const struct rr_finding_info *rr_finding_info(unsigned id);
+
+/* Direction of a message (RFC 8167 §3). */
+enum rr_dir {
+	RR_DIR_FWD_CALL,
+	RR_DIR_FWD_REPLY,
+	RR_DIR_BWD_CALL,
+	RR_DIR_BWD_REPLY,
+	RR_DIR_UNKNOWN,
+};
+RR_API const char *rr_dir_str(unsigned v);
+
+#define RR_LAT_BUCKETS 32   /* log2 of microseconds */
+#define RR_SIZE_BUCKETS 24  /* log2 of bytes */
+#define RR_PROC_SLOTS 64
+
+enum rr_chunk_kind {
+	RR_KIND_INLINE,      /* no chunk */
+	RR_KIND_READ,        /* read list, position > 0 */
+	RR_KIND_PZRC,        /* position-zero read chunk (Long Call) */
+	RR_KIND_WRITE,
+	RR_KIND_REPLY,
+	RR_KIND_RRC,         /* responder-provided read chunk */
+	RR_KIND_COUNT,
+};
+
+struct rr_conn_stats {
+	uint64_t messages[RR_DIR_UNKNOWN + 1][5]; /* by direction and proc */
+	uint64_t calls, replies, unmatched;
+	uint32_t grant, grant_min, grant_max;     /* forward credits */
+	uint32_t in_flight, in_flight_max;
+	uint32_t bc_grant, bc_in_flight;
+	uint64_t bytes_send, bytes_read, bytes_write;
+	uint64_t chunks[RR_KIND_COUNT];
+	uint64_t findings;
+};
+
+struct rr_stats {
+	struct rr_conn_stats total;
+	uint64_t frames, frames_truncated, frames_malformed, frames_dropped;
+	uint64_t connections, connections_evicted, calls_evicted;
+	uint64_t reassembly_dropped;
+	uint64_t findings[RR_FINDING_COUNT];
+	uint64_t segments_per_chunk[RR_SIZE_BUCKETS];
+	uint64_t segment_size[RR_SIZE_BUCKETS];
+	/* RPC procedures: NFSv3 by procedure, others in the last slot */
+	uint64_t rpc_calls[RR_PROC_SLOTS];
+	uint64_t latency[RR_PROC_SLOTS][RR_LAT_BUCKETS];
+};
+
+struct rr_conn_info {
+	uint8_t transport;   /* enum rr_transport */
+	bool inferred;       /* sides linked from traffic, not from CM/MPA */
+	bool roles_inferred; /* requester guessed from the first call */
+	uint8_t addr_len;
+	uint8_t requester_addr[16], responder_addr[16];
+	uint32_t requester_qpn, responder_qpn;   /* or TCP ports (iWARP) */
+	bool have_private[2];                    /* [0] requester [1] responder */
+	struct rr_cm_private priv[2];
+	struct rr_inline_thresholds thresholds;
+	uint8_t mpa_revision;
+	uint16_t ird, ord;
+	uint64_t first_ns, last_ns;
+	bool closed;
+	struct rr_conn_stats st;
+};
+
+enum rr_event_kind {
+	RR_EV_MESSAGE,       /* an RPC-over-RDMA message (whole, reassembled) */
+	RR_EV_FINDING,
+	RR_EV_CONN_OPEN,
+	RR_EV_CONN_CLOSE,
+	RR_EV_RPC_DONE,      /* a reply matched its call */
+};
+
+struct rr_event {
+	enum rr_event_kind kind;
+	uint64_t frame;      /* 1-based frame number of the frame that ended it */
+	uint64_t ts_ns;
+	uint32_t conn;       /* index for rr_analyzer_conn() */
+	uint8_t dir;         /* enum rr_dir */
+	/* RR_EV_MESSAGE: the header and RPC decoded from the whole message */
+	const struct rr_rpcrdma *hdr;
+	const struct rr_rpc *rpc; /* NULL when not present (NOMSG, DONE...) */
+	uint32_t msg_len;
+	/* RR_EV_RPC_DONE */
+	uint32_t xid, prog, vers, proc;
+	uint64_t latency_ns;
+	/* RR_EV_FINDING */
+	uint16_t finding;    /* enum rr_finding_id */
+	const char *detail;  /* static or analyzer-owned until the next frame */
+};
+
+struct rr_analyzer_limits {
+	uint32_t max_connections;   /* 4096 */
+	uint32_t max_calls;         /* outstanding RPCs, all connections: 65536 */
+	uint32_t max_segments;      /* chunk segments remembered: 262144 */
+	uint32_t max_message;       /* largest SEND reassembled: 262144 */
+	uint32_t reassembly_slots;  /* messages reassembled at once: 256 */
+	uint32_t call_timeout_ms;   /* unanswered calls age out: 60000 */
+};
+
+RR_API void rr_analyzer_limits_init(struct rr_analyzer_limits *lim);
+
+struct rr_analyzer;
+
+typedef void (*rr_event_fn)(void *ctx, const struct rr_event *ev);
+
+/* NULL when the memory for the limits cannot be had. */
+RR_API struct rr_analyzer *rr_analyzer_new(const struct rr_config *cfg,
+					   const struct rr_analyzer_limits *lim,
+					   rr_event_fn fn, void *ctx);
+RR_API void rr_analyzer_free(struct rr_analyzer *a);
+
+/* Feed the next frame; ts in nanoseconds. */
+RR_API void rr_analyzer_frame(struct rr_analyzer *a, uint32_t link,
+			      uint64_t ts_ns, const uint8_t *data,
+			      uint32_t caplen, uint32_t wirelen);
+/* The capture source lost frames (live capture drops). */
+RR_API void rr_analyzer_dropped(struct rr_analyzer *a, uint64_t n);
+/* End of input: age everything out and raise end-of-capture findings. */
+RR_API void rr_analyzer_finish(struct rr_analyzer *a);
+
+RR_API const struct rr_stats *rr_analyzer_stats(const struct rr_analyzer *a);
+RR_API uint32_t rr_analyzer_conn_count(const struct rr_analyzer *a);
+RR_API const struct rr_conn_info *rr_analyzer_conn(const struct rr_analyzer *a,
+						   uint32_t index);
+/* Bytes the analyzer allocated for its limits. */
+RR_API size_t rr_analyzer_memory(const struct rr_analyzer *a);
+/* Slot in rr_stats rpc_calls / latency for a procedure. */
+RR_API unsigned rr_analyzer_proc_slot(uint32_t prog, uint32_t vers,
+				      uint32_t proc);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,1346 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * The stateful analyzer.  Per connection it follows the negotiation
+ * (RFC 8797 §3.1), credits (RFC 8166 §3.3.1, RFC 8167 §4.1), calls and
+ * replies, and the RDMA traffic of each chunk (§3.4), and raises the
+ * findings of RR_FINDING_LIST.
+ *
+ * Every table is allocated once from the limits.  Connections and calls
+ * are found through open hash chains; a full table evicts the oldest
+ * entry and counts it.
+ */
+#include <rpcrdma/analyzer.h>
+#include <stdlib.h>
+
+#include "cursor.h"
+
+#define NONE UINT32_MAX
+#define HDR_KEEP 4096u        /* bytes of a reassembled SEND kept: headers */
+#define RECENT 256u           /* completed xids remembered for RDMA_DONE */
+#define NFS_PROG 100003u
+
+#define RR_X_FINDING_INFO(sym, id, sev, ref, msg) [sym] = { id, sev, ref, msg },
+static const struct rr_finding_info finding_infos[RR_FINDING_COUNT] = {
+	RR_FINDING_LIST(RR_X_FINDING_INFO)
+};
+
+#define RR_X_CASE(sym, val, str) case (val): return (str);
+const char *rr_severity_str(unsigned v)
+{
+	switch (v) { RR_SEVERITY_LIST(RR_X_CASE) default: return NULL; }
+}
+
+const struct rr_finding_info *rr_finding_info(unsigned id)
+{
+	return id < RR_FINDING_COUNT ? &finding_infos[id] : NULL;
+}
+
+const char *rr_dir_str(unsigned v)
+{
+	static const char *const names[] = { "call", "reply", "backward call",
+					     "backward reply", "unknown" };
+	return v <= RR_DIR_UNKNOWN ? names[v] : NULL;
+}
+
+void rr_analyzer_limits_init(struct rr_analyzer_limits *lim)
+{
+	lim->max_connections = 4096;
+	lim->max_calls = 65536;
+	lim->max_segments = 262144;
+	lim->max_message = 262144;
+	lim->reassembly_slots = 256;
+	lim->call_timeout_ms = 60000;
+}
+
+unsigned rr_analyzer_proc_slot(uint32_t prog, uint32_t vers, uint32_t proc)
+{
+	/* NFSv3 procedures 0..21 by number; NFSv4 COMPOUND 22, callbacks 23 */
+	if (prog == NFS_PROG && vers == 3 && proc < 22)
+		return proc;
+	if (prog == NFS_PROG && vers == 4)
+		return 22;
+	if (prog == RR_PROG_NFS4_CB)
+		return 23;
+	return RR_PROC_SLOTS - 1;
+}
+
+/* ---- tables ---------------------------------------------------------- */
+
+/* One end of a connection: where its messages arrive. */
+struct side {
+	uint8_t addr[16];
+	uint32_t id;          /* QPN, or TCP port */
+	bool known;
+	/* reassembly of the SEND arriving at this side */
+	uint32_t slot;        /* reassembly slot, NONE when idle */
+	uint32_t next_psn;    /* IB: PSN of the next packet of the message */
+	uint32_t msn;         /* iWARP: MSN of the message */
+	bool marker_set;      /* iWARP: markers from this sequence number */
+	uint32_t marker_seq0;
+	uint32_t inv_key;
+};
+
+struct conn {
+	struct rr_conn_info info;
+	struct side side[2];  /* [0] requester, [1] responder */
+	uint32_t hnext[2];    /* endpoint hash chains, per side */
+	uint32_t comm_id;     /* IB CM: the REQ's communication ID */
+	bool used, rpcrdma;   /* known to carry RPC-over-RDMA */
+	bool markers, crc;    /* iWARP negotiation */
+	uint64_t lru;
+};
+
+struct seg {
+	uint32_t handle, length;
+	uint64_t offset;
+	uint32_t call;        /* owner */
+	uint32_t next;        /* next segment of the same call */
+	uint32_t hnext;       /* handle hash chain */
+	uint8_t list;         /* enum rr_chunk_list; RRC read segments too */
+};
+
+struct call {
+	uint32_t xid, conn;
+	uint8_t dir;          /* RR_DIR_FWD_CALL or RR_DIR_BWD_CALL */
+	bool used, has_reply_chunk, rrc_pending, answered;
+	uint16_t slot;
+	uint32_t prog, vers, proc;
+	uint64_t ts_ns;
+	uint32_t segs;        /* first segment, chained by seg.next */
+	uint32_t hnext;       /* (conn, dir, xid) hash chain */
+	uint64_t lru;
+};
+
+struct rsm {                /* a SEND being reassembled */
+	uint32_t len, kept;
+	bool used;
+	uint8_t bytes[HDR_KEEP];
+};
+
+struct rr_analyzer {
+	struct rr_config cfg;
+	struct rr_analyzer_limits lim;
+	rr_event_fn fn;
+	void *ctx;
+	struct rr_stats st;
+	uint64_t frame_no, now_ns, tick;
+	/* connections and their endpoint hash */
+	struct conn *conns;
+	uint32_t nconns, conn_hash_size;
+	uint32_t *conn_hash;
+	/* calls */
+	struct call *calls;
+	uint32_t call_hash_size, *call_hash, free_call;
+	/* segments and their handle hash */
+	struct seg *segs;
+	uint32_t seg_hash_size, *seg_hash, free_seg;
+	/* reassembly */
+	struct rsm *rsm;
+	uint32_t free_rsm_hint;
+	/* RDMA_DONE: xids of recently completed calls */
+	uint32_t recent[RECENT];
+	uint32_t recent_at;
+	struct rr_frame f;
+	struct rr_rpcrdma hdr;
+	struct rr_rpc rpc;
+	struct rr_note note;
+	uint8_t scratch[65536]; /* iWARP marker removal */
+	size_t memory;
+};
+
+static void *alloc(struct rr_analyzer *a, size_t n, size_t size)
+{
+	void *p = calloc(n ? n : 1, size);
+	a->memory += n * size;
+	return p;
+}
+
+static uint32_t pow2_at_least(uint32_t n)
+{
+	uint32_t p = 64;
+	while (p < n && p < (1u << 30))
+		p <<= 1;
+	return p;
+}
+
+struct rr_analyzer *rr_analyzer_new(const struct rr_config *cfg,
+				    const struct rr_analyzer_limits *lim,
+				    rr_event_fn fn, void *ctx)
+{
+	struct rr_analyzer *a = calloc(1, sizeof(*a));
+	if (!a)
+		return NULL;
+	a->memory = sizeof(*a);
+	a->cfg = *cfg;
+	if (lim)
+		a->lim = *lim;
+	else
+		rr_analyzer_limits_init(&a->lim);
+	a->fn = fn;
+	a->ctx = ctx;
+	a->conn_hash_size = pow2_at_least(a->lim.max_connections * 2);
+	a->call_hash_size = pow2_at_least(a->lim.max_calls);
+	a->seg_hash_size = pow2_at_least(a->lim.max_segments);
+	a->conns = alloc(a, a->lim.max_connections, sizeof(struct conn));
+	a->conn_hash = alloc(a, a->conn_hash_size, sizeof(uint32_t));
+	a->calls = alloc(a, a->lim.max_calls, sizeof(struct call));
+	a->call_hash = alloc(a, a->call_hash_size, sizeof(uint32_t));
+	a->segs = alloc(a, a->lim.max_segments, sizeof(struct seg));
+	a->seg_hash = alloc(a, a->seg_hash_size, sizeof(uint32_t));
+	a->rsm = alloc(a, a->lim.reassembly_slots, sizeof(struct rsm));
+	if (!a->conns || !a->conn_hash || !a->calls || !a->call_hash ||
+	    !a->segs || !a->seg_hash || !a->rsm) {
+		rr_analyzer_free(a);
+		return NULL;
+	}
+	for (uint32_t i = 0; i < a->conn_hash_size; i++)
+		a->conn_hash[i] = NONE;
+	for (uint32_t i = 0; i < a->call_hash_size; i++)
+		a->call_hash[i] = NONE;
+	for (uint32_t i = 0; i < a->seg_hash_size; i++)
+		a->seg_hash[i] = NONE;
+	/* free lists through the chain fields */
+	for (uint32_t i = 0; i < a->lim.max_calls; i++)
+		a->calls[i].hnext = i + 1 < a->lim.max_calls ? i + 1 : NONE;
+	for (uint32_t i = 0; i < a->lim.max_segments; i++)
+		a->segs[i].next = i + 1 < a->lim.max_segments ? i + 1 : NONE;
+	a->free_call = a->lim.max_calls ? 0 : NONE;
+	a->free_seg = a->lim.max_segments ? 0 : NONE;
+	for (unsigned i = 0; i < RECENT; i++)
+		a->recent[i] = 0;
+	return a;
+}
+
+void rr_analyzer_free(struct rr_analyzer *a)
+{
+	if (!a)
+		return;
+	free(a->conns);
+	free(a->conn_hash);
+	free(a->calls);
+	free(a->call_hash);
+	free(a->segs);
+	free(a->seg_hash);
+	free(a->rsm);
+	free(a);
+}
+
+const struct rr_stats *rr_analyzer_stats(const struct rr_analyzer *a)
+{
+	return &a->st;
+}
+
+uint32_t rr_analyzer_conn_count(const struct rr_analyzer *a)
+{
+	return a->nconns;
+}
+
+const struct rr_conn_info *rr_analyzer_conn(const struct rr_analyzer *a,
+					    uint32_t i)
+{
+	return i < a->nconns && a->conns[i].used ? &a->conns[i].info : NULL;
+}
+
+size_t rr_analyzer_memory(const struct rr_analyzer *a)
+{
+	return a->memory;
+}
+
+static uint32_t hash32(const uint8_t *p, size_t n, uint32_t seed)
+{
+	uint32_t h = 2166136261u ^ seed;
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ p[i]) * 16777619u;
+	return h;
+}
+
+/* ---- events and findings --------------------------------------------- */
+
+static void emit(struct rr_analyzer *a, struct rr_event *ev)
+{
+	ev->frame = a->frame_no;
+	ev->ts_ns = a->now_ns;
+	if (a->fn)
+		a->fn(a->ctx, ev);
+}
+
+static void finding(struct rr_analyzer *a, uint32_t conn, enum rr_finding_id id,
+		    const char *detail)
+{
+	a->st.findings[id]++;
+	a->st.total.findings++;
+	if (conn != NONE)
+		a->conns[conn].info.st.findings++;
+	struct rr_event ev = { .kind = RR_EV_FINDING, .conn = conn,
+			       .finding = (uint16_t)id, .detail = detail };
+	emit(a, &ev);
+}
+
+/* ---- connections ------------------------------------------------------- */
+
+static uint32_t ep_hash(const struct rr_analyzer *a, const uint8_t *addr,
+			uint32_t id)
+{
+	uint32_t h = hash32(addr, 16, id * 2654435761u);
+	return h & (a->conn_hash_size - 1);
+}
+
+static bool addr_eq(const uint8_t *x, const uint8_t *y)
+{
+	return !memcmp(x, y, 16);
+}
+
+/* The connection and side whose endpoint is (addr, id). */
+static uint32_t ep_find(const struct rr_analyzer *a, const uint8_t *addr,
+			uint32_t id, int *side)
+{
+	for (uint32_t c = a->conn_hash[ep_hash(a, addr, id)]; c != NONE;) {
+		const struct conn *k = &a->conns[c >> 1];
+		int s = (int)(c & 1);
+		if (k->used && k->side[s].known && k->side[s].id == id &&
+		    addr_eq(k->side[s].addr, addr)) {
+			*side = s;
+			return c >> 1;
+		}
+		c = k->hnext[s];
+	}
+	return NONE;
+}
+
+static void ep_add(struct rr_analyzer *a, uint32_t c, int s)
+{
+	struct conn *k = &a->conns[c];
+	uint32_t h = ep_hash(a, k->side[s].addr, k->side[s].id);
+	k->hnext[s] = a->conn_hash[h];
+	a->conn_hash[h] = c << 1 | (uint32_t)s;
+}
+
+static void ep_del(struct rr_analyzer *a, uint32_t c, int s)
+{
+	struct conn *k = &a->conns[c];
+	if (!k->side[s].known)
+		return;
+	uint32_t *pp = &a->conn_hash[ep_hash(a, k->side[s].addr, k->side[s].id)];
+	while (*pp != NONE) {
+		uint32_t e = *pp;
+		if (e == (c << 1 | (uint32_t)s)) {
+			*pp = k->hnext[s];
+			return;
+		}
+		pp = &a->conns[e >> 1].hnext[e & 1];
+	}
+}
+
+/* The public view of the two sides: requester [0], responder [1]. */
+static void info_sides(struct conn *k)
+{
+	memcpy(k->info.requester_addr, k->side[0].addr, 16);
+	memcpy(k->info.responder_addr, k->side[1].addr, 16);
+	k->info.requester_qpn = k->side[0].id;
+	k->info.responder_qpn = k->side[1].id;
+}
+
+static void side_set(struct rr_analyzer *a, uint32_t c, int s,
+		     const uint8_t *addr, uint32_t id)
+{
+	struct side *sd = &a->conns[c].side[s];
+	if (sd->known)
+		ep_del(a, c, s);
+	memcpy(sd->addr, addr, 16);
+	sd->id = id;
+	sd->known = true;
+	ep_add(a, c, s);
+	info_sides(&a->conns[c]);
+}
+
+static void call_free(struct rr_analyzer *a, uint32_t ci);
+
+static uint32_t conn_new(struct rr_analyzer *a, uint8_t transport)
+{
+	uint32_t c = NONE;
+	if (a->nconns < a->lim.max_connections) {
+		c = a->nconns++;
+	} else {
+		/* evict the least recently used connection */
+		uint64_t oldest = UINT64_MAX;
+		for (uint32_t i = 0; i < a->nconns; i++)
+			if (a->conns[i].lru < oldest) {
+				oldest = a->conns[i].lru;
+				c = i;
+			}
+		if (c == NONE)
+			return NONE;
+		ep_del(a, c, 0);
+		ep_del(a, c, 1);
+		for (uint32_t i = 0; i < a->lim.max_calls; i++)
+			if (a->calls[i].used && a->calls[i].conn == c)
+				call_free(a, i);
+		a->st.connections_evicted++;
+	}
+	struct conn *k = &a->conns[c];
+	memset(k, 0, sizeof(*k));
+	k->used = true;
+	k->side[0].slot = k->side[1].slot = NONE;
+	k->info.transport = transport;
+	k->info.first_ns = a->now_ns;
+	k->info.st.grant = 1;        /* RFC 8166 §3.3.3 */
+	k->info.st.grant_min = UINT32_MAX;
+	k->info.st.bc_grant = 1;
+	rr_inline_thresholds(NULL, NULL, &k->info.thresholds);
+	a->st.connections++;
+	struct rr_event ev = { .kind = RR_EV_CONN_OPEN, .conn = c };
+	emit(a, &ev);
+	return c;
+}
+
+static void conn_thresholds(struct conn *k)
+{
+	rr_inline_thresholds(k->info.have_private[0] ? &k->info.priv[0] : NULL,
+			     k->info.have_private[1] ? &k->info.priv[1] : NULL,
+			     &k->info.thresholds);
+}
+
+/* ---- calls and segments ---------------------------------------------- */
+
+static uint32_t call_hash(const struct rr_analyzer *a, uint32_t conn,
+			  uint8_t dir, uint32_t xid)
+{
+	uint32_t h = (xid * 2654435761u) ^ (conn * 40503u) ^ dir;
+	return h & (a->call_hash_size - 1);
+}
+
+static uint32_t call_find(const struct rr_analyzer *a, uint32_t conn,
+			  uint8_t dir, uint32_t xid)
+{
+	for (uint32_t i = a->call_hash[call_hash(a, conn, dir, xid)]; i != NONE;
+	     i = a->calls[i].hnext) {
+		const struct call *c = &a->calls[i];
+		if (c->xid == xid && c->conn == conn && c->dir == dir)
+			return i;
+	}
+	return NONE;
+}
+
+static uint32_t seg_hash(const struct rr_analyzer *a, uint32_t handle)
+{
+	return (handle * 2654435761u) & (a->seg_hash_size - 1);
+}
+
+static void seg_unhash(struct rr_analyzer *a, uint32_t si)
+{
+	uint32_t *pp = &a->seg_hash[seg_hash(a, a->segs[si].handle)];
+	while (*pp != NONE) {
+		if (*pp == si) {
+			*pp = a->segs[si].hnext;
+			return;
+		}
+		pp = &a->segs[*pp].hnext;
+	}
+}
+
+static void call_free(struct rr_analyzer *a, uint32_t ci)
+{
+	struct call *c = &a->calls[ci];
+	for (uint32_t s = c->segs; s != NONE;) {
+		uint32_t next = a->segs[s].next;
+		seg_unhash(a, s);
+		a->segs[s].next = a->free_seg;
+		a->free_seg = s;
+		s = next;
+	}
+	uint32_t *pp = &a->call_hash[call_hash(a, c->conn, c->dir, c->xid)];
+	while (*pp != NONE) {
+		if (*pp == ci) {
+			*pp = c->hnext;
+			break;
+		}
+		pp = &a->calls[*pp].hnext;
+	}
+	c->used = false;
+	c->hnext = a->free_call;
+	a->free_call = ci;
+}
+
+/* Unanswered calls age out; with no room, the oldest call goes. */
+static uint32_t call_new(struct rr_analyzer *a, uint32_t conn, uint8_t dir,
+			 uint32_t xid)
+{
+	if (a->free_call == NONE) {
+		uint32_t victim = NONE;
+		uint64_t oldest = UINT64_MAX;
+		for (uint32_t i = 0; i < a->lim.max_calls; i++)
+			if (a->calls[i].used && a->calls[i].lru < oldest) {
+				oldest = a->calls[i].lru;
+				victim = i;
+			}
+		if (victim == NONE)
+			return NONE;
+		call_free(a, victim);
+		a->st.calls_evicted++;
+	}
+	uint32_t ci = a->free_call;
+	struct call *c = &a->calls[ci];
+	a->free_call = c->hnext;
+	memset(c, 0, sizeof(*c));
+	c->used = true;
+	c->xid = xid;
+	c->conn = conn;
+	c->dir = dir;
+	c->segs = NONE;
+	c->ts_ns = a->now_ns;
+	c->lru = ++a->tick;
+	uint32_t h = call_hash(a, conn, dir, xid);
+	c->hnext = a->call_hash[h];
+	a->call_hash[h] = ci;
+	return ci;
+}
+
+static void seg_add(struct rr_analyzer *a, uint32_t ci,
+		    const struct rr_rdma_seg *s, uint8_t list)
+{
+	if (a->free_seg == NONE)
+		return; /* remembered no further; counted via calls_evicted */
+	uint32_t si = a->free_seg;
+	struct seg *g = &a->segs[si];
+	a->free_seg = g->next;
+	g->handle = s->handle;
+	g->length = s->length;
+	g->offset = s->offset;
+	g->call = ci;
+	g->list = list;
+	g->next = a->calls[ci].segs;
+	a->calls[ci].segs = si;
+	uint32_t h = seg_hash(a, s->handle);
+	g->hnext = a->seg_hash[h];
+	a->seg_hash[h] = si;
+}
+
+/* The segment of this connection that an RDMA access at (handle, va) hits. */
+static uint32_t seg_find(const struct rr_analyzer *a, uint32_t conn,
+			 uint32_t handle, uint64_t va)
+{
+	uint32_t near = NONE;
+	for (uint32_t si = a->seg_hash[seg_hash(a, handle)]; si != NONE;
+	     si = a->segs[si].hnext) {
+		const struct seg *g = &a->segs[si];
+		if (g->handle != handle || a->calls[g->call].conn != conn)
+			continue;
+		if (va >= g->offset && va - g->offset < (g->length ? g->length : 1))
+			return si;
+		if (va >= g->offset)
+			near = si;
+	}
+	return near;
+}
+
+static unsigned log2_bucket(uint64_t v, unsigned n)
+{
+	unsigned b = 0;
+	while (v > 1 && b + 1 < n) {
+		v >>= 1;
+		b++;
+	}
+	return b;
+}
+
+/* ---- messages ----------------------------------------------------------- */
+
+static uint32_t threshold_for(const struct conn *k, uint8_t dir)
+{
+	/* RFC 8167 §4.2: backward calls go like forward replies */
+	return dir == RR_DIR_FWD_CALL || dir == RR_DIR_BWD_REPLY ?
+		       k->info.thresholds.call : k->info.thresholds.reply;
+}
+
+static enum rr_chunk_kind call_kind(const struct rr_rpcrdma *h)
+{
+	if (h->pzrc)
+		return RR_KIND_PZRC;
+	if (h->nread_chunks)
+		return RR_KIND_READ;
+	if (h->nwrite_chunks)
+		return RR_KIND_WRITE;
+	if (h->has_reply_chunk)
+		return RR_KIND_REPLY;
+	return RR_KIND_INLINE;
+}
+
+static void remember_done_xid(struct rr_analyzer *a, uint32_t xid)
+{
+	a->recent[a->recent_at++ % RECENT] = xid;
+}
+
+static bool recently_done(const struct rr_analyzer *a, uint32_t xid)
+{
+	for (unsigned i = 0; i < RECENT; i++)
+		if (a->recent[i] == xid && xid)
+			return true;
+	return false;
+}
+
+static void chunk_stats(struct rr_analyzer *a, const struct rr_rpcrdma *h)
+{
+	for (unsigned i = 0; i < h->nsegs;) {
+		unsigned j = i;
+		while (j < h->nsegs && h->segs[j].list == h->segs[i].list &&
+		       h->segs[j].chunk == h->segs[i].chunk)
+			j++;
+		a->st.segments_per_chunk[log2_bucket(j - i, RR_SIZE_BUCKETS)]++;
+		i = j;
+	}
+	for (unsigned i = 0; i < h->nsegs; i++)
+		a->st.segment_size[log2_bucket(h->segs[i].length,
+					       RR_SIZE_BUCKETS)]++;
+}
+
+static void count_chunk(struct rr_analyzer *a, struct conn *k,
+			enum rr_chunk_kind kind)
+{
+	k->info.st.chunks[kind]++;
+	a->st.total.chunks[kind]++;
+}
+
+static void on_call(struct rr_analyzer *a, uint32_t cn, uint8_t dir,
+		    const struct rr_rpcrdma *h, const struct rr_rpc *rpc)
+{
+	struct conn *k = &a->conns[cn];
+	struct rr_conn_stats *st = &k->info.st;
+	if (dir == RR_DIR_BWD_CALL) {
+		if (h->nsegs)
+			finding(a, cn, RR_FIND_BC_CHUNKS, NULL);
+		if (h->credits == 0)
+			finding(a, cn, RR_FIND_BC_ZERO_CREDIT, NULL);
+		st->bc_in_flight++;
+	}
+	uint32_t dup = call_find(a, cn, dir, h->xid);
+	if (dup != NONE) {
+		finding(a, cn, RR_FIND_DUP_XID, NULL);
+		call_free(a, dup);
+	} else if (dir == RR_DIR_FWD_CALL) {
+		st->in_flight++;
+		a->st.total.in_flight++;
+		if (st->in_flight > st->in_flight_max)
+			st->in_flight_max = st->in_flight;
+		if (st->in_flight > (st->grant ? st->grant : 1))
+			finding(a, cn, RR_FIND_OVER_CREDIT, NULL);
+	}
+	st->calls++;
+	a->st.total.calls++;
+	uint32_t ci = call_new(a, cn, dir, h->xid);
+	if (ci == NONE)
+		return;
+	struct call *c = &a->calls[ci];
+	c->has_reply_chunk = h->has_reply_chunk;
+	if (rpc) {
+		c->prog = rpc->prog;
+		c->vers = rpc->vers;
+		c->proc = rpc->proc;
+		c->slot = (uint16_t)rr_analyzer_proc_slot(rpc->prog, rpc->vers,
+							  rpc->proc);
+	} else {
+		c->slot = RR_PROC_SLOTS - 1;
+	}
+	if (dir == RR_DIR_FWD_CALL) {
+		a->st.rpc_calls[c->slot]++;
+		count_chunk(a, k, call_kind(h));
+		if (h->nread_chunks && h->nwrite_chunks)
+			count_chunk(a, k, RR_KIND_WRITE);
+		if (h->has_reply_chunk && call_kind(h) != RR_KIND_REPLY)
+			count_chunk(a, k, RR_KIND_REPLY);
+	}
+	for (unsigned i = 0; i < h->nsegs; i++)
+		seg_add(a, ci, &h->segs[i], h->segs[i].list);
+	chunk_stats(a, h);
+}
+
+static void on_reply(struct rr_analyzer *a, uint32_t cn, uint8_t dir,
+		     const struct rr_rpcrdma *h, uint32_t inv_key)
+{
+	struct conn *k = &a->conns[cn];
+	struct rr_conn_stats *st = &k->info.st;
+	uint8_t call_dir = dir == RR_DIR_FWD_REPLY ? RR_DIR_FWD_CALL :
+						     RR_DIR_BWD_CALL;
+	if (dir == RR_DIR_FWD_REPLY) {
+		if (h->credits == 0)
+			finding(a, cn, RR_FIND_ZERO_CREDIT, NULL);
+		st->grant = h->credits;
+		if (h->credits < st->grant_min)
+			st->grant_min = h->credits;
+		if (h->credits > st->grant_max)
+			st->grant_max = h->credits;
+	} else {
+		if (h->nsegs)
+			finding(a, cn, RR_FIND_BC_CHUNKS, NULL);
+		if (h->credits == 0)
+			finding(a, cn, RR_FIND_BC_ZERO_CREDIT, NULL);
+		st->bc_grant = h->credits;
+		if (st->bc_in_flight)
+			st->bc_in_flight--;
+	}
+	st->replies++;
+	a->st.total.replies++;
+	uint32_t ci = call_find(a, cn, call_dir, h->xid);
+	if (ci == NONE) {
+		finding(a, cn, RR_FIND_REPLY_NO_CALL, NULL);
+		return;
+	}
+	struct call *c = &a->calls[ci];
+	if (inv_key) {
+		/* RFC 8797 §4.2: both R, and a key of this xid's chunks */
+		if (!k->info.thresholds.remote_invalidation) {
+			finding(a, cn, RR_FIND_SWI_WITHOUT_R, NULL);
+		} else {
+			bool mine = false;
+			for (uint32_t s = c->segs; s != NONE; s = a->segs[s].next)
+				mine |= a->segs[s].handle == inv_key;
+			if (!mine)
+				finding(a, cn, RR_FIND_INV_OTHER_XID, NULL);
+		}
+	}
+	if (h->proc == RR_RDMA_ERROR) {
+		finding(a, cn, h->err == RR_ERR_VERS ? RR_FIND_ERR_VERS :
+						       RR_FIND_ERR_CHUNK, NULL);
+		if (h->err == RR_ERR_CHUNK && c->has_reply_chunk)
+			finding(a, cn, RR_FIND_REPLY_CHUNK_UNUSABLE, NULL);
+	}
+	if (dir == RR_DIR_FWD_REPLY && !c->answered) {
+		if (st->in_flight)
+			st->in_flight--;
+		if (a->st.total.in_flight)
+			a->st.total.in_flight--;
+		uint64_t lat = a->now_ns - c->ts_ns;
+		a->st.latency[c->slot][log2_bucket(lat / 1000u, RR_LAT_BUCKETS)]++;
+		struct rr_event ev = { .kind = RR_EV_RPC_DONE, .conn = cn,
+				       .dir = dir, .xid = c->xid,
+				       .prog = c->prog, .vers = c->vers,
+				       .proc = c->proc, .latency_ns = lat };
+		emit(a, &ev);
+	}
+	c->answered = true;
+	/* the reply's write list: bytes the responder wrote (§4.3.2) */
+	for (unsigned i = 0; i < h->nsegs; i++)
+		if (h->segs[i].list == RR_LIST_READ) {
+			/* a responder-provided read chunk: keep until DONE */
+			seg_add(a, ci, &h->segs[i], RR_LIST_READ);
+			c->rrc_pending = true;
+		}
+	if (c->rrc_pending) {
+		count_chunk(a, k, RR_KIND_RRC);
+		chunk_stats(a, h);
+		return;
+	}
+	remember_done_xid(a, c->xid);
+	call_free(a, ci);
+}
+
+static void on_done(struct rr_analyzer *a, uint32_t cn,
+		    const struct rr_rpcrdma *h, uint32_t inv_key)
+{
+	uint32_t ci = call_find(a, cn, RR_DIR_FWD_CALL, h->xid);
+	if (ci != NONE && a->calls[ci].rrc_pending) {
+		if (inv_key && !a->conns[cn].info.thresholds.remote_invalidation)
+			finding(a, cn, RR_FIND_SWI_WITHOUT_R, NULL);
+		remember_done_xid(a, h->xid);
+		call_free(a, ci);
+		return;
+	}
+	finding(a, cn, recently_done(a, h->xid) || ci != NONE ?
+			       RR_FIND_DONE_NO_RRC : RR_FIND_DONE_UNKNOWN, NULL);
+}
+
+/* Which way a whole message goes, from its sender's role and RPC type. */
+static uint8_t direction(struct rr_analyzer *a, uint32_t cn, int sender,
+			 const struct rr_rpcrdma *h, const struct rr_rpc *rpc)
+{
+	struct conn *k = &a->conns[cn];
+	if (rpc && rpc->msg_type <= RR_RPC_REPLY) {
+		bool call = rpc->msg_type == RR_RPC_CALL;
+		if (k->info.roles_inferred && k->info.st.calls == 0 && call &&
+		    sender != 0) {
+			/* the first call names the requester: swap the sides */
+			struct side t = k->side[0];
+			ep_del(a, cn, 0);
+			ep_del(a, cn, 1);
+			k->side[0] = k->side[1];
+			k->side[1] = t;
+			for (int s = 0; s < 2; s++)
+				if (k->side[s].known)
+					ep_add(a, cn, s);
+			info_sides(k);
+			sender = 0;
+		}
+		if (sender == 0)
+			return call ? RR_DIR_FWD_CALL : RR_DIR_BWD_REPLY;
+		return call ? RR_DIR_BWD_CALL : RR_DIR_FWD_REPLY;
+	}
+	switch (h->proc) {
+	case RR_RDMA_NOMSG:
+		return sender == 0 ? RR_DIR_FWD_CALL : RR_DIR_FWD_REPLY;
+	case RR_RDMA_ERROR:
+		return RR_DIR_FWD_REPLY;
+	default:
+		return RR_DIR_UNKNOWN;
+	}
+}
+
+/*
+ * A whole SEND (its first `kept` bytes, `len` in all) arrived at side
+ * `to` of connection cn.
+ */
+static void message(struct rr_analyzer *a, uint32_t cn, int to,
+		    const uint8_t *m, uint32_t kept, uint32_t len,
+		    uint32_t inv_key)
+{
+	struct conn *k = &a->conns[cn];
+	struct rr_rpcrdma *h = &a->hdr;
+	/* a multi-packet message: the header lies within what was kept */
+	rr_rpcrdma_decode(m, 0, kept, kept < len ? UINT32_MAX : len, h,
+			  &a->note);
+	if (!k->rpcrdma) {
+		/* traffic alone must show it is RPC-over-RDMA */
+		if (h->confidence < RR_CONF_XID)
+			return;
+		k->rpcrdma = true;
+	}
+	if (a->note.status == RR_MALFORMED || !h->body_decoded) {
+		if (h->vers == 1) {
+			finding(a, cn, RR_FIND_MALFORMED,
+				rr_problem_str(a->note.problem));
+			return;
+		}
+		/* only the first words decode; a call still awaits its reply
+		 * (an ERR_VERS echoing this version) */
+		struct rr_event ev = { .kind = RR_EV_MESSAGE, .conn = cn,
+				       .dir = to == 1 ? RR_DIR_FWD_CALL :
+							RR_DIR_UNKNOWN,
+				       .hdr = h, .msg_len = len };
+		emit(a, &ev);
+		finding(a, cn, RR_FIND_VERS, NULL);
+		if (to == 1)
+			on_call(a, cn, RR_DIR_FWD_CALL, h, NULL);
+		return;
+	}
+	const struct rr_rpc *rpc = NULL;
+	if (h->payload.len && (h->proc == RR_RDMA_MSG || h->proc == RR_RDMA_MSGP)) {
+		uint32_t cap = kept > h->payload.off ? kept - h->payload.off : 0;
+		/* still arriving: the end is unknown, so bound it safely */
+		if (rr_rpc_decode(m, h->payload.off, cap,
+				  kept < len ? UINT32_MAX - h->payload.off :
+					       h->payload.len,
+				  &a->rpc, &a->note) != RR_MALFORMED &&
+		    a->rpc.msg_type <= RR_RPC_REPLY)
+			rpc = &a->rpc;
+	}
+	int sender = 1 - to;
+	uint8_t dir = direction(a, cn, sender, h, rpc);
+	struct rr_conn_stats *st = &k->info.st;
+	st->messages[dir][h->proc <= 4 ? h->proc : 0]++;
+	a->st.total.messages[dir][h->proc <= 4 ? h->proc : 0]++;
+	st->bytes_send += len;
+	a->st.total.bytes_send += len;
+
+	/* the message first, then what is wrong with it */
+	struct rr_event ev = { .kind = RR_EV_MESSAGE, .conn = cn, .dir = dir,
+			       .hdr = h, .rpc = rpc, .msg_len = len };
+	emit(a, &ev);
+
+	if (h->vers != 1 && !(h->proc == RR_RDMA_ERROR && h->err == RR_ERR_VERS))
+		finding(a, cn, RR_FIND_VERS, NULL);
+	if (rpc && rpc->xid != h->xid)
+		finding(a, cn, RR_FIND_XID_MISMATCH, NULL);
+	if (h->proc == RR_RDMA_MSGP)
+		finding(a, cn, RR_FIND_MSGP, NULL);
+	if (dir != RR_DIR_UNKNOWN && len > threshold_for(k, dir))
+		finding(a, cn, RR_FIND_INLINE_TOO_BIG, NULL);
+
+	switch (dir) {
+	case RR_DIR_FWD_CALL:
+	case RR_DIR_BWD_CALL:
+		on_call(a, cn, dir, h, rpc);
+		break;
+	case RR_DIR_FWD_REPLY:
+	case RR_DIR_BWD_REPLY:
+		on_reply(a, cn, dir, h, inv_key);
+		break;
+	default:
+		if (h->proc == RR_RDMA_DONE)
+			on_done(a, cn, h, inv_key);
+		break;
+	}
+}
+
+/* ---- RDMA data traffic ------------------------------------------------ */
+
+static void rdma_write(struct rr_analyzer *a, uint32_t cn, uint32_t key,
+		       uint64_t va, uint32_t len)
+{
+	struct conn *k = &a->conns[cn];
+	k->info.st.bytes_write += len;
+	a->st.total.bytes_write += len;
+	if (!k->rpcrdma)
+		return;
+	uint32_t si = seg_find(a, cn, key, va);
+	if (si == NONE)
+		return;
+	const struct seg *g = &a->segs[si];
+	if (va < g->offset || va - g->offset + len > g->length)
+		finding(a, cn, RR_FIND_WRITE_BEYOND, NULL);
+}
+
+static void rdma_read(struct rr_analyzer *a, uint32_t cn, uint32_t len)
+{
+	a->conns[cn].info.st.bytes_read += len;
+	a->st.total.bytes_read += len;
+}
+
+/* ---- transports ------------------------------------------------------- */
+
+static void frame_addrs(const struct rr_frame *f, uint8_t src[16],
+			uint8_t dst[16])
+{
+	memset(src, 0, 16);
+	memset(dst, 0, 16);
+	if (rr_has(f, RR_LAYER_IPV4) || rr_has(f, RR_LAYER_IPV6)) {
+		memcpy(src, f->data + f->ip.src_off, f->ip.addr_len);
+		memcpy(dst, f->data + f->ip.dst_off, f->ip.addr_len);
+	} else if (rr_has(f, RR_LAYER_GRH)) {
+		memcpy(src, f->data + f->grh.sgid_off, 16);
+		memcpy(dst, f->data + f->grh.dgid_off, 16);
+	} else if (rr_has(f, RR_LAYER_LRH)) {
+		src[0] = (uint8_t)(f->lrh.slid >> 8);
+		src[1] = (uint8_t)f->lrh.slid;
+		dst[0] = (uint8_t)(f->lrh.dlid >> 8);
+		dst[1] = (uint8_t)f->lrh.dlid;
+	}
+}
+
+static void set_private(struct rr_analyzer *a, uint32_t cn, int side,
+			const struct rr_frame *f)
+{
+	struct conn *k = &a->conns[cn];
+	if (!rr_has(f, RR_LAYER_CM_PRIVATE))
+		return;
+	if (f->cm_private.status != RR_COMPLETE) {
+		/* RFC 8797 §4: unusable, so the defaults apply (counted as absent) */
+		finding(a, cn, RR_FIND_CM_PRIVATE,
+			rr_status_str(f->cm_private.status));
+		return;
+	}
+	k->info.priv[side] = f->cm_private;
+	k->info.have_private[side] = true;
+	k->rpcrdma = true;
+	conn_thresholds(k);
+}
+
+static uint32_t conn_by_comm(const struct rr_analyzer *a, uint32_t comm)
+{
+	for (uint32_t i = a->nconns; i-- > 0;)
+		if (a->conns[i].used && a->conns[i].comm_id == comm)
+			return i;
+	return NONE;
+}
+
+/* IB CM (IBA vol. 1 §12.6) on QP1: connections and their private data. */
+static void cm(struct rr_analyzer *a, const struct rr_frame *f)
+{
+	uint8_t src[16], dst[16];
+	frame_addrs(f, src, dst);
+	const struct rr_cm *m = &f->cm;
+	uint32_t cn;
+	struct rr_event ev = { .kind = RR_EV_CONN_CLOSE };
+	switch (m->attr_id) {
+	case RR_CM_REQ:
+		cn = conn_by_comm(a, m->local_comm_id);
+		if (cn == NONE)
+			cn = conn_new(a, f->transport);
+		if (cn == NONE)
+			return;
+		a->conns[cn].comm_id = m->local_comm_id;
+		side_set(a, cn, 0, src, m->local_qpn);
+		memcpy(a->conns[cn].side[1].addr, dst, 16);
+		info_sides(&a->conns[cn]);
+		/* an NFS/RDMA service ID, or RFC 8797 data, marks it ours */
+		if (rr_has(f, RR_LAYER_RDMA_CM) && f->rdma_cm.dst_port == 20049)
+			a->conns[cn].rpcrdma = true;
+		set_private(a, cn, 0, f);
+		break;
+	case RR_CM_REP:
+		cn = conn_by_comm(a, m->remote_comm_id);
+		if (cn == NONE)
+			return;
+		side_set(a, cn, 1, src, m->local_qpn);
+		set_private(a, cn, 1, f);
+		break;
+	case RR_CM_REJ:
+		cn = conn_by_comm(a, m->remote_comm_id);
+		if (cn != NONE)
+			set_private(a, cn, 1, f);
+		break;
+	case RR_CM_DREQ:
+	case RR_CM_DREP:
+		cn = conn_by_comm(a, m->attr_id == RR_CM_DREQ &&
+					     conn_by_comm(a, m->local_comm_id) != NONE ?
+				     m->local_comm_id : m->remote_comm_id);
+		if (cn == NONE)
+			cn = conn_by_comm(a, m->local_comm_id);
+		if (cn != NONE && !a->conns[cn].info.closed) {
+			a->conns[cn].info.closed = true;
+			ev.conn = cn;
+			emit(a, &ev);
+		}
+		break;
+	default:
+		break;
+	}
+}
+
+/*
+ * The connection and receiving side of a packet to (dst, id) from src.
+ * Unknown endpoints are linked to a connection still missing its other
+ * side between the same addresses, else open a connection of their own.
+ */
+static uint32_t conn_for(struct rr_analyzer *a, uint8_t transport,
+			 const uint8_t *src, uint32_t src_id,
+			 const uint8_t *dst, uint32_t dst_id, bool src_id_known,
+			 int *to)
+{
+	uint32_t cn = ep_find(a, dst, dst_id, to);
+	if (cn != NONE)
+		return cn;
+	for (uint32_t i = 0; i < a->nconns; i++) {
+		struct conn *k = &a->conns[i];
+		if (!k->used || k->info.closed || k->info.transport != transport)
+			continue;
+		for (int s = 0; s < 2; s++)
+			if (!k->side[s].known && addr_eq(k->side[s].addr, dst) &&
+			    k->side[1 - s].known &&
+			    addr_eq(k->side[1 - s].addr, src) &&
+			    (!src_id_known || k->side[1 - s].id == src_id)) {
+				side_set(a, i, s, dst, dst_id);
+				*to = s;
+				return i;
+			}
+	}
+	cn = conn_new(a, transport);
+	if (cn == NONE)
+		return NONE;
+	struct conn *k = &a->conns[cn];
+	k->info.inferred = true;
+	k->info.roles_inferred = true;
+	/* until a call says otherwise, the receiver is the responder */
+	side_set(a, cn, 1, dst, dst_id);
+	memcpy(k->side[0].addr, src, 16);
+	if (src_id_known)
+		side_set(a, cn, 0, src, src_id);
+	info_sides(k);
+	*to = 1;
+	return cn;
+}
+
+static struct rsm *rsm_get(struct rr_analyzer *a, struct side *sd)
+{
+	if (sd->slot != NONE)
+		return &a->rsm[sd->slot];
+	for (uint32_t n = 0; n < a->lim.reassembly_slots; n++) {
+		uint32_t i = (a->free_rsm_hint + n) % a->lim.reassembly_slots;
+		if (!a->rsm[i].used) {
+			a->rsm[i].used = true;
+			a->rsm[i].len = a->rsm[i].kept = 0;
+			sd->slot = i;
+			a->free_rsm_hint = i + 1;
+			return &a->rsm[i];
+		}
+	}
+	a->st.reassembly_dropped++;
+	return NULL;
+}
+
+static void rsm_put(struct rr_analyzer *a, struct side *sd)
+{
+	if (sd->slot != NONE) {
+		a->rsm[sd->slot].used = false;
+		sd->slot = NONE;
+	}
+}
+
+static void rsm_append(struct rsm *r, const uint8_t *p, uint32_t n)
+{
+	uint32_t room = HDR_KEEP - r->kept;
+	uint32_t take = n < room ? n : room;
+	memcpy(r->bytes + r->kept, p, take);
+	r->kept += take;
+	r->len += n;
+}
+
+/* RC traffic on IB or RoCE (IBA vol. 1 §9). */
+static void ib_packet(struct rr_analyzer *a, const struct rr_frame *f)
+{
+	uint8_t src[16], dst[16];
+	uint8_t op = f->bth.opcode;
+	if (op >= 0x20)
+		return; /* RPC-over-RDMA runs on RC only */
+	frame_addrs(f, src, dst);
+	int to;
+	uint32_t cn = conn_for(a, f->transport, src, 0, dst, f->bth.dqpn, false,
+			       &to);
+	if (cn == NONE)
+		return;
+	struct conn *k = &a->conns[cn];
+	k->lru = ++a->tick;
+	k->info.last_ns = a->now_ns;
+	struct side *sd = &k->side[to];
+	const uint8_t *pl = f->data + f->payload.off;
+	uint32_t plen = f->payload.len;
+	uint32_t have = f->caplen > f->payload.off ? f->caplen - f->payload.off : 0;
+	if (have > plen)
+		have = plen;
+	switch (op) {
+	case RR_OP_RC_SEND_ONLY:
+	case RR_OP_RC_SEND_ONLY_IMM:
+	case RR_OP_RC_SEND_ONLY_INV:
+		rsm_put(a, sd);
+		message(a, cn, to, pl, have, plen,
+			f->ext.present & RR_EXT_IETH ? f->ext.ieth.rkey : 0);
+		break;
+	case RR_OP_RC_SEND_FIRST: {
+		rsm_put(a, sd);
+		struct rsm *r = rsm_get(a, sd);
+		if (r) {
+			rsm_append(r, pl, have);
+			r->len += plen - have;
+			sd->next_psn = (f->bth.psn + 1) & 0xFFFFFF;
+		}
+		break;
+	}
+	case RR_OP_RC_SEND_MIDDLE:
+	case RR_OP_RC_SEND_LAST:
+	case RR_OP_RC_SEND_LAST_IMM:
+	case RR_OP_RC_SEND_LAST_INV: {
+		if (sd->slot == NONE)
+			break; /* its FIRST is not in the capture */
+		struct rsm *r = &a->rsm[sd->slot];
+		if (f->bth.psn != sd->next_psn) {
+			/* a retransmission repeats what we have; a gap ends it */
+			if (((sd->next_psn - f->bth.psn) & 0xFFFFFF) < 0x800000)
+				break;
+			rsm_put(a, sd);
+			break;
+		}
+		rsm_append(r, pl, have);
+		r->len += plen - have;
+		sd->next_psn = (f->bth.psn + 1) & 0xFFFFFF;
+		if (op != RR_OP_RC_SEND_MIDDLE) {
+			message(a, cn, to, r->bytes, r->kept, r->len,
+				f->ext.present & RR_EXT_IETH ? f->ext.ieth.rkey : 0);
+			rsm_put(a, sd);
+		}
+		break;
+	}
+	case RR_OP_RC_WRITE_FIRST:
+	case RR_OP_RC_WRITE_ONLY:
+	case RR_OP_RC_WRITE_ONLY_IMM:
+		rdma_write(a, cn, f->ext.reth.rkey, f->ext.reth.va,
+			   f->ext.reth.dma_len);
+		break;
+	case RR_OP_RC_READ_REQUEST:
+		rdma_read(a, cn, f->ext.reth.dma_len);
+		break;
+	default:
+		break;
+	}
+}
+
+/* iWARP (RFC 5044 §7, RFC 5040): MPA negotiation, then DDP messages. */
+static void iwarp_unit(struct rr_analyzer *a, const struct rr_frame *f)
+{
+	uint8_t src[16], dst[16];
+	frame_addrs(f, src, dst);
+	int to;
+	uint32_t cn;
+	if (rr_has(f, RR_LAYER_MPA)) {
+		const struct rr_mpa *m = &f->mpa;
+		if (!m->reply) {
+			cn = ep_find(a, dst, f->tcp.dport, &to);
+			if (cn == NONE) {
+				cn = conn_new(a, RR_TRANSPORT_IWARP);
+				if (cn == NONE)
+					return;
+				side_set(a, cn, 1, dst, f->tcp.dport);
+				side_set(a, cn, 0, src, f->tcp.sport);
+			}
+			to = 1;
+		} else {
+			cn = ep_find(a, dst, f->tcp.dport, &to);
+			if (cn == NONE)
+				return;
+		}
+		struct conn *k = &a->conns[cn];
+		set_private(a, cn, 1 - to, f);
+		k->info.mpa_revision = m->revision;
+		if (m->has_ird_ord) {
+			k->info.ird = m->ird;
+			k->info.ord = m->ord;
+		}
+		k->markers |= m->marker;
+		k->crc |= m->crc;
+		/* markers count from the first FPDU octet of each stream */
+		struct side *sender = &k->side[1 - to];
+		sender->marker_set = true;
+		sender->marker_seq0 = f->tcp.seq + f->tcp.payload.len;
+		if (f->tcp.dport == 20049 || f->tcp.sport == 20049)
+			k->rpcrdma = true;
+		return;
+	}
+	if (!rr_has(f, RR_LAYER_DDP) || f->note[RR_LAYER_DDP].status == RR_TRUNCATED)
+		return;
+	cn = conn_for(a, RR_TRANSPORT_IWARP, src, f->tcp.sport, dst,
+		      f->tcp.dport, true, &to);
+	if (cn == NONE)
+		return;
+	struct conn *k = &a->conns[cn];
+	k->lru = ++a->tick;
+	k->info.last_ns = a->now_ns;
+	const struct rr_ddp *d = &f->ddp;
+	struct side *sd = &k->side[to];
+	const uint8_t *pl = f->unit_data + f->payload.off;
+	uint32_t plen = f->payload.len;
+	uint32_t have = f->unit_cap > f->payload.off ? f->unit_cap - f->payload.off : 0;
+	if (have > plen)
+		have = plen;
+	switch (d->opcode) {
+	case RR_RDMAP_WRITE:
+		rdma_write(a, cn, d->stag, d->to, plen);
+		break;
+	case RR_RDMAP_READ_REQUEST:
+		rdma_read(a, cn, d->read_size);
+		break;
+	case RR_RDMAP_SEND:
+	case RR_RDMAP_SEND_INV:
+	case RR_RDMAP_SEND_SE:
+	case RR_RDMAP_SEND_SE_INV: {
+		if (d->qn != 0)
+			break;
+		bool inv = d->opcode == RR_RDMAP_SEND_INV ||
+			   d->opcode == RR_RDMAP_SEND_SE_INV;
+		if (d->mo == 0 && d->last) {
+			rsm_put(a, sd);
+			message(a, cn, to, pl, have, plen, inv ? d->inv_stag : 0);
+			break;
+		}
+		if (d->mo == 0) {
+			rsm_put(a, sd);
+			if (rsm_get(a, sd))
+				sd->msn = d->msn;
+		}
+		if (sd->slot == NONE || d->msn != sd->msn)
+			break;
+		struct rsm *r = &a->rsm[sd->slot];
+		if (d->mo != r->len) {
+			rsm_put(a, sd);
+			break;
+		}
+		rsm_append(r, pl, have);
+		r->len += plen - have;
+		if (d->last) {
+			message(a, cn, to, r->bytes, r->kept, r->len,
+				inv ? d->inv_stag : 0);
+			rsm_put(a, sd);
+		}
+		break;
+	}
+	default:
+		break;
+	}
+}
+
+static void frame_findings(struct rr_analyzer *a, const struct rr_frame *f)
+{
+	if (rr_has(f, RR_LAYER_ICRC) && f->icrc.state == RR_CRC_BAD)
+		finding(a, NONE, RR_FIND_ICRC, NULL);
+	else if (rr_has(f, RR_LAYER_DDP) && f->fpdu.crc_state == RR_CRC_BAD)
+		finding(a, NONE, RR_FIND_CRC32C, NULL);
+	else if (f->status == RR_MALFORMED && f->bad_layer != RR_LAYER_CM_PRIVATE)
+		finding(a, NONE, RR_FIND_MALFORMED,
+			rr_layer_str(f->bad_layer));
+}
+
+/* The stream hint for an iWARP frame, from what its MPA exchange said. */
+static bool iwarp_hint(struct rr_analyzer *a, struct rr_stream_hint *hint)
+{
+	memset(hint, 0, sizeof(*hint));
+	if (!rr_has(&a->f, RR_LAYER_TCP) || rr_has(&a->f, RR_LAYER_MPA))
+		return false;
+	uint8_t src[16], dst[16];
+	frame_addrs(&a->f, src, dst);
+	int to;
+	uint32_t cn = ep_find(a, dst, a->f.tcp.dport, &to);
+	if (cn == NONE || a->conns[cn].info.transport != RR_TRANSPORT_IWARP)
+		return false;
+	struct conn *k = &a->conns[cn];
+	hint->iwarp = true;
+	hint->iwarp_crc = k->crc;
+	hint->rpcrdma = k->rpcrdma;
+	const struct side *sender = &k->side[1 - to];
+	if (k->markers && sender->marker_set) {
+		hint->iwarp_markers = true;
+		hint->marker_seq0 = sender->marker_seq0;
+		hint->scratch = a->scratch;
+		hint->scratch_len = sizeof(a->scratch);
+	}
+	return true;
+}
+
+void rr_analyzer_frame(struct rr_analyzer *a, uint32_t link, uint64_t ts_ns,
+		       const uint8_t *data, uint32_t caplen, uint32_t wirelen)
+{
+	a->frame_no++;
+	a->now_ns = ts_ns;
+	a->st.frames++;
+	struct rr_stream_hint hint;
+	struct rr_frame *f = &a->f;
+	bool counted_trunc = false, counted_bad = false;
+	bool more = rr_decode_frame(&a->cfg, link, data, caplen, wirelen, NULL, f);
+	/* an iWARP stream's negotiation tells how to read its FPDUs */
+	if (more && iwarp_hint(a, &hint))
+		more = rr_decode_frame(&a->cfg, link, data, caplen, wirelen,
+				       &hint, f);
+	for (; more; more = rr_decode_next_unit(&a->cfg, f)) {
+		if (f->status == RR_TRUNCATED && !counted_trunc) {
+			counted_trunc = true;
+			a->st.frames_truncated++;
+			finding(a, NONE, RR_FIND_TRUNCATED,
+				rr_layer_str(f->bad_layer));
+		}
+		if (f->status == RR_MALFORMED && !counted_bad) {
+			counted_bad = true;
+			a->st.frames_malformed++;
+			frame_findings(a, f);
+		}
+		if (rr_has(f, RR_LAYER_CM)) {
+			cm(a, f);
+		} else if (rr_has(f, RR_LAYER_BTH)) {
+			ib_packet(a, f);
+		} else if (f->transport == RR_TRANSPORT_IWARP) {
+			iwarp_unit(a, f);
+		}
+	}
+}
+
+void rr_analyzer_dropped(struct rr_analyzer *a, uint64_t n)
+{
+	a->st.frames_dropped += n;
+}
+
+void rr_analyzer_finish(struct rr_analyzer *a)
+{
+	for (uint32_t i = 0; i < a->lim.max_calls; i++) {
+		struct call *c = &a->calls[i];
+		if (!c->used)
+			continue;
+		if (c->rrc_pending)
+			finding(a, c->conn, RR_FIND_RRC_NOT_RELEASED, NULL);
+		else if (!c->answered && c->dir == RR_DIR_FWD_CALL)
+			a->conns[c->conn].info.st.unmatched++;
+		call_free(a, i);
+	}
+}

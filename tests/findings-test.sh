@@ -1,0 +1,44 @@
+#!/bin/sh
+# Each fault capture of the reference peer raises exactly its findings,
+# and the clean captures raise none (rpcrdma-dump --findings).
+# usage: findings-test.sh RPCRDMA_DUMP SOURCE_DIR
+set -u
+dump=$1
+src=$2
+pass=0
+fail=0
+expect() { # capture, expected "count id" lines joined by ';' ('' for none)
+	got=$("$dump" --findings -r "$src/samples/$1" 2>/dev/null |
+		sed -n 's/.*! \([a-z_.0-9]*\) .*/\1/p' | sort | uniq -c |
+		awk '{printf "%s%s %s", (NR > 1 ? ";" : ""), $1, $2}')
+	if [ "$got" = "$2" ]; then
+		pass=$((pass + 1))
+		echo "ok - $1: ${2:-no findings}"
+	else
+		fail=$((fail + 1))
+		echo "not ok - $1: want '${2:-none}', got '${got:-none}'"
+	fi
+}
+expect rocev2-fault-backward-chunks.pcap "1 rpcrdma.bc_chunks"
+expect rocev2-fault-done-unknown-xid.pcap "1 rpcrdma.done_unknown_xid"
+expect rocev2-fault-inline-too-big.pcap "1 rpcrdma.inline_too_big"
+expect rocev2-fault-invalidate-without-r.pcap "1 rpcrdma.invalidate_without_r"
+expect rocev2-fault-missing-done.pcap "3 rpcrdma.read_chunk_not_released"
+expect rocev2-fault-over-credit.pcap "1 rpcrdma.over_credit"
+# the responder cannot use the chunk and says so with ERR_CHUNK
+expect rocev2-fault-reply-chunk-small.pcap \
+	"1 rpcrdma.err_chunk;1 rpcrdma.reply_chunk_unusable"
+expect rocev2-fault-write-beyond-segment.pcap "1 rpcrdma.write_beyond_segment"
+# the version-2 call, and the ERR_VERS it rightly gets
+expect rocev2-fault-wrong-version.pcap "1 rpcrdma.err_vers;1 rpcrdma.vers"
+# the call, and the reply that echoes both xids
+expect rocev2-fault-xid-mismatch.pcap "2 rpcrdma.xid_mismatch"
+expect rocev2-fault-zero-credit.pcap "1 rpcrdma.zero_credit"
+expect iwarp-fault-truncated-private-data.pcap "1 rpcrdma.cm_private_data"
+for clean in rocev2-inline rocev2-long-call rocev2-mixed rocev2-null \
+	rocev2-read rocev2-reliable-reply rocev2-reply-chunk rocev2-write \
+	iwarp-mixed iwarp-markers; do
+	expect "$clean.pcap" ""
+done
+echo "$pass passed, $fail failed"
+[ "$fail" = 0 ]
