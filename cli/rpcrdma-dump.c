@@ -18,6 +18,9 @@
 
 #include <rpcrdma/analyzer.h>
 #include <rpcrdma/dissect.h>
+#ifdef RR_HAVE_JSONC
+#include "../exporters/rr_json.h"
+#endif
 
 enum { EXIT_USAGE = 1, EXIT_INPUT = 2 };
 
@@ -26,7 +29,7 @@ struct opts {
 	char *filter;
 	long count;
 	int verbose;
-	bool all_frames, no_crc, findings_only, stats;
+	bool all_frames, no_crc, findings_only, stats, json, stats_json, quiet;
 };
 
 /* What the analyzer said while it took one frame, printed after it. */
@@ -40,6 +43,7 @@ struct pending {
 
 struct dump {
 	struct opts o;
+	struct rr_analyzer *a;
 	struct pending ev[FRAME_EVENTS];
 	unsigned nev;
 	unsigned long findings;
@@ -54,7 +58,7 @@ static void usage(FILE *to)
 {
 	fprintf(to,
 		"usage: rpcrdma-dump [-r FILE | -i IFACE] [-c COUNT] [-n] [-v[v]] [-a] [-K]\n"
-		"                    [--findings] [--stats] [expression]\n"
+		"                    [-j] [-q] [--findings] [--stats[=json]] [expression]\n"
 		"  -r FILE     read packets from FILE (pcap or pcapng)\n"
 		"  -i IFACE    capture live on IFACE (libpcap)\n"
 		"  -c COUNT    stop after COUNT frames\n"
@@ -63,7 +67,10 @@ static void usage(FILE *to)
 		"  -a          print a line for every frame, not only RPC-over-RDMA\n"
 		"  -K          do not verify the ICRC and MPA CRC32c\n"
 		"  --findings  print the findings only\n"
+		"  -j          JSON Lines, one object per event (docs/json-schema.md)\n"
+		"  -q          quiet: no per-message output (with --stats)\n"
 		"  --stats     print per-connection statistics at the end\n"
+		"  --stats=json  the same as one JSON document\n"
 		"  expression  a libpcap filter, as in tcpdump\n"
 		"  -h          show this help\n"
 		"exit status: 0 done, 1 usage error, 2 input error\n");
@@ -305,11 +312,25 @@ static void tally(const struct rr_frame *f, struct totals *t)
 
 /* Frame-level lines: CM and MPA, or every frame with -a. */
 static void print_unit(const struct pcap_pkthdr *h, const struct rr_frame *f,
-		       const struct opts *o)
+		       const struct opts *o, uint64_t frame)
 {
 	bool setup = rr_has(f, RR_LAYER_CM) || rr_has(f, RR_LAYER_MPA);
-	if ((!setup && !o->all_frames) || o->findings_only)
+	if ((!setup && !o->all_frames) || o->findings_only || o->quiet)
 		return;
+#ifdef RR_HAVE_JSONC
+	if (o->json) {
+		if (setup) {
+			json_object *j = rr_json_setup(f, frame,
+				(uint64_t)h->ts.tv_sec * 1000000000u +
+				(uint64_t)h->ts.tv_usec * 1000u);
+			puts(json_object_to_json_string_ext(j, JSON_C_TO_STRING_PLAIN));
+			json_object_put(j);
+		}
+		return;
+	}
+#else
+	(void)frame;
+#endif
 	print_time(h);
 	print_endpoints(f);
 	if (o->all_frames || o->verbose > 1)
@@ -329,7 +350,8 @@ static void print_unit(const struct pcap_pkthdr *h, const struct rr_frame *f,
 static void on_event(void *ctx, const struct rr_event *ev)
 {
 	struct dump *d = ctx;
-	if (ev->kind != RR_EV_MESSAGE && ev->kind != RR_EV_FINDING)
+	if (ev->kind != RR_EV_MESSAGE && ev->kind != RR_EV_FINDING &&
+	    ev->kind != RR_EV_NEGOTIATED)
 		return;
 	if (d->nev == FRAME_EVENTS)
 		return;
@@ -340,16 +362,59 @@ static void on_event(void *ctx, const struct rr_event *ev)
 		p->has_rpc = ev->rpc != NULL;
 		if (ev->rpc)
 			p->rpc = *ev->rpc;
-	} else {
+	} else if (ev->kind == RR_EV_FINDING) {
 		d->findings++;
 	}
 }
+
+#ifdef RR_HAVE_JSONC
+static void json_line(json_object *o)
+{
+	puts(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
+	json_object_put(o);
+}
+
+/* Messages carry the findings that follow them in the same frame. */
+static void print_events_json(struct dump *d)
+{
+	for (unsigned i = 0; i < d->nev; i++) {
+		const struct pending *p = &d->ev[i];
+		if (p->ev.kind == RR_EV_NEGOTIATED) {
+			const struct rr_conn_info *c = rr_analyzer_conn(d->a, p->ev.conn);
+			if (c)
+				json_line(rr_json_negotiated(&p->ev, c));
+		} else if (p->ev.kind == RR_EV_FINDING) {
+			json_line(rr_json_finding(&p->ev));
+		} else {
+			uint16_t ids[FRAME_EVENTS];
+			unsigned n = 0;
+			while (i + 1 < d->nev && d->ev[i + 1].ev.kind == RR_EV_FINDING)
+				ids[n++] = d->ev[++i].ev.finding;
+			json_line(rr_json_message(&p->ev, &p->hdr,
+						  p->has_rpc ? &p->rpc : NULL, ids, n));
+		}
+	}
+	d->nev = 0;
+}
+#endif
 
 /* What the analyzer said about the frame just fed to it. */
 static void print_events(struct dump *d, const struct pcap_pkthdr *h,
 			 const struct rr_frame *f)
 {
+	if (d->o.quiet) {
+		d->nev = 0;
+		return;
+	}
+#ifdef RR_HAVE_JSONC
+	if (d->o.json) {
+		print_events_json(d);
+		return;
+	}
+#endif
 	for (unsigned i = 0; i < d->nev; i++) {
+		if (d->ev[i].ev.kind == RR_EV_NEGOTIATED)
+			continue;
 		const struct pending *p = &d->ev[i];
 		if (p->ev.kind == RR_EV_FINDING) {
 			if (d->o.findings_only) {
@@ -472,13 +537,13 @@ static int parse_args(int argc, char **argv, struct opts *o)
 	static const struct option longopts[] = {
 		{ "help", no_argument, NULL, 'h' },
 		{ "findings", no_argument, NULL, O_FINDINGS },
-		{ "stats", no_argument, NULL, O_STATS },
+		{ "stats", optional_argument, NULL, O_STATS },
 		{ NULL, 0, NULL, 0 },
 	};
 	int c;
 	memset(o, 0, sizeof(*o));
 	o->count = -1;
-	while ((c = getopt_long(argc, argv, "r:i:c:nvaKh", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "r:i:c:nvaKjqh", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'r':
 			o->file = optarg;
@@ -511,7 +576,21 @@ static int parse_args(int argc, char **argv, struct opts *o)
 			o->findings_only = true;
 			break;
 		case O_STATS:
+			if (optarg && strcmp(optarg, "json")) {
+				fprintf(stderr, "rpcrdma-dump: --stats takes "
+						"nothing or =json\n");
+				return -1;
+			}
 			o->stats = true;
+			o->stats_json = optarg != NULL;
+			/* one JSON document, nothing else on stdout */
+			o->quiet |= o->stats_json;
+			break;
+		case 'j':
+			o->json = true;
+			break;
+		case 'q':
+			o->quiet = true;
 			break;
 		case 'h':
 			usage(stdout);
@@ -535,6 +614,12 @@ static int parse_args(int argc, char **argv, struct opts *o)
 			strcat(o->filter, argv[i]);
 		}
 	}
+#ifndef RR_HAVE_JSONC
+	if (o->json || o->stats_json) {
+		fprintf(stderr, "rpcrdma-dump: built without json-c: no JSON output\n");
+		return -1;
+	}
+#endif
 	if (!o->file == !o->iface) {
 		fprintf(stderr, "rpcrdma-dump: give one of -r FILE or -i IFACE\n");
 		return -1;
@@ -612,6 +697,7 @@ int main(int argc, char **argv)
 	if (o->no_crc)
 		cfg.flags &= ~(uint32_t)(RR_CFG_VERIFY_ICRC | RR_CFG_VERIFY_CRC32C);
 	struct rr_analyzer *a = rr_analyzer_new(&cfg, NULL, on_event, &d);
+	d.a = a;
 	if (!a) {
 		fprintf(stderr, "rpcrdma-dump: not enough memory for the analyzer\n");
 		pcap_close(p);
@@ -641,7 +727,7 @@ int main(int argc, char **argv)
 						 h->caplen, h->len, NULL, &f);
 		     more; more = rr_decode_next_unit(&cfg, &f)) {
 			tally(&f, &t);
-			print_unit(h, &f, o);
+			print_unit(h, &f, o, t.frames);
 		}
 		print_events(&d, h, &f);
 		if (tty && time(NULL) - started >= 2 && time(NULL) != shown) {
@@ -663,8 +749,16 @@ int main(int argc, char **argv)
 	}
 	rr_analyzer_finish(a);
 	print_events(&d, NULL, &f);
-	if (o->stats)
+	if (o->stats && !o->stats_json)
 		print_stats(a);
+#ifdef RR_HAVE_JSONC
+	if (o->stats_json) {
+		json_object *j = rr_json_stats(a);
+		puts(json_object_to_json_string_ext(j, JSON_C_TO_STRING_PRETTY |
+						       JSON_C_TO_STRING_SPACED));
+		json_object_put(j);
+	}
+#endif
 	fflush(stdout);
 	const struct rr_stats *st = rr_analyzer_stats(a);
 	uint64_t msgs = 0;

@@ -970,6 +970,9 @@ static void cm(struct rr_analyzer *a, const struct rr_frame *f)
 			return;
 		side_set(a, cn, 1, src, m->local_qpn);
 		set_private(a, cn, 1, f);
+		ev.kind = RR_EV_NEGOTIATED;
+		ev.conn = cn;
+		emit(a, &ev);
 		break;
 	case RR_CM_REJ:
 		cn = conn_by_comm(a, m->remote_comm_id);
@@ -1189,6 +1192,10 @@ static void iwarp_unit(struct rr_analyzer *a, const struct rr_frame *f)
 		sender->marker_seq0 = f->tcp.seq + f->tcp.payload.len;
 		if (f->tcp.dport == 20049 || f->tcp.sport == 20049)
 			k->rpcrdma = true;
+		if (m->reply) {
+			struct rr_event ev = { .kind = RR_EV_NEGOTIATED, .conn = cn };
+			emit(a, &ev);
+		}
 		return;
 	}
 	if (!rr_has(f, RR_LAYER_DDP) || f->note[RR_LAYER_DDP].status == RR_TRUNCATED)

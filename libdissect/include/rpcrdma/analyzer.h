@@ -172,6 +172,7 @@ enum rr_event_kind {
 	RR_EV_CONN_OPEN,
 	RR_EV_CONN_CLOSE,
 	RR_EV_RPC_DONE,      /* a reply matched its call */
+	RR_EV_NEGOTIATED,    /* both sides' setup seen: see rr_analyzer_conn */
 };
 
 struct rr_event {

@@ -1,0 +1,323 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+#define _DEFAULT_SOURCE
+#include <arpa/inet.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "rr_json.h"
+
+static void add(json_object *o, const char *k, json_object *v)
+{
+	json_object_object_add(o, k, v);
+}
+
+static json_object *u64(uint64_t v)
+{
+	return json_object_new_int64((int64_t)v);
+}
+
+static json_object *header(const char *type, uint64_t frame, uint64_t ts_ns)
+{
+	json_object *o = json_object_new_object();
+	add(o, "type", json_object_new_string(type));
+	add(o, "schema", json_object_new_int(RR_JSON_SCHEMA));
+	add(o, "frame", u64(frame));
+	/* microseconds, written exactly as a capture's timestamp reads */
+	char ts[32];
+	snprintf(ts, sizeof(ts), "%llu.%06llu",
+		 (unsigned long long)(ts_ns / 1000000000u),
+		 (unsigned long long)(ts_ns % 1000000000u / 1000u));
+	add(o, "ts", json_object_new_double_s((double)ts_ns / 1e9, ts));
+	return o;
+}
+
+static json_object *segment(const struct rr_rdma_seg *s, bool position)
+{
+	json_object *o = json_object_new_object();
+	if (position)
+		add(o, "position", u64(s->position));
+	add(o, "handle", u64(s->handle));
+	add(o, "length", u64(s->length));
+	add(o, "offset", u64(s->offset));
+	return o;
+}
+
+static json_object *rpc_object(const struct rr_rpc *r)
+{
+	json_object *o = json_object_new_object();
+	add(o, "xid", u64(r->xid));
+	add(o, "msg_type", json_object_new_string(
+				   rr_rpc_msg_type_str(r->msg_type)));
+	if (r->msg_type == RR_RPC_CALL) {
+		const char *prog = rr_rpc_program_str(r->prog);
+		const char *proc = rr_rpc_proc_str(r->prog, r->vers, r->proc);
+		add(o, "prog", u64(r->prog));
+		add(o, "prog_name", prog ? json_object_new_string(prog) : NULL);
+		add(o, "vers", u64(r->vers));
+		add(o, "proc", u64(r->proc));
+		add(o, "proc_name", proc ? json_object_new_string(proc) : NULL);
+		add(o, "cred_flavor", u64(r->cred_flavor));
+	} else {
+		add(o, "reply_stat", json_object_new_string(
+					     rr_rpc_reply_stat_str(r->reply_stat) ?
+						     rr_rpc_reply_stat_str(r->reply_stat) : "?"));
+		if (r->reply_stat == RR_RPC_MSG_ACCEPTED) {
+			const char *as = rr_rpc_accept_stat_str(r->accept_stat);
+			add(o, "accept_stat", as ? json_object_new_string(as) :
+						   u64(r->accept_stat));
+		}
+	}
+	return o;
+}
+
+json_object *rr_json_message(const struct rr_event *ev,
+			     const struct rr_rpcrdma *h,
+			     const struct rr_rpc *rpc, const uint16_t *findings,
+			     unsigned nfindings)
+{
+	json_object *o = header("message", ev->frame, ev->ts_ns);
+	add(o, "conn", u64(ev->conn));
+	add(o, "dir", json_object_new_string(rr_dir_str(ev->dir)));
+	add(o, "xid", u64(h->xid));
+	add(o, "vers", u64(h->vers));
+	add(o, "credits", u64(h->credits));
+	const char *proc = rr_rdma_proc_str(h->proc);
+	add(o, "proc", proc ? json_object_new_string(proc) : u64(h->proc));
+	add(o, "len", u64(ev->msg_len));
+	bool lists = h->body_decoded && h->proc <= RR_RDMA_MSGP;
+	json_object *reads = json_object_new_array();
+	json_object *writes = json_object_new_array();
+	json_object *reply = NULL, *chunk = NULL;
+	int last_chunk = -1;
+	for (unsigned i = 0; lists && i < h->nsegs; i++) {
+		const struct rr_rdma_seg *s = &h->segs[i];
+		if (s->list == RR_LIST_READ) {
+			json_object_array_add(reads, segment(s, true));
+		} else if (s->list == RR_LIST_WRITE) {
+			if (s->chunk != last_chunk) {
+				chunk = json_object_new_array();
+				json_object_array_add(writes, chunk);
+				last_chunk = s->chunk;
+			}
+			json_object_array_add(chunk, segment(s, false));
+		} else {
+			if (!reply)
+				reply = json_object_new_array();
+			json_object_array_add(reply, segment(s, false));
+		}
+	}
+	add(o, "reads", reads);
+	add(o, "writes", writes);
+	add(o, "reply", reply);
+	if (h->proc == RR_RDMA_MSGP) {
+		add(o, "align", u64(h->align));
+		add(o, "thresh", u64(h->thresh));
+	}
+	if (h->proc == RR_RDMA_ERROR && h->body_decoded) {
+		add(o, "err", json_object_new_string(rr_rdma_err_str(h->err) ?
+							    rr_rdma_err_str(h->err) : "?"));
+		if (h->err == RR_ERR_VERS) {
+			add(o, "vers_low", u64(h->vers_low));
+			add(o, "vers_high", u64(h->vers_high));
+		}
+	}
+	add(o, "rpc", rpc ? rpc_object(rpc) : NULL);
+	json_object *fa = json_object_new_array();
+	for (unsigned i = 0; i < nfindings; i++)
+		json_object_array_add(fa, json_object_new_string(
+					       rr_finding_info(findings[i])->id));
+	add(o, "findings", fa);
+	return o;
+}
+
+json_object *rr_json_finding(const struct rr_event *ev)
+{
+	const struct rr_finding_info *fi = rr_finding_info(ev->finding);
+	json_object *o = header("finding", ev->frame, ev->ts_ns);
+	add(o, "conn", ev->conn == UINT32_MAX ? NULL : u64(ev->conn));
+	add(o, "id", json_object_new_string(fi->id));
+	add(o, "severity", json_object_new_string(rr_severity_str(fi->severity)));
+	add(o, "reference", json_object_new_string(fi->reference));
+	add(o, "message", json_object_new_string(fi->message));
+	add(o, "detail", ev->detail ? json_object_new_string(ev->detail) : NULL);
+	return o;
+}
+
+static json_object *private_data(const struct rr_cm_private *p)
+{
+	json_object *o = json_object_new_object();
+	add(o, "format", u64(RR_CM_PRIVATE_FORMAT));
+	add(o, "version", u64(p->version));
+	add(o, "rinval", json_object_new_boolean(p->rinval));
+	add(o, "send_size", u64(p->send_size));
+	add(o, "recv_size", u64(p->recv_size));
+	add(o, "status", json_object_new_string(rr_status_str(p->status)));
+	return o;
+}
+
+json_object *rr_json_setup(const struct rr_frame *f, uint64_t frame,
+			   uint64_t ts_ns)
+{
+	json_object *o;
+	if (rr_has(f, RR_LAYER_CM)) {
+		o = header("cm", frame, ts_ns);
+		const char *attr = rr_cm_attr_str(f->cm.attr_id);
+		add(o, "attr", attr ? json_object_new_string(attr) :
+				      u64(f->cm.attr_id));
+		add(o, "local_comm_id", u64(f->cm.local_comm_id));
+		add(o, "remote_comm_id", u64(f->cm.remote_comm_id));
+		if (f->cm.attr_id == RR_CM_REQ || f->cm.attr_id == RR_CM_REP) {
+			add(o, "qpn", u64(f->cm.local_qpn));
+			add(o, "starting_psn", u64(f->cm.starting_psn));
+		}
+		if (f->cm.attr_id == RR_CM_REQ)
+			add(o, "service_id", u64(f->cm.service_id));
+		if (rr_has(f, RR_LAYER_RDMA_CM)) {
+			char s[INET6_ADDRSTRLEN], d[INET6_ADDRSTRLEN];
+			int fam = f->rdma_cm.addr_len == 4 ? AF_INET : AF_INET6;
+			inet_ntop(fam, f->data + f->rdma_cm.src_addr_off, s, sizeof(s));
+			inet_ntop(fam, f->data + f->rdma_cm.dst_addr_off, d, sizeof(d));
+			json_object *r = json_object_new_object();
+			add(r, "src", json_object_new_string(s));
+			add(r, "src_port", u64(f->rdma_cm.src_port));
+			add(r, "dst", json_object_new_string(d));
+			add(r, "dst_port", u64(f->rdma_cm.dst_port));
+			add(o, "rdma_cm", r);
+		}
+	} else {
+		o = header("mpa", frame, ts_ns);
+		add(o, "reply", json_object_new_boolean(f->mpa.reply));
+		add(o, "revision", u64(f->mpa.revision));
+		add(o, "crc", json_object_new_boolean(f->mpa.crc));
+		add(o, "markers", json_object_new_boolean(f->mpa.marker));
+		if (f->mpa.has_ird_ord) {
+			add(o, "ird", u64(f->mpa.ird));
+			add(o, "ord", u64(f->mpa.ord));
+		}
+	}
+	add(o, "private_data", rr_has(f, RR_LAYER_CM_PRIVATE) ?
+				       private_data(&f->cm_private) : NULL);
+	return o;
+}
+
+json_object *rr_json_negotiated(const struct rr_event *ev,
+				const struct rr_conn_info *c)
+{
+	json_object *o = header("negotiated", ev->frame, ev->ts_ns);
+	add(o, "conn", u64(ev->conn));
+	add(o, "transport", json_object_new_string(rr_transport_str(c->transport)));
+	add(o, "requester_private_data",
+	    c->have_private[0] ? private_data(&c->priv[0]) : NULL);
+	add(o, "responder_private_data",
+	    c->have_private[1] ? private_data(&c->priv[1]) : NULL);
+	json_object *t = json_object_new_object();
+	add(t, "call", u64(c->thresholds.call));
+	add(t, "reply", u64(c->thresholds.reply));
+	add(t, "remote_invalidation",
+	    json_object_new_boolean(c->thresholds.remote_invalidation));
+	add(o, "thresholds", t);
+	return o;
+}
+
+static json_object *conn_stats(const struct rr_conn_stats *s)
+{
+	static const char *const kinds[RR_KIND_COUNT] = {
+		"inline", "read", "position_zero_read", "write", "reply",
+		"responder_read",
+	};
+	static const char *const dirs[] = { "call", "reply", "backward_call",
+					    "backward_reply", "unknown" };
+	json_object *o = json_object_new_object();
+	json_object *m = json_object_new_object();
+	for (unsigned d = 0; d <= RR_DIR_UNKNOWN; d++) {
+		json_object *byproc = json_object_new_object();
+		for (unsigned p = 0; p < 5; p++)
+			add(byproc, rr_rdma_proc_str(p), u64(s->messages[d][p]));
+		add(m, dirs[d], byproc);
+	}
+	add(o, "messages", m);
+	add(o, "calls", u64(s->calls));
+	add(o, "replies", u64(s->replies));
+	add(o, "unanswered", u64(s->unmatched));
+	json_object *cr = json_object_new_object();
+	add(cr, "granted", u64(s->grant));
+	add(cr, "granted_min", u64(s->grant_min == UINT32_MAX ? 0 : s->grant_min));
+	add(cr, "granted_max", u64(s->grant_max));
+	add(cr, "in_flight", u64(s->in_flight));
+	add(cr, "in_flight_max", u64(s->in_flight_max));
+	add(cr, "backward_granted", u64(s->bc_grant));
+	add(o, "credits", cr);
+	json_object *ch = json_object_new_object();
+	for (unsigned k = 0; k < RR_KIND_COUNT; k++)
+		add(ch, kinds[k], u64(s->chunks[k]));
+	add(o, "chunks", ch);
+	json_object *b = json_object_new_object();
+	add(b, "send", u64(s->bytes_send));
+	add(b, "rdma_read", u64(s->bytes_read));
+	add(b, "rdma_write", u64(s->bytes_write));
+	add(o, "bytes", b);
+	add(o, "findings", u64(s->findings));
+	return o;
+}
+
+json_object *rr_json_stats(const struct rr_analyzer *a)
+{
+	const struct rr_stats *st = rr_analyzer_stats(a);
+	json_object *o = json_object_new_object();
+	add(o, "type", json_object_new_string("stats"));
+	add(o, "schema", json_object_new_int(RR_JSON_SCHEMA));
+	json_object *conns = json_object_new_array();
+	for (uint32_t i = 0; i < rr_analyzer_conn_count(a); i++) {
+		const struct rr_conn_info *c = rr_analyzer_conn(a, i);
+		if (!c)
+			continue;
+		json_object *co = conn_stats(&c->st);
+		add(co, "conn", u64(i));
+		add(co, "transport", json_object_new_string(rr_transport_str(c->transport)));
+		add(co, "inferred", json_object_new_boolean(c->inferred));
+		add(co, "requester_id", u64(c->requester_qpn));
+		add(co, "responder_id", u64(c->responder_qpn));
+		json_object *t = json_object_new_object();
+		add(t, "call", u64(c->thresholds.call));
+		add(t, "reply", u64(c->thresholds.reply));
+		add(t, "remote_invalidation",
+		    json_object_new_boolean(c->thresholds.remote_invalidation));
+		add(co, "thresholds", t);
+		json_object_array_add(conns, co);
+	}
+	add(o, "connections", conns);
+	add(o, "total", conn_stats(&st->total));
+	json_object *procs = json_object_new_array();
+	for (unsigned p = 0; p < RR_PROC_SLOTS; p++) {
+		if (!st->rpc_calls[p])
+			continue;
+		json_object *po = json_object_new_object();
+		const char *name = p < 22 ? rr_rpc_proc_str(100003, 3, p) :
+				   p == 22 ? "NFSv4" : p == 23 ? "NFSv4 callback" :
+					     "other";
+		add(po, "procedure", json_object_new_string(name));
+		add(po, "calls", u64(st->rpc_calls[p]));
+		json_object *lat = json_object_new_array();
+		for (unsigned b = 0; b < RR_LAT_BUCKETS; b++)
+			json_object_array_add(lat, u64(st->latency[p][b]));
+		add(po, "latency_log2_us", lat);
+		json_object_array_add(procs, po);
+	}
+	add(o, "procedures", procs);
+	json_object *fo = json_object_new_object();
+	for (unsigned i = 0; i < RR_FINDING_COUNT; i++)
+		add(fo, rr_finding_info(i)->id, u64(st->findings[i]));
+	add(o, "findings", fo);
+	json_object *fr = json_object_new_object();
+	add(fr, "total", u64(st->frames));
+	add(fr, "truncated", u64(st->frames_truncated));
+	add(fr, "malformed", u64(st->frames_malformed));
+	add(fr, "dropped", u64(st->frames_dropped));
+	add(o, "frames", fr);
+	json_object *ev = json_object_new_object();
+	add(ev, "connections", u64(st->connections_evicted));
+	add(ev, "calls", u64(st->calls_evicted));
+	add(ev, "reassembly", u64(st->reassembly_dropped));
+	add(o, "evicted", ev);
+	return o;
+}
