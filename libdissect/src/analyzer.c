@@ -87,7 +87,6 @@ struct conn {
 	uint32_t comm_id;     /* IB CM: the REQ's communication ID */
 	bool used, rpcrdma;   /* known to carry RPC-over-RDMA */
 	bool markers, crc;    /* iWARP negotiation */
-	uint64_t lru;
 };
 
 struct seg {
@@ -108,7 +107,6 @@ struct call {
 	uint64_t ts_ns;
 	uint32_t segs;        /* first segment, chained by seg.next */
 	uint32_t hnext;       /* (conn, dir, xid) hash chain */
-	uint64_t lru;
 };
 
 struct rsm {                /* a SEND being reassembled */
@@ -123,7 +121,7 @@ struct rr_analyzer {
 	rr_event_fn fn;
 	void *ctx;
 	struct rr_stats st;
-	uint64_t frame_no, now_ns, tick;
+	uint64_t frame_no, now_ns;
 	/* connections and their endpoint hash */
 	struct conn *conns;
 	uint32_t nconns, conn_hash_size;
@@ -364,8 +362,8 @@ static uint32_t conn_new(struct rr_analyzer *a, uint8_t transport)
 		/* evict the least recently used connection */
 		uint64_t oldest = UINT64_MAX;
 		for (uint32_t i = 0; i < a->nconns; i++)
-			if (a->conns[i].lru < oldest) {
-				oldest = a->conns[i].lru;
+			if (a->conns[i].info.last_ns < oldest) {
+				oldest = a->conns[i].info.last_ns;
 				c = i;
 			}
 		if (c == NONE)
@@ -469,8 +467,8 @@ static uint32_t call_new(struct rr_analyzer *a, uint32_t conn, uint8_t dir,
 		uint32_t victim = NONE;
 		uint64_t oldest = UINT64_MAX;
 		for (uint32_t i = 0; i < a->lim.max_calls; i++)
-			if (a->calls[i].used && a->calls[i].lru < oldest) {
-				oldest = a->calls[i].lru;
+			if (a->calls[i].used && a->calls[i].ts_ns < oldest) {
+				oldest = a->calls[i].ts_ns;
 				victim = i;
 			}
 		if (victim == NONE)
@@ -488,7 +486,6 @@ static uint32_t call_new(struct rr_analyzer *a, uint32_t conn, uint8_t dir,
 	c->dir = dir;
 	c->segs = NONE;
 	c->ts_ns = a->now_ns;
-	c->lru = ++a->tick;
 	uint32_t h = call_hash(a, conn, dir, xid);
 	c->hnext = a->call_hash[h];
 	a->call_hash[h] = ci;
@@ -1089,7 +1086,6 @@ static void ib_packet(struct rr_analyzer *a, const struct rr_frame *f)
 	if (cn == NONE)
 		return;
 	struct conn *k = &a->conns[cn];
-	k->lru = ++a->tick;
 	k->info.last_ns = a->now_ns;
 	struct side *sd = &k->side[to];
 	const uint8_t *pl = f->data + f->payload.off;
@@ -1205,7 +1201,6 @@ static void iwarp_unit(struct rr_analyzer *a, const struct rr_frame *f)
 	if (cn == NONE)
 		return;
 	struct conn *k = &a->conns[cn];
-	k->lru = ++a->tick;
 	k->info.last_ns = a->now_ns;
 	const struct rr_ddp *d = &f->ddp;
 	struct side *sd = &k->side[to];

@@ -104,7 +104,9 @@ int main(int argc, char **argv)
 		static char buf[1 << 22];
 		size_t n = fread(buf, 1, sizeof(buf) - 1, stdin);
 		buf[n] = '\0';
-		bad += check_object(json_tokener_parse(buf), 1, types);
+		json_object *o = json_tokener_parse(buf);
+		bad += check_object(o, 1, types);
+		json_object_put(o);
 	} else {
 		char *l = NULL;
 		size_t cap = 0;

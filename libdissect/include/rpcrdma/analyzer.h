@@ -126,7 +126,8 @@ enum rr_chunk_kind {
 };
 
 struct rr_conn_stats {
-	uint64_t messages[RR_DIR_UNKNOWN + 1][5]; /* by direction and proc */
+	/* by direction and proc; 32 bits keep a connection small */
+	uint32_t messages[RR_DIR_UNKNOWN + 1][5];
 	uint64_t calls, replies, unmatched;
 	uint32_t grant, grant_min, grant_max;     /* forward credits */
 	uint32_t in_flight, in_flight_max;
