@@ -49,6 +49,7 @@ void rr_analyzer_limits_init(struct rr_analyzer_limits *lim)
 	lim->max_segments = 262144;
 	lim->max_message = 262144;
 	lim->reassembly_slots = 256;
+	lim->tcp_streams = 16;
 	lim->call_timeout_ms = 60000;
 }
 
@@ -77,7 +78,7 @@ struct side {
 	uint32_t msn;         /* iWARP: MSN of the message */
 	bool marker_set;      /* iWARP: markers from this sequence number */
 	uint32_t marker_seq0;
-	uint32_t inv_key;
+	uint32_t stream;      /* iWARP: TCP reassembly of what this side sends */
 };
 
 struct conn {
@@ -102,11 +103,25 @@ struct call {
 	uint32_t xid, conn;
 	uint8_t dir;          /* RR_DIR_FWD_CALL or RR_DIR_BWD_CALL */
 	bool used, has_reply_chunk, rrc_pending, answered;
+	bool counted;         /* in the connection's calls in flight */
 	uint16_t slot;
 	uint32_t prog, vers, proc;
 	uint64_t ts_ns;
 	uint32_t segs;        /* first segment, chained by seg.next */
 	uint32_t hnext;       /* (conn, dir, xid) hash chain */
+};
+
+#define STREAM_BUF 65536u
+#define OOO_SLOTS 4
+#define OOO_BYTES 65536u   /* a loopback GSO segment */
+
+/* One direction of an iWARP TCP connection, reassembled (RFC 9293 §3.10). */
+struct stream {
+	bool used, synced;
+	uint32_t next_seq;    /* sequence number of the next byte wanted */
+	uint32_t len;         /* bytes held, markers removed */
+	struct { bool used; uint32_t seq, len; uint8_t data[OOO_BYTES]; } ooo[OOO_SLOTS];
+	uint8_t buf[STREAM_BUF];
 };
 
 struct rsm {                /* a SEND being reassembled */
@@ -135,6 +150,8 @@ struct rr_analyzer {
 	/* reassembly */
 	struct rsm *rsm;
 	uint32_t free_rsm_hint;
+	struct stream *streams;
+	struct rr_frame fpdu;   /* a unit decoded from a reassembled stream */
 	/* RDMA_DONE: xids of recently completed calls */
 	uint32_t recent[RECENT];
 	uint32_t recent_at;
@@ -186,8 +203,9 @@ struct rr_analyzer *rr_analyzer_new(const struct rr_config *cfg,
 	a->segs = alloc(a, a->lim.max_segments, sizeof(struct seg));
 	a->seg_hash = alloc(a, a->seg_hash_size, sizeof(uint32_t));
 	a->rsm = alloc(a, a->lim.reassembly_slots, sizeof(struct rsm));
+	a->streams = alloc(a, a->lim.tcp_streams, sizeof(struct stream));
 	if (!a->conns || !a->conn_hash || !a->calls || !a->call_hash ||
-	    !a->segs || !a->seg_hash || !a->rsm) {
+	    !a->segs || !a->seg_hash || !a->rsm || !a->streams) {
 		rr_analyzer_free(a);
 		return NULL;
 	}
@@ -220,6 +238,7 @@ void rr_analyzer_free(struct rr_analyzer *a)
 	free(a->segs);
 	free(a->seg_hash);
 	free(a->rsm);
+	free(a->streams);
 	free(a);
 }
 
@@ -370,6 +389,9 @@ static uint32_t conn_new(struct rr_analyzer *a, uint8_t transport)
 			return NONE;
 		ep_del(a, c, 0);
 		ep_del(a, c, 1);
+		for (int s = 0; s < 2; s++)
+			if (a->conns[c].side[s].stream != NONE)
+				a->streams[a->conns[c].side[s].stream].used = false;
 		for (uint32_t i = 0; i < a->lim.max_calls; i++)
 			if (a->calls[i].used && a->calls[i].conn == c)
 				call_free(a, i);
@@ -379,6 +401,7 @@ static uint32_t conn_new(struct rr_analyzer *a, uint8_t transport)
 	memset(k, 0, sizeof(*k));
 	k->used = true;
 	k->side[0].slot = k->side[1].slot = NONE;
+	k->side[0].stream = k->side[1].stream = NONE;
 	k->info.transport = transport;
 	k->info.first_ns = a->now_ns;
 	k->info.st.grant = 1;        /* RFC 8166 §3.3.3 */
@@ -613,7 +636,9 @@ static void on_call(struct rr_analyzer *a, uint32_t cn, uint8_t dir,
 	if (dup != NONE) {
 		finding(a, cn, RR_FIND_DUP_XID, NULL);
 		call_free(a, dup);
-	} else if (dir == RR_DIR_FWD_CALL) {
+	}
+	bool counted = dir == RR_DIR_FWD_CALL;
+	if (counted) {
 		st->in_flight++;
 		a->st.total.in_flight++;
 		if (st->in_flight > st->in_flight_max)
@@ -627,6 +652,7 @@ static void on_call(struct rr_analyzer *a, uint32_t cn, uint8_t dir,
 	if (ci == NONE)
 		return;
 	struct call *c = &a->calls[ci];
+	c->counted = counted;
 	c->has_reply_chunk = h->has_reply_chunk;
 	if (rpc) {
 		c->prog = rpc->prog;
@@ -701,10 +727,11 @@ static void on_reply(struct rr_analyzer *a, uint32_t cn, uint8_t dir,
 			finding(a, cn, RR_FIND_REPLY_CHUNK_UNUSABLE, NULL);
 	}
 	if (dir == RR_DIR_FWD_REPLY && !c->answered) {
-		if (st->in_flight)
+		if (c->counted && st->in_flight)
 			st->in_flight--;
-		if (a->st.total.in_flight)
+		if (c->counted && a->st.total.in_flight)
 			a->st.total.in_flight--;
+		c->counted = false;
 		uint64_t lat = a->now_ns - c->ts_ns;
 		a->st.latency[c->slot][log2_bucket(lat / 1000u, RR_LAT_BUCKETS)]++;
 		struct rr_event ev = { .kind = RR_EV_RPC_DONE, .conn = cn,
@@ -1149,57 +1176,270 @@ static void ib_packet(struct rr_analyzer *a, const struct rr_frame *f)
 	}
 }
 
-/* iWARP (RFC 5044 §7, RFC 5040): MPA negotiation, then DDP messages. */
-static void iwarp_unit(struct rr_analyzer *a, const struct rr_frame *f)
+/* ---- iWARP ----------------------------------------------------------------- */
+
+static struct stream *stream_of(struct rr_analyzer *a, struct side *sd)
+{
+	if (sd->stream != NONE)
+		return &a->streams[sd->stream];
+	for (uint32_t i = 0; i < a->lim.tcp_streams; i++)
+		if (!a->streams[i].used) {
+			struct stream *st = &a->streams[i];
+			st->used = true;
+			st->synced = false;
+			st->len = 0;
+			for (unsigned k = 0; k < OOO_SLOTS; k++)
+				st->ooo[k].used = false;
+			sd->stream = i;
+			return st;
+		}
+	a->st.reassembly_dropped++;
+	return NULL;
+}
+
+/*
+ * Bytes of the stream were lost.  Lost replies would leave their calls in
+ * flight for ever, so after a gap in the responder's direction the calls
+ * then outstanding no longer count against the credits.
+ */
+static void stream_gap(struct rr_analyzer *a, uint32_t cn, bool responder,
+		       struct stream *st)
+{
+	st->synced = false;
+	st->len = 0;
+	for (unsigned k = 0; k < OOO_SLOTS; k++)
+		st->ooo[k].used = false;
+	a->st.tcp_resyncs++;
+	if (!responder)
+		return;
+	/* replies may be lost: later ones still match, but none of the
+	 * calls now out counts against the credits any more */
+	struct rr_conn_stats *cs = &a->conns[cn].info.st;
+	for (uint32_t i = 0; i < a->lim.max_calls; i++)
+		if (a->calls[i].used && a->calls[i].conn == cn)
+			a->calls[i].counted = false;
+	if (a->st.total.in_flight >= cs->in_flight)
+		a->st.total.in_flight -= cs->in_flight;
+	cs->in_flight = 0;
+}
+
+static void iwarp_ddp(struct rr_analyzer *a, uint32_t cn, int to,
+		      const struct rr_frame *f);
+
+/* FPDUs whole in the stream: decode and use them (RFC 5044 §6). */
+static void stream_drain(struct rr_analyzer *a, uint32_t cn, int to,
+			 struct stream *st)
+{
+	struct conn *k = &a->conns[cn];
+	struct rr_config cfg = a->cfg;
+	/* with markers the CRC covers them; this copy has none */
+	if (k->markers)
+		cfg.flags &= ~(uint32_t)RR_CFG_VERIFY_CRC32C;
+	uint32_t used = 0;
+	while (st->len - used >= 2) {
+		uint32_t total = rr_fpdu_total_len(st->buf + used);
+		if (total > STREAM_BUF) {
+			stream_gap(a, cn, to == 0, st);
+			return;
+		}
+		if (total > st->len - used)
+			break;
+		struct rr_frame *u = &a->fpdu;
+		rr_decode_fpdu(&cfg, st->buf + used, total,
+			       k->crc && !k->markers, u);
+		if (u->fpdu.crc_state == RR_CRC_BAD)
+			finding(a, cn, RR_FIND_CRC32C, NULL);
+		else if (u->status == RR_MALFORMED)
+			finding(a, cn, RR_FIND_MALFORMED,
+				rr_layer_str(u->bad_layer));
+		if (u->status != RR_MALFORMED ||
+		    u->note[RR_LAYER_DDP].problem == RR_PROBLEM_BAD_CRC32C)
+			iwarp_ddp(a, cn, to, u);
+		used += total;
+	}
+	memmove(st->buf, st->buf + used, st->len - used);
+	st->len -= used;
+}
+
+/* Bytes [seq, seq + n) of the stream that side `from` sends. */
+static void stream_append(struct rr_analyzer *a, uint32_t cn, int to,
+			  struct stream *st, const uint8_t *p, uint32_t seq,
+			  uint32_t n)
+{
+	const struct side *from = &a->conns[cn].side[1 - to];
+	bool markers = a->conns[cn].markers;
+	for (uint32_t i = 0; i < n; i++) {
+		uint32_t q = seq + i;
+		/* RFC 5044 §5: four marker octets every 512 from the first FPDU */
+		if (markers && from->marker_set &&
+		    ((q - from->marker_seq0) & 511u) < 4)
+			continue;
+		if (st->len == STREAM_BUF) {
+			stream_gap(a, cn, to == 0, st);
+			return;
+		}
+		st->buf[st->len++] = p[i];
+	}
+	st->next_seq = seq + n;
+}
+
+static void stream_feed(struct rr_analyzer *a, uint32_t cn, int to,
+			const uint8_t *p, uint32_t seq, uint32_t n,
+			uint32_t wire_n)
+{
+	struct conn *k = &a->conns[cn];
+	struct side *from = &k->side[1 - to];
+	struct stream *st = stream_of(a, from);
+	if (!st || !st->synced)
+		return;
+	int32_t ahead = (int32_t)(seq - st->next_seq);
+	if (ahead > 0) {
+		/* out of order: hold it while there is room */
+		for (unsigned i = 0; i < OOO_SLOTS; i++)
+			if (!st->ooo[i].used && n <= OOO_BYTES && n == wire_n) {
+				st->ooo[i].used = true;
+				st->ooo[i].seq = seq;
+				st->ooo[i].len = n;
+				memcpy(st->ooo[i].data, p, n);
+				return;
+			}
+		stream_gap(a, cn, to == 0, st);
+		return;
+	}
+	/* retransmitted or overlapping bytes: keep what is new */
+	uint32_t skip = (uint32_t)-ahead;
+	if (skip >= wire_n)
+		return;
+	if (skip < n)
+		stream_append(a, cn, to, st, p + skip, seq + skip, n - skip);
+	if (n < wire_n) {
+		/* the capture cut the segment: the rest is lost */
+		stream_gap(a, cn, to == 0, st);
+		return;
+	}
+	/* held segments that now follow on */
+	for (bool progress = true; progress;) {
+		progress = false;
+		for (unsigned i = 0; i < OOO_SLOTS; i++) {
+			if (!st->ooo[i].used)
+				continue;
+			int32_t d = (int32_t)(st->ooo[i].seq - st->next_seq);
+			if (d > 0)
+				continue;
+			uint32_t sk = (uint32_t)-d;
+			if (sk < st->ooo[i].len)
+				stream_append(a, cn, to, st,
+					      st->ooo[i].data + sk,
+					      st->ooo[i].seq + sk,
+					      st->ooo[i].len - sk);
+			st->ooo[i].used = false;
+			progress = true;
+		}
+	}
+	stream_drain(a, cn, to, st);
+}
+
+/* MPA Request or Reply (RFC 5044 §7.1, RFC 6581): setup; FPDUs follow. */
+static void iwarp_mpa(struct rr_analyzer *a, const struct rr_frame *f)
 {
 	uint8_t src[16], dst[16];
 	frame_addrs(f, src, dst);
 	int to;
-	uint32_t cn;
-	if (rr_has(f, RR_LAYER_MPA)) {
-		const struct rr_mpa *m = &f->mpa;
-		if (!m->reply) {
-			cn = ep_find(a, dst, f->tcp.dport, &to);
-			if (cn == NONE) {
-				cn = conn_new(a, RR_TRANSPORT_IWARP);
-				if (cn == NONE)
-					return;
-				side_set(a, cn, 1, dst, f->tcp.dport);
-				side_set(a, cn, 0, src, f->tcp.sport);
-			}
-			to = 1;
-		} else {
-			cn = ep_find(a, dst, f->tcp.dport, &to);
-			if (cn == NONE)
-				return;
-		}
-		struct conn *k = &a->conns[cn];
-		set_private(a, cn, 1 - to, f);
-		k->info.mpa_revision = m->revision;
-		if (m->has_ird_ord) {
-			k->info.ird = m->ird;
-			k->info.ord = m->ord;
-		}
-		k->markers |= m->marker;
-		k->crc |= m->crc;
-		/* markers count from the first FPDU octet of each stream */
-		struct side *sender = &k->side[1 - to];
-		sender->marker_set = true;
-		sender->marker_seq0 = f->tcp.seq + f->tcp.payload.len;
-		if (f->tcp.dport == 20049 || f->tcp.sport == 20049)
-			k->rpcrdma = true;
-		if (m->reply) {
-			struct rr_event ev = { .kind = RR_EV_NEGOTIATED, .conn = cn };
-			emit(a, &ev);
-		}
-		return;
+	const struct rr_mpa *m = &f->mpa;
+	uint32_t cn = ep_find(a, dst, f->tcp.dport, &to);
+	if (!m->reply && cn == NONE) {
+		cn = conn_new(a, RR_TRANSPORT_IWARP);
+		if (cn == NONE)
+			return;
+		side_set(a, cn, 1, dst, f->tcp.dport);
+		side_set(a, cn, 0, src, f->tcp.sport);
+		to = 1;
 	}
-	if (!rr_has(f, RR_LAYER_DDP) || f->note[RR_LAYER_DDP].status == RR_TRUNCATED)
-		return;
-	cn = conn_for(a, RR_TRANSPORT_IWARP, src, f->tcp.sport, dst,
-		      f->tcp.dport, true, &to);
 	if (cn == NONE)
 		return;
+	struct conn *k = &a->conns[cn];
+	set_private(a, cn, 1 - to, f);
+	k->info.mpa_revision = m->revision;
+	if (m->has_ird_ord) {
+		k->info.ird = m->ird;
+		k->info.ord = m->ord;
+	}
+	k->markers |= m->marker;
+	k->crc |= m->crc;
+	if (f->tcp.dport == 20049 || f->tcp.sport == 20049)
+		k->rpcrdma = true;
+	/* the sender's FPDUs start right after this frame */
+	struct side *sender = &k->side[1 - to];
+	uint32_t mpa_len = 20u + m->pd_len;
+	sender->marker_set = true;
+	sender->marker_seq0 = f->tcp.seq + mpa_len;
+	struct stream *st = stream_of(a, sender);
+	if (st) {
+		st->synced = true;
+		st->len = 0;
+		st->next_seq = sender->marker_seq0;
+	}
+	if (m->reply) {
+		struct rr_event ev = { .kind = RR_EV_NEGOTIATED, .conn = cn };
+		emit(a, &ev);
+	}
+	uint32_t have = f->caplen > f->tcp.payload.off ?
+				f->caplen - f->tcp.payload.off : 0;
+	if (f->tcp.payload.len > mpa_len && have > mpa_len)
+		stream_feed(a, cn, to, f->data + f->tcp.payload.off + mpa_len,
+			    sender->marker_seq0,
+			    (have < f->tcp.payload.len ? have : f->tcp.payload.len) -
+				    mpa_len,
+			    f->tcp.payload.len - mpa_len);
+}
+
+/*
+ * A TCP segment of an iWARP connection goes to its stream.  A connection
+ * seen only mid-stream starts at a segment that begins with a whole FPDU.
+ * Returns false when the segment is not iWARP this analyzer follows.
+ */
+static bool iwarp_segment(struct rr_analyzer *a, const struct rr_frame *f)
+{
+	uint8_t src[16], dst[16];
+	frame_addrs(f, src, dst);
+	int to;
+	uint32_t cn = ep_find(a, dst, f->tcp.dport, &to);
+	bool aligned = rr_has(f, RR_LAYER_DDP) && f->unit_index == 0 &&
+		       f->fpdu.off == f->tcp.payload.off &&
+		       f->note[RR_LAYER_DDP].status == RR_COMPLETE &&
+		       f->note[RR_LAYER_DDP].problem == RR_PROBLEM_NONE;
+	if (cn == NONE || a->conns[cn].info.transport != RR_TRANSPORT_IWARP) {
+		if (!aligned)
+			return false;
+		cn = conn_for(a, RR_TRANSPORT_IWARP, src, f->tcp.sport, dst,
+			      f->tcp.dport, true, &to);
+		if (cn == NONE)
+			return false;
+	}
+	struct conn *k = &a->conns[cn];
+	k->info.last_ns = a->now_ns;
+	struct side *from = &k->side[1 - to];
+	struct stream *st = stream_of(a, from);
+	if (!st)
+		return true;
+	if (!st->synced && aligned) {
+		st->synced = true;
+		st->len = 0;
+		st->next_seq = f->tcp.seq;
+	}
+	uint32_t off = f->tcp.payload.off;
+	uint32_t have = f->caplen > off ? f->caplen - off : 0;
+	if (have > f->tcp.payload.len)
+		have = f->tcp.payload.len;
+	stream_feed(a, cn, to, f->data + off, f->tcp.seq, have,
+		    f->tcp.payload.len);
+	return true;
+}
+
+/* One DDP message segment (RFC 5041 §5, RFC 5040 §4) sent to side `to`. */
+static void iwarp_ddp(struct rr_analyzer *a, uint32_t cn, int to,
+		      const struct rr_frame *f)
+{
 	struct conn *k = &a->conns[cn];
 	k->info.last_ns = a->now_ns;
 	const struct rr_ddp *d = &f->ddp;
@@ -1266,47 +1506,31 @@ static void frame_findings(struct rr_analyzer *a, const struct rr_frame *f)
 			rr_layer_str(f->bad_layer));
 }
 
-/* The stream hint for an iWARP frame, from what its MPA exchange said. */
-static bool iwarp_hint(struct rr_analyzer *a, struct rr_stream_hint *hint)
-{
-	memset(hint, 0, sizeof(*hint));
-	if (!rr_has(&a->f, RR_LAYER_TCP) || rr_has(&a->f, RR_LAYER_MPA))
-		return false;
-	uint8_t src[16], dst[16];
-	frame_addrs(&a->f, src, dst);
-	int to;
-	uint32_t cn = ep_find(a, dst, a->f.tcp.dport, &to);
-	if (cn == NONE || a->conns[cn].info.transport != RR_TRANSPORT_IWARP)
-		return false;
-	struct conn *k = &a->conns[cn];
-	hint->iwarp = true;
-	hint->iwarp_crc = k->crc;
-	hint->rpcrdma = k->rpcrdma;
-	const struct side *sender = &k->side[1 - to];
-	if (k->markers && sender->marker_set) {
-		hint->iwarp_markers = true;
-		hint->marker_seq0 = sender->marker_seq0;
-		hint->scratch = a->scratch;
-		hint->scratch_len = sizeof(a->scratch);
-	}
-	return true;
-}
-
 void rr_analyzer_frame(struct rr_analyzer *a, uint32_t link, uint64_t ts_ns,
 		       const uint8_t *data, uint32_t caplen, uint32_t wirelen)
 {
 	a->frame_no++;
 	a->now_ns = ts_ns;
 	a->st.frames++;
-	struct rr_stream_hint hint;
 	struct rr_frame *f = &a->f;
-	bool counted_trunc = false, counted_bad = false;
-	bool more = rr_decode_frame(&a->cfg, link, data, caplen, wirelen, NULL, f);
-	/* an iWARP stream's negotiation tells how to read its FPDUs */
-	if (more && iwarp_hint(a, &hint))
-		more = rr_decode_frame(&a->cfg, link, data, caplen, wirelen,
-				       &hint, f);
-	for (; more; more = rr_decode_next_unit(&a->cfg, f)) {
+	bool counted_trunc = false, counted_bad = false, streamed = false;
+	for (bool more = rr_decode_frame(&a->cfg, link, data, caplen, wirelen,
+					 NULL, f);
+	     more; more = rr_decode_next_unit(&a->cfg, f)) {
+		if (f->transport == RR_TRANSPORT_IWARP && !rr_has(f, RR_LAYER_MPA)) {
+			/* FPDUs come from the reassembled stream, not this
+			 * segment alone: only its own layers count here */
+			if (!streamed)
+				streamed = iwarp_segment(a, f);
+			if (streamed) {
+				if (f->status != RR_COMPLETE && !counted_bad &&
+				    f->bad_layer < RR_LAYER_MPA) {
+					counted_bad = true;
+					frame_findings(a, f);
+				}
+				break;
+			}
+		}
 		if (f->status == RR_TRUNCATED && !counted_trunc) {
 			counted_trunc = true;
 			a->st.frames_truncated++;
@@ -1318,13 +1542,12 @@ void rr_analyzer_frame(struct rr_analyzer *a, uint32_t link, uint64_t ts_ns,
 			a->st.frames_malformed++;
 			frame_findings(a, f);
 		}
-		if (rr_has(f, RR_LAYER_CM)) {
+		if (rr_has(f, RR_LAYER_CM))
 			cm(a, f);
-		} else if (rr_has(f, RR_LAYER_BTH)) {
+		else if (rr_has(f, RR_LAYER_BTH))
 			ib_packet(a, f);
-		} else if (f->transport == RR_TRANSPORT_IWARP) {
-			iwarp_unit(a, f);
-		}
+		else if (rr_has(f, RR_LAYER_MPA))
+			iwarp_mpa(a, f);
 	}
 }
 

@@ -142,6 +142,7 @@ struct rr_stats {
 	uint64_t frames, frames_truncated, frames_malformed, frames_dropped;
 	uint64_t connections, connections_evicted, calls_evicted;
 	uint64_t reassembly_dropped;
+	uint64_t tcp_resyncs;       /* iWARP stream gaps that lost FPDUs */
 	uint64_t findings[RR_FINDING_COUNT];
 	uint64_t segments_per_chunk[RR_SIZE_BUCKETS];
 	uint64_t segment_size[RR_SIZE_BUCKETS];
@@ -200,6 +201,7 @@ struct rr_analyzer_limits {
 	uint32_t max_segments;      /* chunk segments remembered: 262144 */
 	uint32_t max_message;       /* largest SEND reassembled: 262144 */
 	uint32_t reassembly_slots;  /* messages reassembled at once: 256 */
+	uint32_t tcp_streams;       /* iWARP directions reassembled at once: 64 */
 	uint32_t call_timeout_ms;   /* unanswered calls age out: 60000 */
 };
 
