@@ -1523,9 +1523,14 @@ void rr_analyzer_frame(struct rr_analyzer *a, uint32_t link, uint64_t ts_ns,
 			if (!streamed)
 				streamed = iwarp_segment(a, f);
 			if (streamed) {
-				if (f->status != RR_COMPLETE && !counted_bad &&
-				    f->bad_layer < RR_LAYER_MPA) {
-					counted_bad = true;
+				/* a cut segment is a truncated frame (its
+				 * stream has a gap); the rest is the stream's */
+				if (caplen < wirelen) {
+					a->st.frames_truncated++;
+					finding(a, NONE, RR_FIND_TRUNCATED, "TCP");
+				} else if (f->status == RR_MALFORMED &&
+					   f->bad_layer < RR_LAYER_MPA) {
+					a->st.frames_malformed++;
 					frame_findings(a, f);
 				}
 				break;
