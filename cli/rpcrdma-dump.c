@@ -27,7 +27,7 @@ enum { EXIT_USAGE = 1, EXIT_INPUT = 2 };
 struct opts {
 	const char *file, *iface;
 	char *filter;
-	long count;
+	long count, buffer_kib;
 	int verbose;
 	bool all_frames, no_crc, findings_only, stats, json, stats_json, quiet;
 };
@@ -56,10 +56,11 @@ struct totals {
 static void usage(FILE *to)
 {
 	fprintf(to,
-		"usage: rpcrdma-dump [-r FILE | -i IFACE] [-c COUNT] [-n] [-v[v]] [-a] [-K]\n"
+		"usage: rpcrdma-dump [-r FILE | -i IFACE [-B KIB]] [-c COUNT] [-n] [-v[v]] [-a] [-K]\n"
 		"                    [-j] [-q] [--findings] [--stats[=json]] [expression]\n"
 		"  -r FILE     read packets from FILE (pcap or pcapng)\n"
 		"  -i IFACE    capture live on IFACE (libpcap)\n"
+		"  -B KIB      live capture buffer in KiB (default 32768; drops are counted)\n"
 		"  -c COUNT    stop after COUNT frames\n"
 		"  -n          print addresses as numbers (always the case)\n"
 		"  -v          also print chunk segments; -vv every header\n"
@@ -536,7 +537,9 @@ static int parse_args(int argc, char **argv, struct opts *o)
 	int c;
 	memset(o, 0, sizeof(*o));
 	o->count = -1;
-	while ((c = getopt_long(argc, argv, "r:i:c:nvaKjqh", longopts, NULL)) != -1) {
+	/* RDMA bursts fill tcpdump's 2 MiB default before a reader wakes */
+	o->buffer_kib = 32768;
+	while ((c = getopt_long(argc, argv, "r:i:B:c:nvaKjqh", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'r':
 			o->file = optarg;
@@ -544,6 +547,16 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		case 'i':
 			o->iface = optarg;
 			break;
+		case 'B': {
+			char *end;
+			o->buffer_kib = strtol(optarg, &end, 10);
+			if (*end || o->buffer_kib <= 0 || o->buffer_kib > 4194304) {
+				fprintf(stderr, "rpcrdma-dump: invalid buffer size '%s'\n",
+					optarg);
+				return -1;
+			}
+			break;
+		}
 		case 'c': {
 			char *end;
 			o->count = strtol(optarg, &end, 10);
@@ -621,11 +634,15 @@ static int parse_args(int argc, char **argv, struct opts *o)
 }
 
 static volatile sig_atomic_t stop;
+static pcap_t *capture;
 
 static void on_signal(int sig)
 {
 	(void)sig;
 	stop = 1;
+	/* wakes a live read blocked in poll(), as tcpdump does */
+	if (capture)
+		pcap_breakloop(capture);
 }
 
 static pcap_t *open_source(const struct opts *o)
@@ -638,7 +655,9 @@ static pcap_t *open_source(const struct opts *o)
 		p = pcap_create(o->iface, errbuf);
 		if (p && (pcap_set_snaplen(p, 65535) || pcap_set_promisc(p, 1) ||
 			  pcap_set_timeout(p, 100) ||
-			  pcap_set_immediate_mode(p, 1) || pcap_activate(p) < 0)) {
+			  pcap_set_buffer_size(p, (int)(o->buffer_kib * 1024)) ||
+			  pcap_set_immediate_mode(p, isatty(1)) ||
+			  pcap_activate(p) < 0)) {
 			snprintf(errbuf, sizeof(errbuf), "%s: %s", o->iface,
 				 pcap_geterr(p));
 			pcap_close(p);
@@ -696,8 +715,17 @@ int main(int argc, char **argv)
 		pcap_close(p);
 		return EXIT_INPUT;
 	}
+	capture = p;
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
+	if (o->iface) {
+		/* as tcpdump does: tells a script the capture has started */
+		fprintf(stderr, "listening on %s, link-type %s, snapshot length %d bytes\n",
+			o->iface, pcap_datalink_val_to_name(link) ?
+				    pcap_datalink_val_to_name(link) : "?",
+			pcap_snapshot(p));
+		fflush(stderr);
+	}
 
 	static struct rr_frame f;
 	struct totals t = { 0 };
@@ -711,7 +739,7 @@ int main(int argc, char **argv)
 		if (rc == 0)
 			continue; /* live: the read timed out */
 		if (rc != 1)
-			break;
+			break; /* end of file, SIGINT (PCAP_ERROR_BREAK) or error */
 		t.frames++;
 		uint64_t ts = (uint64_t)h->ts.tv_sec * 1000000000u +
 			      (uint64_t)h->ts.tv_usec * 1000u;
@@ -770,6 +798,7 @@ int main(int argc, char **argv)
 		(unsigned long long)st->frames_dropped, t.icrc_good, t.icrc_bad,
 		d.findings);
 	rr_analyzer_free(a);
+	capture = NULL;
 	pcap_close(p);
 	free(d.o.filter);
 	return status;

@@ -16,6 +16,7 @@ fail=0
 cleanup() {
 	pkill -f "$peer server" 2>/dev/null
 	[ -n "${capture_pid:-}" ] && kill "$capture_pid" 2>/dev/null
+	[ -n "${live_pid:-}" ] && kill "$live_pid" 2>/dev/null
 	rm -rf "$work"
 }
 trap cleanup EXIT
@@ -68,6 +69,24 @@ start_capture() { # file, filter
 		sleep 0.1
 	done
 	sleep 0.3
+}
+
+# rpcrdma-dump itself on the live interface, beside dumpcap.
+start_live_dump() { # filter
+	"$dump" -i lo -q --stats "$1" >"$work/live.out" 2>"$work/live.err" &
+	live_pid=$!
+	for _ in $(seq 50); do
+		grep -q "^listening on lo" "$work/live.err" && break
+		sleep 0.1
+	done
+}
+
+stop_live_dump() {
+	sleep 0.3
+	kill -INT "$live_pid" 2>/dev/null
+	wait "$live_pid"
+	live_rc=$?
+	live_pid=
 }
 
 stop_capture() {
@@ -153,9 +172,23 @@ check "fault missing-done: pulled replies, no RDMA_DONE" missing_done
 
 # -- udp: software RoCEv2 between two processes, captured live -----------
 start_capture "$work/udp.pcap" "udp port 4791"
+start_live_dump "udp port 4791"
 run_pair udp "-n 400 --reliable-reply" "--reliable-reply" >"$work/udp.log" 2>&1
 rc=$?
+stop_live_dump
 stop_capture
+check "udp: rpcrdma-dump -i lo stops on SIGINT with status 0" test "$live_rc" = 0
+# every call either way: the client's 400 and the server's backward calls
+live_report_complete() {
+	bwd=$(sed -n 's/^backward: calls 0  replies \([0-9]*\).*/\1/p' "$work/client.out")
+	all=$((400 + ${bwd:-0}))
+	grep "calls .* replies" "$work/live.out"
+	tail -1 "$work/live.err"
+	grep -q "calls $all replies $all unanswered 0" "$work/live.out" &&
+		grep -q " 0 truncated, 0 malformed, 0 dropped" "$work/live.err"
+}
+check "udp: ... and its live report has every call answered, nothing dropped" \
+	live_report_complete
 check "udp: client and server complete 400 calls" test $rc = 0
 cp "$work/client.out" "$work/udp-client.out"
 check "udp: the live capture decodes clean, every ICRC good" \

@@ -462,6 +462,15 @@ static void seg_unhash(struct rr_analyzer *a, uint32_t si)
 static void call_free(struct rr_analyzer *a, uint32_t ci)
 {
 	struct call *c = &a->calls[ci];
+	if (c->counted) {
+		/* evicted or aged out while in flight */
+		struct rr_conn_stats *cs = &a->conns[c->conn].info.st;
+		if (cs->in_flight)
+			cs->in_flight--;
+		if (a->st.total.in_flight)
+			a->st.total.in_flight--;
+		c->counted = false;
+	}
 	for (uint32_t s = c->segs; s != NONE;) {
 		uint32_t next = a->segs[s].next;
 		seg_unhash(a, s);
@@ -981,8 +990,11 @@ static void cm(struct rr_analyzer *a, const struct rr_frame *f)
 			return;
 		a->conns[cn].comm_id = m->local_comm_id;
 		side_set(a, cn, 0, src, m->local_qpn);
-		memcpy(a->conns[cn].side[1].addr, dst, 16);
-		info_sides(&a->conns[cn]);
+		/* a known side is hashed by its address: never move it here */
+		if (!a->conns[cn].side[1].known) {
+			memcpy(a->conns[cn].side[1].addr, dst, 16);
+			info_sides(&a->conns[cn]);
+		}
 		/* an NFS/RDMA service ID, or RFC 8797 data, marks it ours */
 		if (rr_has(f, RR_LAYER_RDMA_CM) && f->rdma_cm.dst_port == 20049)
 			a->conns[cn].rpcrdma = true;
@@ -1307,7 +1319,7 @@ static void stream_feed(struct rr_analyzer *a, uint32_t cn, int to,
 		return;
 	}
 	/* retransmitted or overlapping bytes: keep what is new */
-	uint32_t skip = (uint32_t)-ahead;
+	uint32_t skip = st->next_seq - seq;   /* modulo 2^32, as TCP counts */
 	if (skip >= wire_n)
 		return;
 	if (skip < n)
