@@ -342,7 +342,7 @@ static void on_event(void *ctx, const struct rr_event *ev)
 {
 	struct dump *d = ctx;
 	if (ev->kind != RR_EV_MESSAGE && ev->kind != RR_EV_FINDING &&
-	    ev->kind != RR_EV_NEGOTIATED)
+	    ev->kind != RR_EV_NEGOTIATED && ev->kind != RR_EV_RPC_DONE)
 		return;
 	if (d->nev == FRAME_EVENTS)
 		return;
@@ -356,6 +356,30 @@ static void on_event(void *ctx, const struct rr_event *ev)
 	} else if (ev->kind == RR_EV_FINDING) {
 		d->findings++;
 	}
+}
+
+/* The completion of the RPC whose reply is event i, from the same frame. */
+static const struct rr_event *completion_of(const struct dump *d, unsigned i)
+{
+	const struct rr_event *m = &d->ev[i].ev;
+	for (unsigned j = i + 1; j < d->nev; j++) {
+		const struct rr_event *e = &d->ev[j].ev;
+		if (e->kind == RR_EV_MESSAGE)
+			break;
+		if (e->kind == RR_EV_RPC_DONE && e->conn == m->conn &&
+		    e->xid == d->ev[i].hdr.xid)
+			return e;
+	}
+	return NULL;
+}
+
+static void print_completion(const struct rr_event *e)
+{
+	unsigned long long us = (unsigned long long)(e->latency_ns / 1000u);
+	printf(" [rtt %llu.%03llu ms, moved inline %u read %llu write %llu]",
+	       us / 1000u, us % 1000u, e->bytes_inline,
+	       (unsigned long long)e->bytes_read,
+	       (unsigned long long)e->bytes_write);
 }
 
 #ifdef RR_HAVE_JSONC
@@ -376,13 +400,19 @@ static void print_events_json(struct dump *d)
 				json_line(rr_json_negotiated(&p->ev, c));
 		} else if (p->ev.kind == RR_EV_FINDING) {
 			json_line(rr_json_finding(&p->ev));
-		} else {
+		} else if (p->ev.kind == RR_EV_MESSAGE) {
+			const struct rr_event *done = completion_of(d, i);
 			uint16_t ids[FRAME_EVENTS];
 			unsigned n = 0;
-			while (i + 1 < d->nev && d->ev[i + 1].ev.kind == RR_EV_FINDING)
-				ids[n++] = d->ev[++i].ev.finding;
+			/* the findings it raised, around its completion */
+			while (i + 1 < d->nev &&
+			       (d->ev[i + 1].ev.kind == RR_EV_FINDING ||
+				d->ev[i + 1].ev.kind == RR_EV_RPC_DONE))
+				if (d->ev[++i].ev.kind == RR_EV_FINDING)
+					ids[n++] = d->ev[i].ev.finding;
 			json_line(rr_json_message(&p->ev, &p->hdr,
-						  p->has_rpc ? &p->rpc : NULL, ids, n));
+						  p->has_rpc ? &p->rpc : NULL, done,
+						  ids, n));
 		}
 	}
 	d->nev = 0;
@@ -404,7 +434,8 @@ static void print_events(struct dump *d, const struct pcap_pkthdr *h,
 	}
 #endif
 	for (unsigned i = 0; i < d->nev; i++) {
-		if (d->ev[i].ev.kind == RR_EV_NEGOTIATED)
+		if (d->ev[i].ev.kind == RR_EV_NEGOTIATED ||
+		    d->ev[i].ev.kind == RR_EV_RPC_DONE)
 			continue;
 		const struct pending *p = &d->ev[i];
 		if (p->ev.kind == RR_EV_FINDING) {
@@ -421,6 +452,9 @@ static void print_events(struct dump *d, const struct pcap_pkthdr *h,
 		print_time(h);
 		print_endpoints(f);
 		print_rpcrdma(p);
+		const struct rr_event *done = completion_of(d, i);
+		if (done)
+			print_completion(done);
 		if (d->o.verbose > 1 && rr_has(f, RR_LAYER_ICRC))
 			printf(" icrc %s", rr_crc_state_str(f->icrc.state));
 		if (d->o.verbose)

@@ -72,8 +72,9 @@ static json_object *rpc_object(const struct rr_rpc *r)
 
 json_object *rr_json_message(const struct rr_event *ev,
 			     const struct rr_rpcrdma *h,
-			     const struct rr_rpc *rpc, const uint16_t *findings,
-			     unsigned nfindings)
+			     const struct rr_rpc *rpc,
+			     const struct rr_event *completed,
+			     const uint16_t *findings, unsigned nfindings)
 {
 	json_object *o = header("message", ev->frame, ev->ts_ns);
 	add(o, "conn", u64(ev->conn));
@@ -122,6 +123,15 @@ json_object *rr_json_message(const struct rr_event *ev,
 		}
 	}
 	add(o, "rpc", rpc ? rpc_object(rpc) : NULL);
+	json_object *done = NULL;
+	if (completed) {
+		done = json_object_new_object();
+		add(done, "latency_ns", u64(completed->latency_ns));
+		add(done, "bytes_inline", u64(completed->bytes_inline));
+		add(done, "bytes_read", u64(completed->bytes_read));
+		add(done, "bytes_write", u64(completed->bytes_write));
+	}
+	add(o, "completed", done);
 	json_object *fa = json_object_new_array();
 	for (unsigned i = 0; i < nfindings; i++)
 		json_object_array_add(fa, json_object_new_string(

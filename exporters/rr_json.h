@@ -16,6 +16,7 @@
 json_object *rr_json_message(const struct rr_event *ev,
 			     const struct rr_rpcrdma *hdr,
 			     const struct rr_rpc *rpc,
+			     const struct rr_event *completed,
 			     const uint16_t *findings, unsigned nfindings);
 json_object *rr_json_finding(const struct rr_event *ev);
 /* A CM message or MPA frame, as decoded in f. */

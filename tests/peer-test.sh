@@ -134,6 +134,25 @@ for s in $("$peer" pcap -o "$work/x" -s list | awk '{print $1}'); do
 		"$peer" pcap -o "$work/s-$s.pcap" -s "$s" $opts -q
 done
 
+# The analyzer's per-RPC byte counts (rpcrdma-dump -j, "completed") add up
+# to the RDMA Read and Write bytes the peer itself moved.
+per_rpc_bytes_match() { # scenario
+	"$peer" pcap -o "$work/b-$1.pcap" -s "$1" -n 40 >"$work/b-$1.out" 2>&1 ||
+		return 1
+	want=$(sed -n 's/^bytes: inline [0-9]*  RDMA Read \([0-9]*\)  RDMA Write \([0-9]*\).*/\1 \2/p' \
+		"$work/b-$1.out")
+	got=$("$dump" -j -r "$work/b-$1.pcap" 2>/dev/null |
+		grep -o '"completed":{[^}]*}' |
+		sed 's/.*"bytes_read":\([0-9]*\),"bytes_write":\([0-9]*\).*/\1 \2/' |
+		awk '{r += $1; w += $2} END {print r + 0, w + 0}')
+	echo "peer moved (read write): $want; per-RPC sums: $got"
+	[ -n "$want" ] && [ "$want" = "$got" ] && [ "$want" != "0 0" ]
+}
+for s in read write long-call reply-chunk; do
+	check "pcap mode: per-RPC RDMA bytes add up to the peer's ($s)" \
+		per_rpc_bytes_match "$s"
+done
+
 # -- faults: each leaves its mark on the wire -------------------------------
 fault_mark() { # fault, extra options, grep pattern in rpcrdma-dump -vv
 	# shellcheck disable=SC2086

@@ -109,6 +109,9 @@ struct call {
 	uint64_t ts_ns;
 	uint32_t segs;        /* first segment, chained by seg.next */
 	uint32_t hnext;       /* (conn, dir, xid) hash chain */
+	/* what this RPC moved: its SENDs, and RDMA on its chunks */
+	uint32_t bytes_inline;
+	uint64_t bytes_read, bytes_write;
 };
 
 #define STREAM_BUF 65536u
@@ -630,7 +633,8 @@ static void count_chunk(struct rr_analyzer *a, struct conn *k,
 }
 
 static void on_call(struct rr_analyzer *a, uint32_t cn, uint8_t dir,
-		    const struct rr_rpcrdma *h, const struct rr_rpc *rpc)
+		    const struct rr_rpcrdma *h, const struct rr_rpc *rpc,
+		    uint32_t len)
 {
 	struct conn *k = &a->conns[cn];
 	struct rr_conn_stats *st = &k->info.st;
@@ -662,6 +666,7 @@ static void on_call(struct rr_analyzer *a, uint32_t cn, uint8_t dir,
 		return;
 	struct call *c = &a->calls[ci];
 	c->counted = counted;
+	c->bytes_inline = len;
 	c->has_reply_chunk = h->has_reply_chunk;
 	if (rpc) {
 		c->prog = rpc->prog;
@@ -686,7 +691,7 @@ static void on_call(struct rr_analyzer *a, uint32_t cn, uint8_t dir,
 }
 
 static void on_reply(struct rr_analyzer *a, uint32_t cn, uint8_t dir,
-		     const struct rr_rpcrdma *h, uint32_t inv_key)
+		     const struct rr_rpcrdma *h, uint32_t inv_key, uint32_t len)
 {
 	struct conn *k = &a->conns[cn];
 	struct rr_conn_stats *st = &k->info.st;
@@ -746,7 +751,10 @@ static void on_reply(struct rr_analyzer *a, uint32_t cn, uint8_t dir,
 		struct rr_event ev = { .kind = RR_EV_RPC_DONE, .conn = cn,
 				       .dir = dir, .xid = c->xid,
 				       .prog = c->prog, .vers = c->vers,
-				       .proc = c->proc, .latency_ns = lat };
+				       .proc = c->proc, .latency_ns = lat,
+				       .bytes_inline = c->bytes_inline + len,
+				       .bytes_read = c->bytes_read,
+				       .bytes_write = c->bytes_write };
 		emit(a, &ev);
 	}
 	c->answered = true;
@@ -850,7 +858,7 @@ static void message(struct rr_analyzer *a, uint32_t cn, int to,
 		emit(a, &ev);
 		finding(a, cn, RR_FIND_VERS, NULL);
 		if (to == 1)
-			on_call(a, cn, RR_DIR_FWD_CALL, h, NULL);
+			on_call(a, cn, RR_DIR_FWD_CALL, h, NULL, len);
 		return;
 	}
 	const struct rr_rpc *rpc = NULL;
@@ -889,11 +897,11 @@ static void message(struct rr_analyzer *a, uint32_t cn, int to,
 	switch (dir) {
 	case RR_DIR_FWD_CALL:
 	case RR_DIR_BWD_CALL:
-		on_call(a, cn, dir, h, rpc);
+		on_call(a, cn, dir, h, rpc, len);
 		break;
 	case RR_DIR_FWD_REPLY:
 	case RR_DIR_BWD_REPLY:
-		on_reply(a, cn, dir, h, inv_key);
+		on_reply(a, cn, dir, h, inv_key, len);
 		break;
 	default:
 		if (h->proc == RR_RDMA_DONE)
@@ -916,14 +924,23 @@ static void rdma_write(struct rr_analyzer *a, uint32_t cn, uint32_t key,
 	if (si == NONE)
 		return;
 	const struct seg *g = &a->segs[si];
+	a->calls[g->call].bytes_write += len;
 	if (va < g->offset || va - g->offset + len > g->length)
 		finding(a, cn, RR_FIND_WRITE_BEYOND, NULL);
 }
 
-static void rdma_read(struct rr_analyzer *a, uint32_t cn, uint32_t len)
+/* A Read Request names the source buffer: a read chunk segment. */
+static void rdma_read(struct rr_analyzer *a, uint32_t cn, uint32_t key,
+		      uint64_t va, uint32_t len)
 {
-	a->conns[cn].info.st.bytes_read += len;
+	struct conn *k = &a->conns[cn];
+	k->info.st.bytes_read += len;
 	a->st.total.bytes_read += len;
+	if (!k->rpcrdma)
+		return;
+	uint32_t si = seg_find(a, cn, key, va);
+	if (si != NONE)
+		a->calls[a->segs[si].call].bytes_read += len;
 }
 
 /* ---- transports ------------------------------------------------------- */
@@ -1181,7 +1198,9 @@ static void ib_packet(struct rr_analyzer *a, const struct rr_frame *f)
 			   f->ext.reth.dma_len);
 		break;
 	case RR_OP_RC_READ_REQUEST:
-		rdma_read(a, cn, f->ext.reth.dma_len);
+		/* RETH names the responder's source (IBA vol. 1 §9.4.5) */
+		rdma_read(a, cn, f->ext.reth.rkey, f->ext.reth.va,
+			  f->ext.reth.dma_len);
 		break;
 	default:
 		break;
@@ -1466,7 +1485,7 @@ static void iwarp_ddp(struct rr_analyzer *a, uint32_t cn, int to,
 		rdma_write(a, cn, d->stag, d->to, plen);
 		break;
 	case RR_RDMAP_READ_REQUEST:
-		rdma_read(a, cn, d->read_size);
+		rdma_read(a, cn, d->src_stag, d->src_to, d->read_size);
 		break;
 	case RR_RDMAP_SEND:
 	case RR_RDMAP_SEND_INV:

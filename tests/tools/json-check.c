@@ -27,7 +27,8 @@ static const struct need message[] = {
 	{ "credits", json_type_int, false }, { "proc", json_type_string, false },
 	{ "len", json_type_int, false }, { "reads", json_type_array, false },
 	{ "writes", json_type_array, false }, { "reply", json_type_array, true },
-	{ "rpc", json_type_object, true }, { "findings", json_type_array, false },
+	{ "rpc", json_type_object, true }, { "completed", json_type_object, true },
+	{ "findings", json_type_array, false },
 };
 static const struct need setup[] = {
 	{ "frame", json_type_int, false }, { "ts", json_type_double, false },

@@ -190,6 +190,12 @@ struct rr_event {
 	/* RR_EV_RPC_DONE */
 	uint32_t xid, prog, vers, proc;
 	uint64_t latency_ns;
+	/* bytes the RPC moved up to its reply: both SENDs, RDMA Reads of
+	 * its read chunks, RDMA Writes into its write or reply chunk (a
+	 * responder-provided read chunk is read after the reply and is
+	 * counted on the connection only) */
+	uint32_t bytes_inline;
+	uint64_t bytes_read, bytes_write;
 	/* RR_EV_FINDING */
 	uint16_t finding;    /* enum rr_finding_id */
 	const char *detail;  /* static or analyzer-owned until the next frame */
