@@ -97,6 +97,23 @@ struct seg {
 	uint32_t next;        /* next segment of the same call */
 	uint32_t hnext;       /* handle hash chain */
 	uint8_t list;         /* enum rr_chunk_list; RRC read segments too */
+	bool position_zero;   /* a read segment of a Long Call's message */
+};
+
+/*
+ * A Long Call sends its whole RPC message in a position-zero read chunk
+ * (RFC 8166 §3.5.3): the responder's RDMA Read of the chunk's start is
+ * answered by a Read Response holding the RPC header.  Such reads wait
+ * here for their first response, matched by PSN (IB, IBA vol. 1
+ * §9.7.5.1.3) or by the sink STag and TO (iWARP, RFC 5040 §4.5).
+ */
+#define LONG_CALL_READS 16
+struct long_call_read {
+	bool used;
+	uint8_t data_side;    /* the side that sends the Read Response */
+	uint32_t conn, call, xid;
+	uint32_t psn_or_stag;
+	uint64_t sink_to;
 };
 
 struct call {
@@ -155,6 +172,8 @@ struct rr_analyzer {
 	uint32_t free_rsm_hint;
 	struct stream *streams;
 	struct rr_frame fpdu;   /* a unit decoded from a reassembled stream */
+	struct long_call_read long_call[LONG_CALL_READS];
+	unsigned long_call_next;
 	/* RDMA_DONE: xids of recently completed calls */
 	uint32_t recent[RECENT];
 	uint32_t recent_at;
@@ -540,6 +559,7 @@ static void seg_add(struct rr_analyzer *a, uint32_t ci,
 	g->offset = s->offset;
 	g->call = ci;
 	g->list = list;
+	g->position_zero = list == RR_LIST_READ && s->position == 0;
 	g->next = a->calls[ci].segs;
 	a->calls[ci].segs = si;
 	uint32_t h = seg_hash(a, s->handle);
@@ -930,17 +950,70 @@ static void rdma_write(struct rr_analyzer *a, uint32_t cn, uint32_t key,
 }
 
 /* A Read Request names the source buffer: a read chunk segment. */
-static void rdma_read(struct rr_analyzer *a, uint32_t cn, uint32_t key,
-		      uint64_t va, uint32_t len)
+static uint32_t rdma_read(struct rr_analyzer *a, uint32_t cn, uint32_t key,
+			  uint64_t va, uint32_t len)
 {
 	struct conn *k = &a->conns[cn];
 	k->info.st.bytes_read += len;
 	a->st.total.bytes_read += len;
 	if (!k->rpcrdma)
-		return;
+		return NONE;
 	uint32_t si = seg_find(a, cn, key, va);
 	if (si != NONE)
 		a->calls[a->segs[si].call].bytes_read += len;
+	return si;
+}
+
+/* A read of the start of a Long Call whose RPC header is not yet known. */
+static void long_call_read(struct rr_analyzer *a, uint32_t cn, uint32_t si,
+			   uint64_t va, int data_side, uint32_t psn_or_stag,
+			   uint64_t sink_to)
+{
+	if (si == NONE)
+		return;
+	const struct seg *g = &a->segs[si];
+	const struct call *c = &a->calls[g->call];
+	if (!g->position_zero || va != g->offset || c->dir != RR_DIR_FWD_CALL ||
+	    c->slot != RR_PROC_SLOTS - 1)
+		return;
+	struct long_call_read *r =
+		&a->long_call[a->long_call_next++ % LONG_CALL_READS];
+	*r = (struct long_call_read){ .used = true, .data_side = (uint8_t)data_side,
+				      .conn = cn, .call = g->call, .xid = c->xid,
+				      .psn_or_stag = psn_or_stag,
+				      .sink_to = sink_to };
+}
+
+/* The first Read Response of a Long Call: name the call's procedure. */
+static void long_call_data(struct rr_analyzer *a, uint32_t cn, int sender,
+			   uint32_t psn_or_stag, uint64_t sink_to,
+			   const uint8_t *p, uint32_t have)
+{
+	for (unsigned i = 0; i < LONG_CALL_READS; i++) {
+		struct long_call_read *r = &a->long_call[i];
+		if (!r->used || r->conn != cn || r->data_side != sender ||
+		    r->psn_or_stag != psn_or_stag || r->sink_to != sink_to)
+			continue;
+		r->used = false;
+		struct call *c = &a->calls[r->call];
+		if (!c->used || c->conn != cn || c->xid != r->xid ||
+		    c->slot != RR_PROC_SLOTS - 1)
+			return;
+		struct rr_rpc rpc;
+		if (rr_rpc_decode(p, 0, have, UINT32_MAX, &rpc, &a->note) ==
+			    RR_MALFORMED ||
+		    rpc.msg_type != RR_RPC_CALL || rpc.xid != c->xid)
+			return;
+		c->prog = rpc.prog;
+		c->vers = rpc.vers;
+		c->proc = rpc.proc;
+		c->slot = (uint16_t)rr_analyzer_proc_slot(rpc.prog, rpc.vers,
+							  rpc.proc);
+		/* on_call counted it as unknown */
+		a->st.rpc_calls[RR_PROC_SLOTS - 1]--;
+		a->st.rpc_calls[c->slot]++;
+		return;
+	}
 }
 
 /* ---- transports ------------------------------------------------------- */
@@ -1197,10 +1270,17 @@ static void ib_packet(struct rr_analyzer *a, const struct rr_frame *f)
 		rdma_write(a, cn, f->ext.reth.rkey, f->ext.reth.va,
 			   f->ext.reth.dma_len);
 		break;
-	case RR_OP_RC_READ_REQUEST:
-		/* RETH names the responder's source (IBA vol. 1 §9.4.5) */
-		rdma_read(a, cn, f->ext.reth.rkey, f->ext.reth.va,
-			  f->ext.reth.dma_len);
+	case RR_OP_RC_READ_REQUEST: {
+		/* RETH names the source buffer (IBA vol. 1 §9.4.5), at the
+		 * receiver of the request, which sends the data back */
+		uint32_t si = rdma_read(a, cn, f->ext.reth.rkey, f->ext.reth.va,
+					f->ext.reth.dma_len);
+		long_call_read(a, cn, si, f->ext.reth.va, to, f->bth.psn, 0);
+		break;
+	}
+	case RR_OP_RC_READ_RESP_FIRST:
+	case RR_OP_RC_READ_RESP_ONLY:
+		long_call_data(a, cn, 1 - to, f->bth.psn, 0, pl, have);
 		break;
 	default:
 		break;
@@ -1484,8 +1564,14 @@ static void iwarp_ddp(struct rr_analyzer *a, uint32_t cn, int to,
 	case RR_RDMAP_WRITE:
 		rdma_write(a, cn, d->stag, d->to, plen);
 		break;
-	case RR_RDMAP_READ_REQUEST:
-		rdma_read(a, cn, d->src_stag, d->src_to, d->read_size);
+	case RR_RDMAP_READ_REQUEST: {
+		uint32_t si = rdma_read(a, cn, d->src_stag, d->src_to,
+					d->read_size);
+		long_call_read(a, cn, si, d->src_to, to, d->sink_stag, d->sink_to);
+		break;
+	}
+	case RR_RDMAP_READ_RESPONSE:
+		long_call_data(a, cn, 1 - to, d->stag, d->to, pl, have);
 		break;
 	case RR_RDMAP_SEND:
 	case RR_RDMAP_SEND_INV:
