@@ -8,7 +8,7 @@
 # usage: bench/dump-bench.sh [BUILD_DIR] [CALLS]
 set -eu
 build=${1:-build}
-calls=${2:-200000}
+calls=${2:-210000}
 out=$(dirname "$0")/out
 mkdir -p "$out"
 file=$out/dump-bench.pcap

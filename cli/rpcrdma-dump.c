@@ -50,7 +50,7 @@ struct dump {
 };
 
 struct totals {
-	unsigned long frames, units, cm, mpa, icrc_good, icrc_bad;
+	unsigned long frames, cm, mpa, icrc_good, icrc_bad;
 };
 
 static void usage(FILE *to)
@@ -288,17 +288,6 @@ static void print_problems(const struct rr_frame *f)
 			printf(" (%s: %s)", rr_layer_str(l),
 			       rr_problem_str(n->problem));
 	}
-}
-
-static void tally(const struct rr_frame *f, struct totals *t)
-{
-	t->units++;
-	if (rr_has(f, RR_LAYER_ICRC)) {
-		t->icrc_good += f->icrc.state == RR_CRC_GOOD;
-		t->icrc_bad += f->icrc.state == RR_CRC_BAD;
-	}
-	t->cm += rr_has(f, RR_LAYER_CM);
-	t->mpa += rr_has(f, RR_LAYER_MPA);
 }
 
 /* Frame-level lines: CM and MPA, or every frame with -a. */
@@ -778,13 +767,19 @@ int main(int argc, char **argv)
 		uint64_t ts = (uint64_t)h->ts.tv_sec * 1000000000u +
 			      (uint64_t)h->ts.tv_usec * 1000u;
 		rr_analyzer_frame(a, (uint32_t)link, ts, data, h->caplen, h->len);
-		for (bool more = rr_decode_frame(&cfg, (uint32_t)link, data,
-						 h->caplen, h->len, NULL, &f);
-		     more; more = rr_decode_next_unit(&cfg, &f)) {
-			tally(&f, &t);
-			print_unit(h, &f, o, t.frames);
-		}
-		print_events(&d, h, &f);
+		const struct rr_frame_summary *sum = rr_analyzer_last_summary(a);
+		t.cm += sum->cm;
+		t.mpa += sum->mpa;
+		t.icrc_good += sum->icrc_good;
+		t.icrc_bad += sum->icrc_bad;
+		/* the analyzer decoded it: again only for lines of its own */
+		if (!o->quiet && !o->findings_only &&
+		    (o->all_frames || sum->cm || sum->mpa))
+			for (bool more = rr_decode_frame(&cfg, (uint32_t)link, data,
+							 h->caplen, h->len, NULL, &f);
+			     more; more = rr_decode_next_unit(&cfg, &f))
+				print_unit(h, &f, o, t.frames);
+		print_events(&d, h, rr_analyzer_last_frame(a));
 		if (tty && time(NULL) - started >= 2 && time(NULL) != shown) {
 			shown = time(NULL);
 			fprintf(stderr, "\r%lu frames...", t.frames);

@@ -6,9 +6,12 @@
 
 #include "rr_json.h"
 
+/* Every key is a static string added once: json-c need not copy it or
+ * look for an earlier one, which is most of its cost per object. */
 static void add(json_object *o, const char *k, json_object *v)
 {
-	json_object_object_add(o, k, v);
+	json_object_object_add_ex(o, k, v, JSON_C_OBJECT_ADD_KEY_IS_NEW |
+						   JSON_C_OBJECT_KEY_IS_CONSTANT);
 }
 
 static json_object *u64(uint64_t v)

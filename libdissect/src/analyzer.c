@@ -161,6 +161,9 @@ struct rr_analyzer {
 	struct conn *conns;
 	uint32_t nconns, conn_hash_size;
 	uint32_t *conn_hash;
+	/* the two endpoints last found: a connection's two directions */
+	struct { uint8_t addr[16]; uint32_t id, conn; int side; } ep_seen[2];
+	unsigned ep_seen_next;
 	/* calls */
 	struct call *calls;
 	uint32_t call_hash_size, *call_hash, free_call;
@@ -178,6 +181,7 @@ struct rr_analyzer {
 	uint32_t recent[RECENT];
 	uint32_t recent_at;
 	struct rr_frame f;
+	struct rr_frame_summary last;
 	struct rr_rpcrdma hdr;
 	struct rr_rpc rpc;
 	struct rr_note note;
@@ -233,6 +237,7 @@ struct rr_analyzer *rr_analyzer_new(const struct rr_config *cfg,
 	}
 	for (uint32_t i = 0; i < a->conn_hash_size; i++)
 		a->conn_hash[i] = NONE;
+	a->ep_seen[0].conn = a->ep_seen[1].conn = NONE;
 	for (uint32_t i = 0; i < a->call_hash_size; i++)
 		a->call_hash[i] = NONE;
 	for (uint32_t i = 0; i < a->seg_hash_size; i++)
@@ -329,15 +334,31 @@ static bool addr_eq(const uint8_t *x, const uint8_t *y)
 	return !memcmp(x, y, 16);
 }
 
+static void ep_seen_forget(struct rr_analyzer *a)
+{
+	a->ep_seen[0].conn = a->ep_seen[1].conn = NONE;
+}
+
 /* The connection and side whose endpoint is (addr, id). */
-static uint32_t ep_find(const struct rr_analyzer *a, const uint8_t *addr,
+static uint32_t ep_find(struct rr_analyzer *a, const uint8_t *addr,
 			uint32_t id, int *side)
 {
+	for (unsigned i = 0; i < 2; i++)
+		if (a->ep_seen[i].conn != NONE && a->ep_seen[i].id == id &&
+		    addr_eq(a->ep_seen[i].addr, addr)) {
+			*side = a->ep_seen[i].side;
+			return a->ep_seen[i].conn;
+		}
 	for (uint32_t c = a->conn_hash[ep_hash(a, addr, id)]; c != NONE;) {
 		const struct conn *k = &a->conns[c >> 1];
 		int s = (int)(c & 1);
 		if (k->used && k->side[s].known && k->side[s].id == id &&
 		    addr_eq(k->side[s].addr, addr)) {
+			unsigned i = a->ep_seen_next++ & 1;
+			memcpy(a->ep_seen[i].addr, addr, 16);
+			a->ep_seen[i].id = id;
+			a->ep_seen[i].conn = c >> 1;
+			a->ep_seen[i].side = s;
 			*side = s;
 			return c >> 1;
 		}
@@ -350,6 +371,7 @@ static void ep_add(struct rr_analyzer *a, uint32_t c, int s)
 {
 	struct conn *k = &a->conns[c];
 	uint32_t h = ep_hash(a, k->side[s].addr, k->side[s].id);
+	ep_seen_forget(a);
 	k->hnext[s] = a->conn_hash[h];
 	a->conn_hash[h] = c << 1 | (uint32_t)s;
 }
@@ -357,6 +379,7 @@ static void ep_add(struct rr_analyzer *a, uint32_t c, int s)
 static void ep_del(struct rr_analyzer *a, uint32_t c, int s)
 {
 	struct conn *k = &a->conns[c];
+	ep_seen_forget(a);
 	if (!k->side[s].known)
 		return;
 	uint32_t *pp = &a->conn_hash[ep_hash(a, k->side[s].addr, k->side[s].id)];
@@ -1631,9 +1654,16 @@ void rr_analyzer_frame(struct rr_analyzer *a, uint32_t link, uint64_t ts_ns,
 	a->st.frames++;
 	struct rr_frame *f = &a->f;
 	bool counted_trunc = false, counted_bad = false, streamed = false;
+	memset(&a->last, 0, sizeof(a->last));
 	for (bool more = rr_decode_frame(&a->cfg, link, data, caplen, wirelen,
 					 NULL, f);
 	     more; more = rr_decode_next_unit(&a->cfg, f)) {
+		if (rr_has(f, RR_LAYER_ICRC)) {
+			a->last.icrc_good += f->icrc.state == RR_CRC_GOOD;
+			a->last.icrc_bad += f->icrc.state == RR_CRC_BAD;
+		}
+		a->last.cm += rr_has(f, RR_LAYER_CM);
+		a->last.mpa += rr_has(f, RR_LAYER_MPA);
 		if (f->transport == RR_TRANSPORT_IWARP && !rr_has(f, RR_LAYER_MPA)) {
 			/* FPDUs come from the reassembled stream, not this
 			 * segment alone: only its own layers count here */
@@ -1671,6 +1701,16 @@ void rr_analyzer_frame(struct rr_analyzer *a, uint32_t link, uint64_t ts_ns,
 		else if (rr_has(f, RR_LAYER_MPA))
 			iwarp_mpa(a, f);
 	}
+}
+
+const struct rr_frame_summary *rr_analyzer_last_summary(const struct rr_analyzer *a)
+{
+	return &a->last;
+}
+
+const struct rr_frame *rr_analyzer_last_frame(const struct rr_analyzer *a)
+{
+	return &a->f;
 }
 
 void rr_analyzer_dropped(struct rr_analyzer *a, uint64_t n)

@@ -229,6 +229,17 @@ RR_API void rr_analyzer_frame(struct rr_analyzer *a, uint32_t link,
 			      uint32_t caplen, uint32_t wirelen);
 /* The capture source lost frames (live capture drops). */
 RR_API void rr_analyzer_dropped(struct rr_analyzer *a, uint64_t n);
+
+/* What the last frame fed held, so a caller need not decode it again. */
+struct rr_frame_summary {
+	uint32_t cm, mpa;              /* CM MADs, MPA Req/Rep */
+	uint32_t icrc_good, icrc_bad;
+};
+RR_API const struct rr_frame_summary *
+rr_analyzer_last_summary(const struct rr_analyzer *a);
+/* The last frame fed, as decoded (its last unit, or for iWARP streamed
+ * through reassembly, the TCP segment); valid until the next frame. */
+RR_API const struct rr_frame *rr_analyzer_last_frame(const struct rr_analyzer *a);
 /* End of input: age everything out and raise end-of-capture findings. */
 RR_API void rr_analyzer_finish(struct rr_analyzer *a);
 
