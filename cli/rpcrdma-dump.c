@@ -330,8 +330,12 @@ static void print_unit(const struct pcap_pkthdr *h, const struct rr_frame *f,
 static void on_event(void *ctx, const struct rr_event *ev)
 {
 	struct dump *d = ctx;
-	if (ev->kind != RR_EV_MESSAGE && ev->kind != RR_EV_FINDING &&
-	    ev->kind != RR_EV_NEGOTIATED && ev->kind != RR_EV_RPC_DONE)
+	if (ev->kind == RR_EV_FINDING)
+		d->findings++;
+	/* -q prints nothing per event: spare the copy of each header */
+	if (d->o.quiet ||
+	    (ev->kind != RR_EV_MESSAGE && ev->kind != RR_EV_FINDING &&
+	     ev->kind != RR_EV_NEGOTIATED && ev->kind != RR_EV_RPC_DONE))
 		return;
 	if (d->nev == FRAME_EVENTS)
 		return;
@@ -342,8 +346,6 @@ static void on_event(void *ctx, const struct rr_event *ev)
 		p->has_rpc = ev->rpc != NULL;
 		if (ev->rpc)
 			p->rpc = *ev->rpc;
-	} else if (ev->kind == RR_EV_FINDING) {
-		d->findings++;
 	}
 }
 
