@@ -275,18 +275,6 @@ static void hdr_init(struct rr_rpcrdma *h, uint32_t xid, uint32_t credits,
 	h->proc = proc;
 }
 
-static void hdr_seg(struct rr_rpcrdma *h, uint8_t list, uint8_t chunk,
-		    uint32_t position, uint32_t key, uint32_t len, uint64_t va)
-{
-	struct rr_rdma_seg *s = &h->segs[h->nsegs++];
-	s->list = list;
-	s->chunk = chunk;
-	s->position = position;
-	s->handle = key;
-	s->length = len;
-	s->offset = va;
-}
-
 static void rpc_call(struct rr_buf *b, uint32_t xid, uint32_t prog,
 		     uint32_t vers, uint32_t proc)
 {
@@ -383,7 +371,7 @@ static void offer_chunk(struct engine *e, struct call *c, struct rr_rpcrdma *h,
 	uint32_t key = reg(e, c, buf, len, &va);
 	for (uint32_t done = 0; done < len;) {
 		uint32_t n = len - done > SEG_MAX ? SEG_MAX : len - done;
-		hdr_seg(h, list, chunk, position, key, n, va + done);
+		rr_rpcrdma_add_segment(h, list, chunk, position, key, n, va + done);
 		done += n;
 	}
 }
@@ -572,7 +560,7 @@ static void issue(struct engine *e)
 		uint32_t key = reg(e, c, c->msg, (uint32_t)b.len, &va);
 		hdr_init(&lc, xid, h.credits, RR_RDMA_NOMSG);
 		lc.vers = h.vers;
-		hdr_seg(&lc, RR_LIST_READ, 0, 0, key, (uint32_t)b.len, va);
+		rr_rpcrdma_add_segment(&lc, RR_LIST_READ, 0, 0, key, (uint32_t)b.len, va);
 		for (unsigned i = 0; i < h.nsegs; i++)
 			if (h.segs[i].list != RR_LIST_READ)
 				lc.segs[lc.nsegs++] = h.segs[i];
@@ -903,7 +891,7 @@ static void send_reply(struct engine *e, const struct rr_rpcrdma *call,
 			if (n)
 				xp_write(e->x, s->handle, s->offset, rpc + done, n);
 			e->st.write_bytes += n;
-			hdr_seg(h, RR_LIST_REPLY, 0, 0, s->handle, n, s->offset);
+			rr_rpcrdma_add_segment(h, RR_LIST_REPLY, 0, 0, s->handle, n, s->offset);
 			done += n;
 		}
 		send_msg(e, h, NULL, 0, inv);
@@ -927,7 +915,7 @@ static void send_reply(struct engine *e, const struct rr_rpcrdma *call,
 			r->key = xp_reg(e->x, r->buf, len, &va);
 			r->deadline = now_ms() + e->cfg.rrc_timeout_ms;
 			h->proc = RR_RDMA_NOMSG;
-			hdr_seg(h, RR_LIST_READ, 0, 0, r->key, len, va);
+			rr_rpcrdma_add_segment(h, RR_LIST_READ, 0, 0, r->key, len, va);
 			send_msg(e, h, NULL, 0, inv);
 			e->st.rrc++;
 			e->replies_sent++;
@@ -976,7 +964,7 @@ static void bc_call(struct engine *e)
 		uint64_t va;
 		e->bc_chunk_done = true;
 		uint32_t key = xp_reg(e->x, dummy, sizeof(dummy), &va);
-		hdr_seg(&h, RR_LIST_REPLY, 0, 0, key, sizeof(dummy), va);
+		rr_rpcrdma_add_segment(&h, RR_LIST_REPLY, 0, 0, key, sizeof(dummy), va);
 	}
 	send_msg(e, &h, body, (uint32_t)b.len, 0);
 	e->bc_in_flight++;
@@ -1071,7 +1059,7 @@ static void execute(struct engine *e, struct srv_call *s, const uint8_t *rpc,
 					 data + done, n);
 			}
 			e->st.write_bytes += wire_n;
-			hdr_seg(&h, RR_LIST_WRITE, 0, 0, sg->handle, n,
+			rr_rpcrdma_add_segment(&h, RR_LIST_WRITE, 0, 0, sg->handle, n,
 				sg->offset);
 			done += n;
 		}

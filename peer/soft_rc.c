@@ -204,9 +204,7 @@ int soft_rc_send(struct soft_rc *rc, const void *m, uint32_t len, uint32_t inv)
 	do {
 		uint32_t n = len - done > rc->mtu ? rc->mtu : len - done;
 		bool first = done == 0, last = done + n == len;
-		uint8_t op = first && last ? RR_OP_RC_SEND_ONLY :
-			     first ? RR_OP_RC_SEND_FIRST :
-			     last ? RR_OP_RC_SEND_LAST : RR_OP_RC_SEND_MIDDLE;
+		uint8_t op = rr_rc_packet_opcode(RR_OP_RC_SEND_FIRST, first, last);
 		struct rr_ext x = { 0 };
 		if (last && inv) {
 			op = first ? RR_OP_RC_SEND_ONLY_INV :
@@ -230,9 +228,7 @@ int soft_rc_write(struct soft_rc *rc, uint32_t key, uint64_t va,
 	do {
 		uint32_t n = len - done > rc->mtu ? rc->mtu : len - done;
 		bool first = done == 0, last = done + n == len;
-		uint8_t op = first && last ? RR_OP_RC_WRITE_ONLY :
-			     first ? RR_OP_RC_WRITE_FIRST :
-			     last ? RR_OP_RC_WRITE_LAST : RR_OP_RC_WRITE_MIDDLE;
+		uint8_t op = rr_rc_packet_opcode(RR_OP_RC_WRITE_FIRST, first, last);
 		struct rr_ext x = { 0 };
 		if (first) {
 			x.present = RR_EXT_RETH;

@@ -102,9 +102,7 @@ static void rocev2_send(struct gen *g, struct side *from, const uint8_t *msg,
 	do {
 		size_t n = len - done > MTU ? MTU : len - done;
 		bool first = done == 0, last = done + n == len;
-		uint8_t op = first && last ? RR_OP_RC_SEND_ONLY :
-			     first ? RR_OP_RC_SEND_FIRST :
-			     last ? RR_OP_RC_SEND_LAST : RR_OP_RC_SEND_MIDDLE;
+		uint8_t op = rr_rc_packet_opcode(RR_OP_RC_SEND_FIRST, first, last);
 		struct rr_ext x = { 0 };
 		if (last && inv_rkey) {
 			op = first ? RR_OP_RC_SEND_ONLY_INV : RR_OP_RC_SEND_LAST_INV;
@@ -127,9 +125,7 @@ static void rocev2_write(struct gen *g, struct side *from, uint32_t rkey,
 	do {
 		size_t n = len - done > MTU ? MTU : len - done;
 		bool first = done == 0, last = done + n == len;
-		uint8_t op = first && last ? RR_OP_RC_WRITE_ONLY :
-			     first ? RR_OP_RC_WRITE_FIRST :
-			     last ? RR_OP_RC_WRITE_LAST : RR_OP_RC_WRITE_MIDDLE;
+		uint8_t op = rr_rc_packet_opcode(RR_OP_RC_WRITE_FIRST, first, last);
 		struct rr_ext x = { 0 };
 		if (first) {
 			x.present = RR_EXT_RETH;
@@ -379,19 +375,6 @@ static void msg_start(struct msg *m, uint32_t xid, uint32_t credits,
 	m->h.proc = proc;
 }
 
-static void add_seg(struct rr_rpcrdma *h, uint8_t list, uint8_t chunk,
-		    uint32_t position, uint32_t handle, uint32_t length,
-		    uint64_t offset)
-{
-	struct rr_rdma_seg *s = &h->segs[h->nsegs++];
-	s->list = list;
-	s->chunk = chunk;
-	s->position = position;
-	s->handle = handle;
-	s->length = length;
-	s->offset = offset;
-}
-
 static void msg_header(struct msg *m)
 {
 	rr_buf_init(&m->b, m->bytes, sizeof(m->bytes));
@@ -460,8 +443,8 @@ static void conversation(struct gen *g)
 	xid++;
 	fill(data, 5000, xid);
 	msg_start(&m, xid, 128, RR_RDMA_MSG);
-	add_seg(&m.h, RR_LIST_WRITE, 0, 0, 0x1000a001, 4096, 0x7f3a00001000ull);
-	add_seg(&m.h, RR_LIST_WRITE, 0, 0, 0x1000a002, 4096, 0x7f3a00002000ull);
+	rr_rpcrdma_add_segment(&m.h, RR_LIST_WRITE, 0, 0, 0x1000a001, 4096, 0x7f3a00001000ull);
+	rr_rpcrdma_add_segment(&m.h, RR_LIST_WRITE, 0, 0, 0x1000a002, 4096, 0x7f3a00002000ull);
 	msg_header(&m);
 	rpc_call_hdr(&m.b, xid, NFS_PROG, 3, 6);
 	rr_put_xdr_opaque(&m.b, fh, sizeof(fh));
@@ -471,8 +454,8 @@ static void conversation(struct gen *g)
 	rdma_write(g, s, 0x1000a001, 0x7f3a00001000ull, data, 4096);
 	rdma_write(g, s, 0x1000a002, 0x7f3a00002000ull, data + 4096, 904);
 	msg_start(&m, xid, 64, RR_RDMA_MSG);
-	add_seg(&m.h, RR_LIST_WRITE, 0, 0, 0x1000a001, 4096, 0x7f3a00001000ull);
-	add_seg(&m.h, RR_LIST_WRITE, 0, 0, 0x1000a002, 904, 0x7f3a00002000ull);
+	rr_rpcrdma_add_segment(&m.h, RR_LIST_WRITE, 0, 0, 0x1000a001, 4096, 0x7f3a00001000ull);
+	rr_rpcrdma_add_segment(&m.h, RR_LIST_WRITE, 0, 0, 0x1000a002, 904, 0x7f3a00002000ull);
 	msg_header(&m);
 	rpc_reply_hdr(&m.b, xid);
 	rr_put_be32(&m.b, 0);
@@ -488,7 +471,7 @@ static void conversation(struct gen *g)
 	fill(data2, 3000, xid);
 	msg_start(&m, xid, 128, RR_RDMA_MSG);
 	/* position: RPC header (68) + fh (36) + offset, count, stable (16) */
-	add_seg(&m.h, RR_LIST_READ, 0, 124, 0x2000b001, 3000, 0x7f3a00010000ull);
+	rr_rpcrdma_add_segment(&m.h, RR_LIST_READ, 0, 124, 0x2000b001, 3000, 0x7f3a00010000ull);
 	msg_header(&m);
 	rpc_call_hdr(&m.b, xid, NFS_PROG, 3, 7);
 	rr_put_xdr_opaque(&m.b, fh, sizeof(fh));
@@ -519,7 +502,7 @@ static void conversation(struct gen *g)
 		rr_put_xdr_opaque(&cb, fh, sizeof(fh));
 		rr_put_be32(&cb, 0x1f);
 		msg_start(&m, xid, 128, RR_RDMA_NOMSG);
-		add_seg(&m.h, RR_LIST_READ, 0, 0, 0x3000c001, (uint32_t)cb.len,
+		rr_rpcrdma_add_segment(&m.h, RR_LIST_READ, 0, 0, 0x3000c001, (uint32_t)cb.len,
 			0x7f3a00020000ull);
 		msg_header(&m);
 		send_msg(g, c, m.bytes, m.b.len, 0);
@@ -558,7 +541,7 @@ static void conversation(struct gen *g)
 		rr_put_be32(&rb, 0);
 		rr_put_be32(&rb, 1);              /* eof */
 		msg_start(&m, xid, 128, RR_RDMA_MSG);
-		add_seg(&m.h, RR_LIST_REPLY, 0, 0, 0x4000d001, 2048,
+		rr_rpcrdma_add_segment(&m.h, RR_LIST_REPLY, 0, 0, 0x4000d001, 2048,
 			0x7f3a00030000ull);
 		msg_header(&m);
 		rpc_call_hdr(&m.b, xid, NFS_PROG, 3, 17);
@@ -570,7 +553,7 @@ static void conversation(struct gen *g)
 		send_msg(g, c, m.bytes, m.b.len, 0);
 		rdma_write(g, s, 0x4000d001, 0x7f3a00030000ull, reply, rb.len);
 		msg_start(&m, xid, 64, RR_RDMA_NOMSG);
-		add_seg(&m.h, RR_LIST_REPLY, 0, 0, 0x4000d001, (uint32_t)rb.len,
+		rr_rpcrdma_add_segment(&m.h, RR_LIST_REPLY, 0, 0, 0x4000d001, (uint32_t)rb.len,
 			0x7f3a00030000ull);
 		msg_header(&m);
 		send_msg(g, s, m.bytes, m.b.len, 0);

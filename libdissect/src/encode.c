@@ -95,6 +95,34 @@ static void put_seg(struct rr_buf *b, const struct rr_rdma_seg *s)
 }
 
 /* RFC 8166 §4.1-§4.3, §4.5, §4.6. */
+bool rr_rpcrdma_add_segment(struct rr_rpcrdma *h, uint8_t list, uint8_t chunk,
+			    uint32_t position, uint32_t handle, uint32_t length,
+			    uint64_t offset)
+{
+	if (h->nsegs >= RR_MAX_SEGMENTS)
+		return false;
+	struct rr_rdma_seg *s = &h->segs[h->nsegs++];
+	s->list = list;
+	s->chunk = chunk;
+	s->position = position;
+	s->handle = handle;
+	s->length = length;
+	s->offset = offset;
+	return true;
+}
+
+uint8_t rr_rc_packet_opcode(uint8_t kind, bool first, bool last)
+{
+	bool send = kind == RR_OP_RC_SEND_FIRST;
+	if (first && last)
+		return send ? RR_OP_RC_SEND_ONLY : RR_OP_RC_WRITE_ONLY;
+	if (first)
+		return send ? RR_OP_RC_SEND_FIRST : RR_OP_RC_WRITE_FIRST;
+	if (last)
+		return send ? RR_OP_RC_SEND_LAST : RR_OP_RC_WRITE_LAST;
+	return send ? RR_OP_RC_SEND_MIDDLE : RR_OP_RC_WRITE_MIDDLE;
+}
+
 bool rr_rpcrdma_encode(struct rr_buf *b, const struct rr_rpcrdma *h)
 {
 	rr_put_be32(b, h->xid);

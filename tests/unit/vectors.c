@@ -90,13 +90,8 @@ static size_t rpc_null_call(uint8_t *out, size_t cap, uint32_t xid,
 static void seg(struct rr_rpcrdma *h, uint8_t list, uint8_t chunk,
 		uint32_t position, uint32_t handle, uint32_t length)
 {
-	struct rr_rdma_seg *s = &h->segs[h->nsegs++];
-	s->list = list;
-	s->chunk = chunk;
-	s->position = position;
-	s->handle = handle;
-	s->length = length;
-	s->offset = 0x7f0000000000ull + handle;
+	rr_rpcrdma_add_segment(h, list, chunk, position, handle, length,
+			       0x7f0000000000ull + handle);
 }
 
 size_t vectors_build(struct vector *v, size_t max)

@@ -40,6 +40,18 @@ RR_API void rr_put_xdr_opaque(struct rr_buf *b, const void *p, uint32_t n);
  * says, so faults can be built.  false if the segments are out of order.
  */
 RR_API bool rr_rpcrdma_encode(struct rr_buf *b, const struct rr_rpcrdma *h);
+/* Appends a segment to h->segs for rr_rpcrdma_encode; false when full. */
+RR_API bool rr_rpcrdma_add_segment(struct rr_rpcrdma *h, uint8_t list,
+				   uint8_t chunk, uint32_t position,
+				   uint32_t handle, uint32_t length,
+				   uint64_t offset);
+
+/*
+ * The opcode of one packet of an RC SEND or RDMA WRITE that may span
+ * several (IBA vol. 1 §9.4): kind is RR_OP_RC_SEND_FIRST or
+ * RR_OP_RC_WRITE_FIRST; first and last say where the packet falls.
+ */
+RR_API uint8_t rr_rc_packet_opcode(uint8_t kind, bool first, bool last);
 
 /* RFC 5531 call or reply header; bodies of cred_len / verf_len bytes. */
 RR_API bool rr_rpc_encode(struct rr_buf *b, const struct rr_rpc *r,
