@@ -9,6 +9,7 @@
 #include <getopt.h>
 #include <inttypes.h>
 #include <pcap/pcap.h>
+#include <limits.h>
 #include <signal.h>
 #include <unistd.h>
 #include <stdio.h>
@@ -550,6 +551,19 @@ static void print_stats(const struct rr_analyzer *a)
 	       (unsigned long long)st->tcp_resyncs);
 }
 
+/* A whole number in [1, max], or a message naming what it was for. */
+static bool positive_arg(const char *arg, long max, const char *what, long *out)
+{
+	char *end;
+	long v = strtol(arg, &end, 10);
+	if (*end || v <= 0 || v > max) {
+		fprintf(stderr, "rpcrdma-dump: invalid %s '%s'\n", what, arg);
+		return false;
+	}
+	*out = v;
+	return true;
+}
+
 static int parse_args(int argc, char **argv, struct opts *o)
 {
 	enum { O_FINDINGS = 256, O_STATS };
@@ -572,26 +586,15 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		case 'i':
 			o->iface = optarg;
 			break;
-		case 'B': {
-			char *end;
-			o->buffer_kib = strtol(optarg, &end, 10);
-			if (*end || o->buffer_kib <= 0 || o->buffer_kib > 4194304) {
-				fprintf(stderr, "rpcrdma-dump: invalid buffer size '%s'\n",
-					optarg);
+		case 'B':
+			if (!positive_arg(optarg, 4194304, "buffer size",
+					  &o->buffer_kib))
 				return -1;
-			}
 			break;
-		}
-		case 'c': {
-			char *end;
-			o->count = strtol(optarg, &end, 10);
-			if (*end || o->count <= 0) {
-				fprintf(stderr, "rpcrdma-dump: invalid count '%s'\n",
-					optarg);
+		case 'c':
+			if (!positive_arg(optarg, LONG_MAX, "count", &o->count))
 				return -1;
-			}
 			break;
-		}
 		case 'n':
 			break; /* addresses are never resolved */
 		case 'v':

@@ -78,15 +78,24 @@ static void side_tx(void *ctx, const uint8_t *ib, uint32_t len)
 	put_frame(s->w, s, ib, len);
 }
 
+/* The oldest packet on the wire, taken off it; NULL when it is empty. */
+static struct wire_pkt *wire_pop(struct pcap_wire *w)
+{
+	struct wire_pkt *p = w->head;
+	if (p) {
+		w->head = p->next;
+		if (!w->head)
+			w->tail = NULL;
+	}
+	return p;
+}
+
 /* Deliver one queued packet; false when the wire is empty. */
 static bool pump_one(struct pcap_wire *w)
 {
-	struct wire_pkt *p = w->head;
+	struct wire_pkt *p = wire_pop(w);
 	if (!p)
 		return false;
-	w->head = p->next;
-	if (!w->head)
-		w->tail = NULL;
 	soft_rc_input(&w->side[p->to].rc, p->bytes, p->len);
 	free(p);
 	return true;
@@ -157,12 +166,9 @@ static void send_cm(struct pcap_wire *w, int from, uint16_t attr,
 /* The CM exchange as a capture shows it; each side learns the other's data. */
 static bool deliver_cm(struct pcap_wire *w, struct xport *to)
 {
-	struct wire_pkt *p = w->head;
+	struct wire_pkt *p = wire_pop(w);
 	if (!p)
 		return false;
-	w->head = p->next;
-	if (!w->head)
-		w->tail = NULL;
 	struct rr_config cfg;
 	static struct rr_frame f;
 	struct cm_msg m;
