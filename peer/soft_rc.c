@@ -290,10 +290,8 @@ static void read_response(struct soft_rc *rc, const struct rr_frame *f)
 	uint32_t npkts = len ? (len + rc->mtu - 1) / rc->mtu : 1;
 	for (uint32_t i = 0, done = 0; i < npkts; i++) {
 		uint32_t n = len - done > rc->mtu ? rc->mtu : len - done;
-		uint8_t op = npkts == 1 ? RR_OP_RC_READ_RESP_ONLY :
-			     i == 0 ? RR_OP_RC_READ_RESP_FIRST :
-			     i + 1 == npkts ? RR_OP_RC_READ_RESP_LAST :
-					      RR_OP_RC_READ_RESP_MIDDLE;
+		uint8_t op = rr_rc_packet_opcode(RR_OP_RC_READ_RESP_FIRST, i == 0,
+						 i + 1 == npkts);
 		struct rr_ext x = { 0 };
 		if (op != RR_OP_RC_READ_RESP_MIDDLE) {
 			x.present = RR_EXT_AETH;

@@ -156,10 +156,8 @@ static void rocev2_read(struct gen *g, struct side *reader, uint32_t rkey,
 	size_t done = 0;
 	for (uint32_t i = 0; i < npkts; i++) {
 		size_t n = len - done > MTU ? MTU : len - done;
-		uint8_t op = npkts == 1 ? RR_OP_RC_READ_RESP_ONLY :
-			     i == 0 ? RR_OP_RC_READ_RESP_FIRST :
-			     i + 1 == npkts ? RR_OP_RC_READ_RESP_LAST :
-					      RR_OP_RC_READ_RESP_MIDDLE;
+		uint8_t op = rr_rc_packet_opcode(RR_OP_RC_READ_RESP_FIRST, i == 0,
+						 i + 1 == npkts);
 		struct rr_ext a = { 0 };
 		if (op != RR_OP_RC_READ_RESP_MIDDLE) {
 			a.present = RR_EXT_AETH;

@@ -113,14 +113,17 @@ bool rr_rpcrdma_add_segment(struct rr_rpcrdma *h, uint8_t list, uint8_t chunk,
 
 uint8_t rr_rc_packet_opcode(uint8_t kind, bool first, bool last)
 {
-	bool send = kind == RR_OP_RC_SEND_FIRST;
-	if (first && last)
-		return send ? RR_OP_RC_SEND_ONLY : RR_OP_RC_WRITE_ONLY;
-	if (first)
-		return send ? RR_OP_RC_SEND_FIRST : RR_OP_RC_WRITE_FIRST;
-	if (last)
-		return send ? RR_OP_RC_SEND_LAST : RR_OP_RC_WRITE_LAST;
-	return send ? RR_OP_RC_SEND_MIDDLE : RR_OP_RC_WRITE_MIDDLE;
+	static const uint8_t ops[][4] = { /* first, middle, last, only */
+		{ RR_OP_RC_SEND_FIRST, RR_OP_RC_SEND_MIDDLE, RR_OP_RC_SEND_LAST,
+		  RR_OP_RC_SEND_ONLY },
+		{ RR_OP_RC_WRITE_FIRST, RR_OP_RC_WRITE_MIDDLE,
+		  RR_OP_RC_WRITE_LAST, RR_OP_RC_WRITE_ONLY },
+		{ RR_OP_RC_READ_RESP_FIRST, RR_OP_RC_READ_RESP_MIDDLE,
+		  RR_OP_RC_READ_RESP_LAST, RR_OP_RC_READ_RESP_ONLY },
+	};
+	unsigned k = kind == RR_OP_RC_WRITE_FIRST ? 1 :
+		     kind == RR_OP_RC_READ_RESP_FIRST ? 2 : 0;
+	return ops[k][first && last ? 3 : first ? 0 : last ? 2 : 1];
 }
 
 bool rr_rpcrdma_encode(struct rr_buf *b, const struct rr_rpcrdma *h)

@@ -47,9 +47,10 @@ RR_API bool rr_rpcrdma_add_segment(struct rr_rpcrdma *h, uint8_t list,
 				   uint64_t offset);
 
 /*
- * The opcode of one packet of an RC SEND or RDMA WRITE that may span
- * several (IBA vol. 1 §9.4): kind is RR_OP_RC_SEND_FIRST or
- * RR_OP_RC_WRITE_FIRST; first and last say where the packet falls.
+ * The opcode of one packet of an RC SEND, RDMA WRITE or RDMA READ
+ * response that may span several (IBA vol. 1 §9.4): kind is
+ * RR_OP_RC_SEND_FIRST, RR_OP_RC_WRITE_FIRST or RR_OP_RC_READ_RESP_FIRST;
+ * first and last say where the packet falls.
  */
 RR_API uint8_t rr_rc_packet_opcode(uint8_t kind, bool first, bool last);
 
