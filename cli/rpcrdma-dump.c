@@ -6,12 +6,14 @@
  */
 #define _DEFAULT_SOURCE /* pcap.h uses u_int and u_char */
 #include <arpa/inet.h>
+#include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <pcap/pcap.h>
 #include <limits.h>
 #include <signal.h>
 #include <unistd.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,6 +33,7 @@ struct opts {
 	long count, buffer_kib;
 	int verbose;
 	bool all_frames, no_crc, findings_only, stats, json, stats_json, quiet;
+	bool statistics_only;   /* -q: no message is printed, none rebuilt */
 };
 
 /* What the analyzer said while it took one frame, printed after it. */
@@ -40,6 +43,7 @@ struct pending {
 	struct rr_rpcrdma hdr;
 	struct rr_rpc rpc;
 	bool has_rpc;
+	bool shown;          /* an RPC message printed on its reply's line */
 };
 
 struct dump {
@@ -48,6 +52,9 @@ struct dump {
 	struct pending ev[FRAME_EVENTS];
 	unsigned nev;
 	unsigned long findings;
+#ifdef RR_HAVE_JSONC
+	struct rr_json_writer *jw;
+#endif
 };
 
 struct totals {
@@ -203,7 +210,14 @@ static void print_rpc(const struct rr_rpc *r, uint32_t rdma_xid, uint8_t dir)
 		printf(" rpc-xid 0x%08" PRIx32, r->xid);
 }
 
-static void print_rpcrdma(const struct pending *p)
+static void print_rebuilt(const struct pending *r)
+{
+	printf(" (rebuilt from %s chunk, len %" PRIu32 ")",
+	       rr_chunk_kind_str(r->ev.source), r->ev.msg_len);
+}
+
+/* A message, with the RPC rebuilt for it in the same frame if any. */
+static void print_rpcrdma(const struct pending *p, const struct pending *rebuilt)
 {
 	const struct rr_rpcrdma *h = &p->hdr;
 	const char *proc = rr_rdma_proc_str(h->proc);
@@ -228,8 +242,12 @@ static void print_rpcrdma(const struct pending *p)
 	}
 	if (p->has_rpc)
 		print_rpc(&p->rpc, h->xid, p->ev.dir);
+	else if (rebuilt && rebuilt->has_rpc)
+		print_rpc(&rebuilt->rpc, h->xid, p->ev.dir);
 	else if (p->ev.dir != RR_DIR_UNKNOWN)
 		printf(" (%s)", rr_dir_str(p->ev.dir));
+	if (rebuilt)
+		print_rebuilt(rebuilt);
 	if (p->ev.msg_len > 0)
 		printf(" len %" PRIu32, p->ev.msg_len);
 }
@@ -336,18 +354,24 @@ static void on_event(void *ctx, const struct rr_event *ev)
 	/* -q prints nothing per event: spare the copy of each header */
 	if (d->o.quiet ||
 	    (ev->kind != RR_EV_MESSAGE && ev->kind != RR_EV_FINDING &&
-	     ev->kind != RR_EV_NEGOTIATED && ev->kind != RR_EV_RPC_DONE))
+	     ev->kind != RR_EV_NEGOTIATED && ev->kind != RR_EV_RPC_DONE &&
+	     ev->kind != RR_EV_RPC_MESSAGE))
 		return;
 	if (d->nev == FRAME_EVENTS)
 		return;
 	struct pending *p = &d->ev[d->nev++];
 	p->ev = *ev;
 	if (ev->kind == RR_EV_MESSAGE) {
-		p->hdr = *ev->hdr;
-		p->has_rpc = ev->rpc != NULL;
-		if (ev->rpc)
-			p->rpc = *ev->rpc;
+		/* the segments in use only: the whole array is 2 KiB */
+		const struct rr_rpcrdma *h = ev->hdr;
+		memcpy(&p->hdr, h, offsetof(struct rr_rpcrdma, segs));
+		memcpy(p->hdr.segs, h->segs, h->nsegs * sizeof(h->segs[0]));
+		p->hdr.payload = h->payload;
 	}
+	p->has_rpc = ev->rpc != NULL;
+	if (ev->rpc)
+		p->rpc = *ev->rpc;
+	p->shown = false;
 }
 
 /* The completion of the RPC whose reply is event i, from the same frame. */
@@ -361,6 +385,21 @@ static const struct rr_event *completion_of(const struct dump *d, unsigned i)
 		if (e->kind == RR_EV_RPC_DONE && e->conn == m->conn &&
 		    e->xid == d->ev[i].hdr.xid)
 			return e;
+	}
+	return NULL;
+}
+
+/* The RPC message rebuilt for the message that is event i, same frame. */
+static struct pending *rebuilt_of(struct dump *d, unsigned i)
+{
+	const struct rr_event *m = &d->ev[i].ev;
+	for (unsigned j = i + 1; j < d->nev; j++) {
+		const struct rr_event *e = &d->ev[j].ev;
+		if (e->kind == RR_EV_MESSAGE)
+			break;
+		if (e->kind == RR_EV_RPC_MESSAGE && e->conn == m->conn &&
+		    e->xid == d->ev[i].hdr.xid)
+			return &d->ev[j];
 	}
 	return NULL;
 }
@@ -381,6 +420,12 @@ static void json_line(json_object *o)
 	json_object_put(o);
 }
 
+static void writer_line(struct dump *d, const char *text)
+{
+	fwrite(text, 1, rr_json_writer_len(d->jw), stdout);
+	putchar('\n');
+}
+
 /* Messages carry the findings that follow them in the same frame. */
 static void print_events_json(struct dump *d)
 {
@@ -392,6 +437,9 @@ static void print_events_json(struct dump *d)
 				json_line(rr_json_negotiated(&p->ev, c));
 		} else if (p->ev.kind == RR_EV_FINDING) {
 			json_line(rr_json_finding(&p->ev));
+		} else if (p->ev.kind == RR_EV_RPC_MESSAGE) {
+			writer_line(d, rr_json_writer_rpc_message(d->jw, &p->ev,
+					p->has_rpc ? &p->rpc : NULL));
 		} else if (p->ev.kind == RR_EV_MESSAGE) {
 			const struct rr_event *done = completion_of(d, i);
 			uint16_t ids[FRAME_EVENTS];
@@ -402,9 +450,8 @@ static void print_events_json(struct dump *d)
 				d->ev[i + 1].ev.kind == RR_EV_RPC_DONE))
 				if (d->ev[++i].ev.kind == RR_EV_FINDING)
 					ids[n++] = d->ev[i].ev.finding;
-			json_line(rr_json_message(&p->ev, &p->hdr,
-						  p->has_rpc ? &p->rpc : NULL, done,
-						  ids, n));
+			writer_line(d, rr_json_writer_message(d->jw, &p->ev, &p->hdr,
+					p->has_rpc ? &p->rpc : NULL, done, ids, n));
 		}
 	}
 	d->nev = 0;
@@ -439,11 +486,22 @@ static void print_events(struct dump *d, const struct pcap_pkthdr *h,
 			print_finding(&p->ev);
 			continue;
 		}
-		if (d->o.findings_only)
+		if (d->o.findings_only || p->shown)
 			continue;
 		print_time(h);
 		print_endpoints(f);
-		print_rpcrdma(p);
+		if (p->ev.kind == RR_EV_RPC_MESSAGE) {
+			printf(" RPC xid 0x%08" PRIx32, p->ev.xid);
+			if (p->has_rpc)
+				print_rpc(&p->rpc, p->ev.xid, p->ev.dir);
+			print_rebuilt(p);
+			putchar('\n');
+			continue;
+		}
+		struct pending *rebuilt = rebuilt_of(d, i);
+		print_rpcrdma(p, rebuilt);
+		if (rebuilt)
+			rebuilt->shown = true;
 		const struct rr_event *done = completion_of(d, i);
 		if (done)
 			print_completion(done);
@@ -540,7 +598,8 @@ static void print_stats(const struct rr_analyzer *a)
 			       (unsigned long long)st->findings[i]);
 	printf("\nframes %llu: truncated %llu, malformed %llu, dropped %llu;"
 	       " connections evicted %llu, calls evicted %llu; reassembly"
-	       " slots exhausted %llu, iWARP stream gaps %llu\n",
+	       " slots exhausted %llu, iWARP stream gaps %llu; IB PSN gaps %llu,"
+	       " retransmissions %llu\n",
 	       (unsigned long long)st->frames,
 	       (unsigned long long)st->frames_truncated,
 	       (unsigned long long)st->frames_malformed,
@@ -548,7 +607,15 @@ static void print_stats(const struct rr_analyzer *a)
 	       (unsigned long long)st->connections_evicted,
 	       (unsigned long long)st->calls_evicted,
 	       (unsigned long long)st->reassembly_dropped,
-	       (unsigned long long)st->tcp_resyncs);
+	       (unsigned long long)st->tcp_resyncs,
+	       (unsigned long long)st->psn_gaps,
+	       (unsigned long long)st->psn_duplicates);
+	if (rr_analyzer_limits(a)->rebuild_slots)
+		printf("RPC messages rebuilt from chunks %llu, not rebuilt %llu\n",
+		       (unsigned long long)st->messages_rebuilt,
+		       (unsigned long long)st->rebuild_incomplete);
+	else
+		printf("RPC messages not rebuilt from chunks (-q)\n");
 }
 
 /* A whole number in [1, max], or a message naming what it was for. */
@@ -624,7 +691,7 @@ static int parse_args(int argc, char **argv, struct opts *o)
 			o->json = true;
 			break;
 		case 'q':
-			o->quiet = true;
+			o->quiet = o->statistics_only = true;
 			break;
 		case 'h':
 			usage(stdout);
@@ -678,7 +745,18 @@ static pcap_t *open_source(const struct opts *o)
 	char errbuf[PCAP_ERRBUF_SIZE];
 	pcap_t *p;
 	if (o->file) {
-		p = pcap_open_offline(o->file, errbuf);
+		/* glibc's "m": stdio reads the file through mmap, sparing a
+		 * copy through the kernel for every buffer libpcap reads */
+		FILE *fp = strcmp(o->file, "-") ? fopen(o->file, "rbm") : stdin;
+		if (!fp) {
+			snprintf(errbuf, sizeof(errbuf), "%s: %s", o->file,
+				 strerror(errno));
+			p = NULL;
+		} else if (!(p = pcap_fopen_offline(fp, errbuf))) {
+			fprintf(stderr, "rpcrdma-dump: %s: %s\n", o->file, errbuf);
+			fclose(fp);
+			return NULL;
+		}
 	} else {
 		p = pcap_create(o->iface, errbuf);
 		if (p && (pcap_set_snaplen(p, 65535) || pcap_set_promisc(p, 1) ||
@@ -736,8 +814,21 @@ int main(int argc, char **argv)
 	rr_config_init(&cfg);
 	if (o->no_crc)
 		cfg.flags &= ~(uint32_t)(RR_CFG_VERIFY_ICRC | RR_CFG_VERIFY_CRC32C);
-	struct rr_analyzer *a = rr_analyzer_new(&cfg, NULL, on_event, &d);
+	struct rr_analyzer_limits lim;
+	rr_analyzer_limits_init(&lim);
+	/* -q prints no message: rebuilding one would serve nobody */
+	if (o->statistics_only)
+		lim.rebuild_slots = 0;
+	struct rr_analyzer *a = rr_analyzer_new(&cfg, &lim, on_event, &d);
 	d.a = a;
+#ifdef RR_HAVE_JSONC
+	if (o->json && a)
+		d.jw = rr_json_writer_new();
+	if (o->json && !d.jw) {
+		rr_analyzer_free(a);
+		a = NULL;
+	}
+#endif
 	if (!a) {
 		fprintf(stderr, "rpcrdma-dump: not enough memory for the analyzer\n");
 		pcap_close(p);
@@ -832,6 +923,9 @@ int main(int argc, char **argv)
 		(unsigned long long)st->frames_dropped, t.icrc_good, t.icrc_bad,
 		d.findings);
 	rr_analyzer_free(a);
+#ifdef RR_HAVE_JSONC
+	rr_json_writer_free(d.jw);
+#endif
 	capture = NULL;
 	pcap_close(p);
 	free(d.o.filter);

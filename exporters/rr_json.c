@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 #define _DEFAULT_SOURCE
 #include <arpa/inet.h>
+#include <json-c/printbuf.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "rr_json.h"
@@ -14,9 +16,27 @@ static void add(json_object *o, const char *k, json_object *v)
 						   JSON_C_OBJECT_KEY_IS_CONSTANT);
 }
 
+/* Integers without snprintf: json-c's own printer formats each one. */
+static int int_text(json_object *o, struct printbuf *pb, int level, int flags)
+{
+	(void)level;
+	(void)flags;
+	char buf[24], *p = buf + sizeof(buf);
+	int64_t v = json_object_get_int64(o);
+	uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
+	do
+		*--p = (char)('0' + u % 10);
+	while (u /= 10);
+	if (v < 0)
+		*--p = '-';
+	return printbuf_memappend(pb, p, (int)(buf + sizeof(buf) - p));
+}
+
 static json_object *u64(uint64_t v)
 {
-	return json_object_new_int64((int64_t)v);
+	json_object *o = json_object_new_int64((int64_t)v);
+	json_object_set_serializer(o, int_text, NULL, NULL);
+	return o;
 }
 
 static json_object *header(const char *type, uint64_t frame, uint64_t ts_ns)
@@ -70,6 +90,19 @@ static json_object *rpc_object(const struct rr_rpc *r)
 						   u64(r->accept_stat));
 		}
 	}
+	return o;
+}
+
+json_object *rr_json_rpc_message(const struct rr_event *ev,
+				 const struct rr_rpc *rpc)
+{
+	json_object *o = header("rpc_message", ev->frame, ev->ts_ns);
+	add(o, "conn", u64(ev->conn));
+	add(o, "dir", json_object_new_string(rr_dir_str(ev->dir)));
+	add(o, "xid", u64(ev->xid));
+	add(o, "source", json_object_new_string(rr_chunk_kind_str(ev->source)));
+	add(o, "len", u64(ev->msg_len));
+	add(o, "rpc", rpc ? rpc_object(rpc) : NULL);
 	return o;
 }
 
@@ -234,10 +267,6 @@ json_object *rr_json_negotiated(const struct rr_event *ev,
 
 static json_object *conn_stats(const struct rr_conn_stats *s)
 {
-	static const char *const kinds[RR_KIND_COUNT] = {
-		"inline", "read", "position_zero_read", "write", "reply",
-		"responder_read",
-	};
 	static const char *const dirs[] = { "call", "reply", "backward_call",
 					    "backward_reply", "unknown" };
 	json_object *o = json_object_new_object();
@@ -262,7 +291,7 @@ static json_object *conn_stats(const struct rr_conn_stats *s)
 	add(o, "credits", cr);
 	json_object *ch = json_object_new_object();
 	for (unsigned k = 0; k < RR_KIND_COUNT; k++)
-		add(ch, kinds[k], u64(s->chunks[k]));
+		add(ch, rr_chunk_kind_str(k), u64(s->chunks[k]));
 	add(o, "chunks", ch);
 	json_object *b = json_object_new_object();
 	add(b, "send", u64(s->bytes_send));
@@ -326,11 +355,319 @@ json_object *rr_json_stats(const struct rr_analyzer *a)
 	add(fr, "truncated", u64(st->frames_truncated));
 	add(fr, "malformed", u64(st->frames_malformed));
 	add(fr, "dropped", u64(st->frames_dropped));
+	/* what the capture itself lost or repeated */
+	add(fr, "iwarp_stream_gaps", u64(st->tcp_resyncs));
+	add(fr, "ib_psn_gaps", u64(st->psn_gaps));
+	add(fr, "ib_retransmissions", u64(st->psn_duplicates));
 	add(o, "frames", fr);
 	json_object *ev = json_object_new_object();
 	add(ev, "connections", u64(st->connections_evicted));
 	add(ev, "calls", u64(st->calls_evicted));
 	add(ev, "reassembly", u64(st->reassembly_dropped));
 	add(o, "evicted", ev);
+	json_object *rb = NULL; /* null: rebuilding was off */
+	if (rr_analyzer_limits(a)->rebuild_slots) {
+		rb = json_object_new_object();
+		add(rb, "messages", u64(st->messages_rebuilt));
+		add(rb, "incomplete", u64(st->rebuild_incomplete));
+	}
+	add(o, "rebuilt", rb);
 	return o;
+}
+
+/* ---- the JSON Lines writer: one set of objects, refilled per event ---- */
+
+static int ts_text(json_object *o, struct printbuf *pb, int level, int flags)
+{
+	(void)level;
+	(void)flags;
+	const char *t = json_object_get_userdata(o);
+	return printbuf_memappend(pb, t, (int)strlen(t));
+}
+
+/* The keys every event object starts with. */
+struct held_head {
+	json_object *frame, *ts, *conn, *dir, *xid;
+};
+
+struct rr_json_writer {
+	json_object *msg, *rmsg;
+	struct held_head m, q;
+	json_object *m_vers, *m_credits, *m_proc, *m_len, *m_reads, *m_writes,
+		*m_findings;
+	json_object *reply, *done, *d_latency, *d_inline, *d_read, *d_write;
+	json_object *call, *c_xid, *c_prog, *c_prog_name, *c_vers, *c_proc,
+		*c_proc_name, *c_cred;
+	json_object *accepted, *a_xid, *a_stat;
+	json_object *q_source, *q_len;
+	json_object *fallback;  /* a message of a rarer shape, built whole */
+	size_t len;             /* of the last text */
+	/* what the keys that may be null hold now */
+	json_object *m_reply_cur, *m_rpc_cur, *m_done_cur, *q_rpc_cur,
+		*prog_name_cur, *proc_name_cur;
+	char ts[32];
+};
+
+static json_object *held_int(json_object *o, const char *k)
+{
+	json_object *v = u64(0);
+	add(o, k, v);
+	return v;
+}
+
+static json_object *held_string(json_object *o, const char *k)
+{
+	json_object *v = json_object_new_string("");
+	add(o, k, v);
+	return v;
+}
+
+/* Key k of o holds *cur; make it v or null.  The writer keeps its own
+ * reference to v, so that the key can switch between v and null without
+ * v being freed. */
+static void hold(json_object *o, const char *k, json_object **cur,
+		 json_object *v, bool present)
+{
+	json_object *want = present ? v : NULL;
+	if (*cur == want)
+		return;
+	json_object_object_add_ex(o, k, want ? json_object_get(want) : NULL,
+				  JSON_C_OBJECT_KEY_IS_CONSTANT);
+	*cur = want;
+}
+
+static json_object *held_ts(struct rr_json_writer *w, json_object *o)
+{
+	json_object *v = json_object_new_double(0);
+	json_object_set_serializer(v, ts_text, w->ts, NULL);
+	add(o, "ts", v);
+	return v;
+}
+
+static json_object *held_header(struct rr_json_writer *w, const char *type,
+				struct held_head *h)
+{
+	json_object *o = json_object_new_object();
+	add(o, "type", json_object_new_string(type));
+	json_object_set_int64(held_int(o, "schema"), RR_JSON_SCHEMA);
+	h->frame = held_int(o, "frame");
+	h->ts = held_ts(w, o);
+	h->conn = held_int(o, "conn");
+	h->dir = held_string(o, "dir");
+	h->xid = held_int(o, "xid");
+	return o;
+}
+
+struct rr_json_writer *rr_json_writer_new(void)
+{
+	struct rr_json_writer *w = calloc(1, sizeof(*w));
+	if (!w)
+		return NULL;
+	json_object *o = held_header(w, "message", &w->m);
+	w->msg = o;
+	w->m_vers = held_int(o, "vers");
+	w->m_credits = held_int(o, "credits");
+	w->m_proc = held_string(o, "proc");
+	w->m_len = held_int(o, "len");
+	w->m_reads = json_object_new_array();
+	add(o, "reads", w->m_reads);
+	w->m_writes = json_object_new_array();
+	add(o, "writes", w->m_writes);
+	add(o, "reply", NULL);
+	add(o, "rpc", NULL);
+	add(o, "completed", NULL);
+	w->m_findings = json_object_new_array();
+	add(o, "findings", w->m_findings);
+	w->reply = json_object_new_array();
+	w->done = json_object_new_object();
+	w->d_latency = held_int(w->done, "latency_ns");
+	w->d_inline = held_int(w->done, "bytes_inline");
+	w->d_read = held_int(w->done, "bytes_read");
+	w->d_write = held_int(w->done, "bytes_write");
+	w->call = json_object_new_object();
+	w->c_xid = held_int(w->call, "xid");
+	add(w->call, "msg_type", json_object_new_string("CALL"));
+	w->c_prog = held_int(w->call, "prog");
+	w->c_prog_name = json_object_new_string("");
+	add(w->call, "prog_name", NULL);
+	w->c_vers = held_int(w->call, "vers");
+	w->c_proc = held_int(w->call, "proc");
+	w->c_proc_name = json_object_new_string("");
+	add(w->call, "proc_name", NULL);
+	w->c_cred = held_int(w->call, "cred_flavor");
+	w->accepted = json_object_new_object();
+	w->a_xid = held_int(w->accepted, "xid");
+	add(w->accepted, "msg_type", json_object_new_string("REPLY"));
+	add(w->accepted, "reply_stat", json_object_new_string("MSG_ACCEPTED"));
+	w->a_stat = held_string(w->accepted, "accept_stat");
+	o = held_header(w, "rpc_message", &w->q);
+	w->rmsg = o;
+	w->q_source = held_string(o, "source");
+	w->q_len = held_int(o, "len");
+	add(o, "rpc", NULL);
+	return w;
+}
+
+size_t rr_json_writer_len(const struct rr_json_writer *w)
+{
+	return w->len;
+}
+
+void rr_json_writer_free(struct rr_json_writer *w)
+{
+	if (!w)
+		return;
+	json_object *own[] = { w->msg, w->rmsg, w->reply, w->done, w->call,
+			       w->c_prog_name, w->c_proc_name, w->accepted,
+			       w->fallback };
+	for (size_t i = 0; i < sizeof(own) / sizeof(own[0]); i++)
+		json_object_put(own[i]);
+	free(w);
+}
+
+/* "seconds.microseconds", as header() writes it, without snprintf. */
+static void writer_ts(struct rr_json_writer *w, uint64_t ts_ns);
+
+static void fill_head(struct rr_json_writer *w, struct held_head *h,
+		      const struct rr_event *ev, uint32_t xid)
+{
+	json_object_set_int64(h->frame, (int64_t)ev->frame);
+	writer_ts(w, ev->ts_ns);
+	json_object_set_int64(h->conn, ev->conn);
+	json_object_set_string(h->dir, rr_dir_str(ev->dir));
+	json_object_set_int64(h->xid, xid);
+}
+
+static void writer_ts(struct rr_json_writer *w, uint64_t ts_ns)
+{
+	char digits[24], *p = digits + sizeof(digits);
+	uint64_t us = ts_ns / 1000u;
+	for (int i = 0; i < 6; i++, us /= 10)
+		*--p = (char)('0' + us % 10);
+	*--p = '.';
+	do
+		*--p = (char)('0' + us % 10);
+	while (us /= 10);
+	size_t n = (size_t)(digits + sizeof(digits) - p);
+	memcpy(w->ts, p, n);
+	w->ts[n] = '\0';
+}
+
+static void set_name(json_object *o, const char *k, json_object **cur,
+		     json_object *held, const char *name)
+{
+	if (name)
+		json_object_set_string(held, name);
+	hold(o, k, cur, held, name != NULL);
+}
+
+/* The RPC header into key "rpc" of o: a held object for a call or an
+ * accepted reply with a known status, a new one otherwise. */
+static void writer_rpc(struct rr_json_writer *w, json_object *o,
+		       json_object **cur, const struct rr_rpc *r)
+{
+	const char *as = r ? rr_rpc_accept_stat_str(r->accept_stat) : NULL;
+	if (!r) {
+		hold(o, "rpc", cur, NULL, false);
+	} else if (r->msg_type == RR_RPC_CALL) {
+		json_object_set_int64(w->c_xid, r->xid);
+		json_object_set_int64(w->c_prog, r->prog);
+		set_name(w->call, "prog_name", &w->prog_name_cur, w->c_prog_name,
+			 rr_rpc_program_str(r->prog));
+		json_object_set_int64(w->c_vers, r->vers);
+		json_object_set_int64(w->c_proc, r->proc);
+		set_name(w->call, "proc_name", &w->proc_name_cur, w->c_proc_name,
+			 rr_rpc_proc_str(r->prog, r->vers, r->proc));
+		json_object_set_int64(w->c_cred, r->cred_flavor);
+		hold(o, "rpc", cur, w->call, true);
+	} else if (r->reply_stat == RR_RPC_MSG_ACCEPTED && as) {
+		json_object_set_int64(w->a_xid, r->xid);
+		json_object_set_string(w->a_stat, as);
+		hold(o, "rpc", cur, w->accepted, true);
+	} else {
+		/* a shape of its own, made for this message */
+		json_object *v = rpc_object(r);
+		json_object_object_add_ex(o, "rpc", v,
+					  JSON_C_OBJECT_KEY_IS_CONSTANT);
+		*cur = v;
+	}
+}
+
+static const char *text(struct rr_json_writer *w, json_object *o)
+{
+	return json_object_to_json_string_length(o, JSON_C_TO_STRING_PLAIN,
+						 &w->len);
+}
+
+const char *rr_json_writer_message(struct rr_json_writer *w,
+				   const struct rr_event *ev,
+				   const struct rr_rpcrdma *h,
+				   const struct rr_rpc *rpc,
+				   const struct rr_event *completed,
+				   const uint16_t *findings, unsigned nfindings)
+{
+	json_object_put(w->fallback);
+	w->fallback = NULL;
+	if (h->proc == RR_RDMA_MSGP || h->proc == RR_RDMA_ERROR ||
+	    h->proc > RR_RDMA_ERROR) {
+		/* keys of their own: built whole */
+		w->fallback = rr_json_message(ev, h, rpc, completed, findings,
+					      nfindings);
+		return text(w, w->fallback);
+	}
+	json_object *o = w->msg;
+	fill_head(w, &w->m, ev, h->xid);
+	json_object_set_int64(w->m_vers, h->vers);
+	json_object_set_int64(w->m_credits, h->credits);
+	json_object_set_string(w->m_proc, rr_rdma_proc_str(h->proc));
+	json_object_set_int64(w->m_len, ev->msg_len);
+	json_object_array_del_idx(w->m_reads, 0, json_object_array_length(w->m_reads));
+	json_object_array_del_idx(w->m_writes, 0, json_object_array_length(w->m_writes));
+	json_object_array_del_idx(w->reply, 0, json_object_array_length(w->reply));
+	bool has_reply = false;
+	json_object *chunk = NULL;
+	int last_chunk = -1;
+	bool lists = h->body_decoded && h->proc <= RR_RDMA_MSGP;
+	for (unsigned i = 0; lists && i < h->nsegs; i++) {
+		const struct rr_rdma_seg *s = &h->segs[i];
+		if (s->list == RR_LIST_READ) {
+			json_object_array_add(w->m_reads, segment(s, true));
+		} else if (s->list == RR_LIST_WRITE) {
+			if (s->chunk != last_chunk) {
+				chunk = json_object_new_array();
+				json_object_array_add(w->m_writes, chunk);
+				last_chunk = s->chunk;
+			}
+			json_object_array_add(chunk, segment(s, false));
+		} else {
+			has_reply = true;
+			json_object_array_add(w->reply, segment(s, false));
+		}
+	}
+	hold(o, "reply", &w->m_reply_cur, w->reply, has_reply);
+	writer_rpc(w, o, &w->m_rpc_cur, rpc);
+	if (completed) {
+		json_object_set_int64(w->d_latency, (int64_t)completed->latency_ns);
+		json_object_set_int64(w->d_inline, completed->bytes_inline);
+		json_object_set_int64(w->d_read, (int64_t)completed->bytes_read);
+		json_object_set_int64(w->d_write, (int64_t)completed->bytes_write);
+	}
+	hold(o, "completed", &w->m_done_cur, w->done, completed != NULL);
+	json_object_array_del_idx(w->m_findings, 0,
+				  json_object_array_length(w->m_findings));
+	for (unsigned i = 0; i < nfindings; i++)
+		json_object_array_add(w->m_findings, json_object_new_string(
+				      rr_finding_info(findings[i])->id));
+	return text(w, o);
+}
+
+const char *rr_json_writer_rpc_message(struct rr_json_writer *w,
+				       const struct rr_event *ev,
+				       const struct rr_rpc *rpc)
+{
+	fill_head(w, &w->q, ev, ev->xid);
+	json_object_set_string(w->q_source, rr_chunk_kind_str(ev->source));
+	json_object_set_int64(w->q_len, ev->msg_len);
+	writer_rpc(w, w->rmsg, &w->q_rpc_cur, rpc);
+	return text(w, w->rmsg);
 }

@@ -19,11 +19,37 @@ json_object *rr_json_message(const struct rr_event *ev,
 			     const struct rr_event *completed,
 			     const uint16_t *findings, unsigned nfindings);
 json_object *rr_json_finding(const struct rr_event *ev);
+/* An RPC message rebuilt from chunk data (RR_EV_RPC_MESSAGE), with the
+ * RPC header decoded from it (the event's own pointer lives only as long
+ * as the callback). */
+json_object *rr_json_rpc_message(const struct rr_event *ev,
+				 const struct rr_rpc *rpc);
 /* A CM message or MPA frame, as decoded in f. */
 json_object *rr_json_setup(const struct rr_frame *f, uint64_t frame,
 			   uint64_t ts_ns);
 json_object *rr_json_negotiated(const struct rr_event *ev,
 				const struct rr_conn_info *c);
 json_object *rr_json_stats(const struct rr_analyzer *a);
+
+/*
+ * JSON Lines of messages at speed: the writer keeps one object of each
+ * kind and refills it per event, so that printing a message allocates
+ * (almost) nothing.  The text returned lives until the next call.  Same
+ * output as rr_json_message / rr_json_rpc_message.
+ */
+struct rr_json_writer;
+struct rr_json_writer *rr_json_writer_new(void);
+void rr_json_writer_free(struct rr_json_writer *w);
+const char *rr_json_writer_message(struct rr_json_writer *w,
+				   const struct rr_event *ev,
+				   const struct rr_rpcrdma *hdr,
+				   const struct rr_rpc *rpc,
+				   const struct rr_event *completed,
+				   const uint16_t *findings, unsigned nfindings);
+const char *rr_json_writer_rpc_message(struct rr_json_writer *w,
+				       const struct rr_event *ev,
+				       const struct rr_rpc *rpc);
+/* The length of the last text returned. */
+size_t rr_json_writer_len(const struct rr_json_writer *w);
 
 #endif

@@ -15,6 +15,8 @@
 #include "cursor.h"
 
 #define NONE UINT32_MAX
+#define NO_SLOT UINT16_MAX
+#define POOL_PAGE 4096u       /* rebuilt messages take whole pages */
 #define HDR_KEEP 4096u        /* bytes of a reassembled SEND kept: headers */
 #define RECENT 256u           /* completed xids remembered for RDMA_DONE */
 #define NFS_PROG 100003u
@@ -28,6 +30,11 @@ static const struct rr_finding_info finding_infos[RR_FINDING_COUNT] = {
 const char *rr_severity_str(unsigned v)
 {
 	switch (v) { RR_SEVERITY_LIST(RR_X_CASE) default: return NULL; }
+}
+
+const char *rr_chunk_kind_str(unsigned v)
+{
+	switch (v) { RR_CHUNK_KIND_LIST(RR_X_CASE) default: return NULL; }
 }
 
 const struct rr_finding_info *rr_finding_info(unsigned id)
@@ -51,6 +58,9 @@ void rr_analyzer_limits_init(struct rr_analyzer_limits *lim)
 	lim->reassembly_slots = 256;
 	lim->tcp_streams = 16;
 	lim->call_timeout_ms = 60000;
+	lim->rebuild_slots = 256;
+	lim->rebuild_bytes = 8u << 20;
+	lim->max_rebuild = 1u << 20;
 }
 
 unsigned rr_analyzer_proc_slot(uint32_t prog, uint32_t vers, uint32_t proc)
@@ -72,9 +82,11 @@ struct side {
 	uint8_t addr[16];
 	uint32_t id;          /* QPN, or TCP port */
 	bool known;
+	bool psn_seen;        /* IB: next_psn follows the last request */
+	bool psn_exact;       /* IB: and no Read Request made it a floor */
 	/* reassembly of the SEND arriving at this side */
 	uint32_t slot;        /* reassembly slot, NONE when idle */
-	uint32_t next_psn;    /* IB: PSN of the next packet of the message */
+	uint32_t next_psn;    /* IB: PSN of the next request packet */
 	uint32_t msn;         /* iWARP: MSN of the message */
 	bool marker_set;      /* iWARP: markers from this sequence number */
 	uint32_t marker_seq0;
@@ -98,22 +110,43 @@ struct seg {
 	uint32_t hnext;       /* handle hash chain */
 	uint8_t list;         /* enum rr_chunk_list; RRC read segments too */
 	bool position_zero;   /* a read segment of a Long Call's message */
+	bool rrc;             /* advertised by the reply: responder's read chunk */
 };
 
 /*
- * A Long Call sends its whole RPC message in a position-zero read chunk
- * (RFC 8166 §3.5.3): the responder's RDMA Read of the chunk's start is
- * answered by a Read Response holding the RPC header.  Such reads wait
- * here for their first response, matched by PSN (IB, IBA vol. 1
- * §9.7.5.1.3) or by the sink STag and TO (iWARP, RFC 5040 §4.5).
+ * An RDMA Read or a multi-packet RDMA Write whose data packets are still
+ * to come.  IB data packets carry no address after the first: a Write's
+ * follow by PSN (IBA vol. 1 §9.7.5.1.1), a Read's responses take the
+ * request's PSNs (§9.7.5.1.3).  iWARP Read Responses are tagged with the
+ * request's sink STag and TO (RFC 5040 §4.5).  `pos` is where the next
+ * byte lands in the owning call's chunk space.
  */
-#define LONG_CALL_READS 16
-struct long_call_read {
-	bool used;
-	uint8_t data_side;    /* the side that sends the Read Response */
-	uint32_t conn, call, xid;
-	uint32_t psn_or_stag;
+#define RDMA_OPS 32
+struct rdma_op {
+	bool used, read;
+	uint8_t data_side;    /* the side that sends the data */
+	uint32_t conn, call, xid, seg;
+	uint32_t pos, left;
+	uint32_t next_psn;    /* IB */
+	uint32_t sink_stag;   /* iWARP Read */
 	uint64_t sink_to;
+};
+
+/*
+ * An RPC message being rebuilt (RFC 8166 §3.5).  Chunk data lands in the
+ * call's "chunk space": its segments laid end to end in the order the
+ * headers listed them (the call's, then a reply's responder-provided read
+ * chunk).  A call with read chunks at positions past zero keeps its inline
+ * payload after the chunk space, to splice them in.
+ */
+struct rebuild {
+	uint32_t call;        /* NONE when free */
+	uint32_t page, size;  /* its bytes in the pool */
+	uint32_t read_have, write_have, rrc_have;
+	uint32_t inline_at, inline_len;
+	bool lost;            /* a piece cannot be had */
+	bool call_done, rrc_done;
+	uint32_t positions[RR_MAX_SEGMENTS]; /* of the call's segments */
 };
 
 struct call {
@@ -128,6 +161,8 @@ struct call {
 	uint32_t hnext;       /* (conn, dir, xid) hash chain */
 	/* what this RPC moved: its SENDs, and RDMA on its chunks */
 	uint32_t bytes_inline;
+	uint16_t rebuild;     /* slot, NO_SLOT when none */
+	bool rebuild_lost;    /* needed a slot and found none */
 	uint64_t bytes_read, bytes_write;
 };
 
@@ -175,8 +210,13 @@ struct rr_analyzer {
 	uint32_t free_rsm_hint;
 	struct stream *streams;
 	struct rr_frame fpdu;   /* a unit decoded from a reassembled stream */
-	struct long_call_read long_call[LONG_CALL_READS];
-	unsigned long_call_next;
+	struct rdma_op ops[RDMA_OPS];
+	unsigned ops_next, ops_live;
+	struct rebuild *rebuilds;
+	uint8_t *pool;          /* rebuild_bytes, in pages */
+	uint64_t *pool_used;    /* a bit per page */
+	uint32_t pool_pages, pool_hint;
+	uint8_t *rebuilt;       /* the message handed out, max_rebuild */
 	/* RDMA_DONE: xids of recently completed calls */
 	uint32_t recent[RECENT];
 	uint32_t recent_at;
@@ -230,8 +270,20 @@ struct rr_analyzer *rr_analyzer_new(const struct rr_config *cfg,
 	a->seg_hash = alloc(a, a->seg_hash_size, sizeof(uint32_t));
 	a->rsm = alloc(a, a->lim.reassembly_slots, sizeof(struct rsm));
 	a->streams = alloc(a, a->lim.tcp_streams, sizeof(struct stream));
+	a->pool_pages = a->lim.rebuild_bytes / POOL_PAGE;
+	if (!a->lim.max_rebuild || !a->pool_pages)
+		a->lim.rebuild_slots = 0;
+	if (a->lim.rebuild_slots >= NO_SLOT)
+		a->lim.rebuild_slots = NO_SLOT - 1;
+	if (!a->lim.rebuild_slots)
+		a->pool_pages = 0;
+	a->rebuilds = alloc(a, a->lim.rebuild_slots, sizeof(struct rebuild));
+	a->pool = alloc(a, a->pool_pages, POOL_PAGE);
+	a->pool_used = alloc(a, (a->pool_pages + 63) / 64, sizeof(uint64_t));
+	a->rebuilt = alloc(a, a->lim.rebuild_slots ? a->lim.max_rebuild : 0, 1);
 	if (!a->conns || !a->conn_hash || !a->calls || !a->call_hash ||
-	    !a->segs || !a->seg_hash || !a->rsm || !a->streams) {
+	    !a->segs || !a->seg_hash || !a->rsm || !a->streams ||
+	    !a->rebuilds || !a->pool || !a->pool_used || !a->rebuilt) {
 		rr_analyzer_free(a);
 		return NULL;
 	}
@@ -245,6 +297,8 @@ struct rr_analyzer *rr_analyzer_new(const struct rr_config *cfg,
 	/* free lists through the chain fields */
 	for (uint32_t i = 0; i < a->lim.max_calls; i++)
 		a->calls[i].hnext = i + 1 < a->lim.max_calls ? i + 1 : NONE;
+	for (uint32_t i = 0; i < a->lim.rebuild_slots; i++)
+		a->rebuilds[i].call = NONE;
 	for (uint32_t i = 0; i < a->lim.max_segments; i++)
 		a->segs[i].next = i + 1 < a->lim.max_segments ? i + 1 : NONE;
 	a->free_call = a->lim.max_calls ? 0 : NONE;
@@ -266,6 +320,10 @@ void rr_analyzer_free(struct rr_analyzer *a)
 	free(a->seg_hash);
 	free(a->rsm);
 	free(a->streams);
+	free(a->rebuilds);
+	free(a->pool);
+	free(a->pool_used);
+	free(a->rebuilt);
 	free(a);
 }
 
@@ -283,6 +341,11 @@ const struct rr_conn_info *rr_analyzer_conn(const struct rr_analyzer *a,
 					    uint32_t i)
 {
 	return i < a->nconns && a->conns[i].used ? &a->conns[i].info : NULL;
+}
+
+const struct rr_analyzer_limits *rr_analyzer_limits(const struct rr_analyzer *a)
+{
+	return &a->lim;
 }
 
 size_t rr_analyzer_memory(const struct rr_analyzer *a)
@@ -416,6 +479,7 @@ static void side_set(struct rr_analyzer *a, uint32_t c, int s,
 }
 
 static void call_free(struct rr_analyzer *a, uint32_t ci);
+static void rebuild_put(struct rr_analyzer *a, struct call *c);
 
 static uint32_t conn_new(struct rr_analyzer *a, uint8_t transport)
 {
@@ -516,6 +580,8 @@ static void call_free(struct rr_analyzer *a, uint32_t ci)
 			a->st.total.in_flight--;
 		c->counted = false;
 	}
+	if (c->rebuild != NO_SLOT)
+		rebuild_put(a, c);
 	for (uint32_t s = c->segs; s != NONE;) {
 		uint32_t next = a->segs[s].next;
 		seg_unhash(a, s);
@@ -562,6 +628,7 @@ static uint32_t call_new(struct rr_analyzer *a, uint32_t conn, uint8_t dir,
 	c->conn = conn;
 	c->dir = dir;
 	c->segs = NONE;
+	c->rebuild = NO_SLOT;
 	c->ts_ns = a->now_ns;
 	uint32_t h = call_hash(a, conn, dir, xid);
 	c->hnext = a->call_hash[h];
@@ -583,6 +650,7 @@ static void seg_add(struct rr_analyzer *a, uint32_t ci,
 	g->call = ci;
 	g->list = list;
 	g->position_zero = list == RR_LIST_READ && s->position == 0;
+	g->rrc = false;
 	g->next = a->calls[ci].segs;
 	a->calls[ci].segs = si;
 	uint32_t h = seg_hash(a, s->handle);
@@ -616,6 +684,503 @@ static unsigned log2_bucket(uint64_t v, unsigned n)
 		b++;
 	}
 	return b;
+}
+
+/* ---- RPC messages rebuilt from chunk data (RFC 8166 §3.5) ------------ */
+
+static uint8_t *slot_bytes(const struct rr_analyzer *a, uint16_t slot)
+{
+	return a->pool + (size_t)a->rebuilds[slot].page * POOL_PAGE;
+}
+
+static bool page_used(const struct rr_analyzer *a, uint32_t p)
+{
+	return a->pool_used[p / 64] >> (p % 64) & 1;
+}
+
+static void pages_mark(struct rr_analyzer *a, uint32_t first, uint32_t n,
+		       bool used)
+{
+	for (uint32_t p = first; p < first + n; p++) {
+		uint64_t bit = (uint64_t)1 << (p % 64);
+		a->pool_used[p / 64] = used ? a->pool_used[p / 64] | bit :
+					      a->pool_used[p / 64] & ~bit;
+	}
+}
+
+/* n free pages in a row, next fit from where the last run ended. */
+static uint32_t pages_get(struct rr_analyzer *a, uint32_t n)
+{
+	uint32_t total = a->pool_pages, run = 0;
+	for (uint32_t k = 0; k < total + n; k++) {
+		uint32_t p = (a->pool_hint + k) % total;
+		if (p == 0)
+			run = 0; /* a run does not wrap */
+		if (run == 0 && p % 64 == 0 && a->pool_used[p / 64] == UINT64_MAX &&
+		    k + 64 < total + n) {
+			k += 63; /* a full word */
+			continue;
+		}
+		run = page_used(a, p) ? 0 : run + 1;
+		if (run == n) {
+			uint32_t first = p + 1 - n;
+			pages_mark(a, first, n, true);
+			a->pool_hint = (p + 1) % total;
+			return first;
+		}
+	}
+	return NONE;
+}
+
+/* The call's segments in the order the headers listed them (the chain
+ * runs newest first). */
+static unsigned call_segs(const struct rr_analyzer *a, const struct call *c,
+			  uint32_t out[], unsigned max)
+{
+	unsigned n = 0;
+	for (uint32_t s = c->segs; s != NONE; s = a->segs[s].next)
+		n++;
+	if (n > max)
+		return 0;
+	unsigned i = n;
+	for (uint32_t s = c->segs; s != NONE; s = a->segs[s].next)
+		out[--i] = s;
+	return n;
+}
+
+/* Where segment si starts in its call's chunk space (a reply's
+ * responder-provided read chunk has a space of its own). */
+static uint64_t seg_base(const struct rr_analyzer *a, uint32_t si)
+{
+	uint64_t base = 0;
+	bool rrc = a->segs[si].rrc;
+	for (uint32_t s = a->segs[si].next; s != NONE; s = a->segs[s].next)
+		if (a->segs[s].rrc == rrc)
+			base += a->segs[s].length;
+	return base;
+}
+
+/* A slot of `size` bytes for the call's chunk space, or the one it has. */
+static struct rebuild *rebuild_get(struct rr_analyzer *a, uint32_t ci,
+				   uint64_t size)
+{
+	struct call *c = &a->calls[ci];
+	if (c->rebuild != NO_SLOT)
+		return &a->rebuilds[c->rebuild];
+	if (c->rebuild_lost || !a->lim.rebuild_slots)
+		return NULL;
+	uint32_t slot = NONE, page = NONE;
+	if (size && size <= a->lim.max_rebuild)
+		for (uint32_t i = 0; i < a->lim.rebuild_slots && slot == NONE; i++)
+			if (a->rebuilds[i].call == NONE)
+				slot = i;
+	if (slot != NONE)
+		page = pages_get(a, (uint32_t)((size + POOL_PAGE - 1) / POOL_PAGE));
+	if (page == NONE) {
+		c->rebuild_lost = true;
+		a->st.rebuild_incomplete++;
+		return NULL;
+	}
+	a->rebuilds[slot] = (struct rebuild){ .call = ci, .page = page,
+					      .size = (uint32_t)size };
+	c->rebuild = (uint16_t)slot;
+	return &a->rebuilds[slot];
+}
+
+/* The bytes of a call's segments, its own or the reply's read chunk. */
+static uint64_t chunk_space(const struct rr_analyzer *a, const struct call *c,
+			    bool rrc)
+{
+	uint64_t n = 0;
+	for (uint32_t s = c->segs; s != NONE; s = a->segs[s].next)
+		if (a->segs[s].rrc == rrc)
+			n += a->segs[s].length;
+	return n;
+}
+
+static bool has_reads(const struct rr_analyzer *a, const struct call *c,
+		      bool rrc)
+{
+	for (uint32_t s = c->segs; s != NONE; s = a->segs[s].next)
+		if (a->segs[s].list == RR_LIST_READ && a->segs[s].rrc == rrc)
+			return true;
+	return false;
+}
+
+static void rebuild_put(struct rr_analyzer *a, struct call *c)
+{
+	struct rebuild *r = &a->rebuilds[c->rebuild];
+	/* what was awaited and never came */
+	if (!r->call_done && c->dir == RR_DIR_FWD_CALL && has_reads(a, c, false))
+		a->st.rebuild_incomplete++;
+	if (!r->rrc_done && has_reads(a, c, true))
+		a->st.rebuild_incomplete++;
+	pages_mark(a, r->page, (r->size + POOL_PAGE - 1) / POOL_PAGE, false);
+	r->call = NONE;
+	c->rebuild = NO_SLOT;
+}
+
+/* The message is len bytes at m: the slot itself when the chunk holds it
+ * whole, else a->rebuilt. */
+static void emit_rebuilt(struct rr_analyzer *a, uint32_t ci, uint8_t dir,
+			 enum rr_chunk_kind source, const uint8_t *m,
+			 uint32_t len)
+{
+	const struct call *c = &a->calls[ci];
+	struct rr_rpc rpc;
+	const struct rr_rpc *rp = NULL;
+	if (rr_rpc_decode(m, 0, len, len, &rpc, &a->note) !=
+		    RR_MALFORMED &&
+	    rpc.msg_type <= RR_RPC_REPLY)
+		rp = &rpc;
+	a->st.messages_rebuilt++;
+	struct rr_event ev = { .kind = RR_EV_RPC_MESSAGE, .conn = c->conn,
+			       .dir = dir, .xid = c->xid, .rpc = rp,
+			       .data = m, .data_len = len, .msg_len = len,
+			       .source = (uint8_t)source,
+			       .prog = c->prog, .vers = c->vers, .proc = c->proc };
+	emit(a, &ev);
+	if (rp && rp->xid != c->xid)
+		finding(a, c->conn, RR_FIND_XID_MISMATCH, rr_chunk_kind_str(source));
+}
+
+/* Append n bytes of the slot's chunk space at pos to the message. */
+static bool splice(const struct rr_analyzer *a, uint16_t slot, uint64_t pos,
+		   uint32_t n, uint32_t *len)
+{
+	uint32_t size = a->rebuilds[slot].size;
+	if (pos > size || n > size - pos || n > a->lim.max_rebuild - *len)
+		return false;
+	memcpy(a->rebuilt + *len, slot_bytes(a, slot) + pos, n);
+	*len += n;
+	return true;
+}
+
+static bool pad4(const struct rr_analyzer *a, uint32_t *len)
+{
+	while (*len % 4) {
+		if (*len >= a->lim.max_rebuild)
+			return false;
+		a->rebuilt[(*len)++] = 0;
+	}
+	return true;
+}
+
+/*
+ * A call's read chunks have all arrived: its message is the position-zero
+ * chunk (a Long Call) or its inline payload, with each read chunk at a
+ * position past zero put back at that position of the unreduced stream,
+ * zero-padded to four bytes (RFC 8166 §3.5.3, §3.4.5).
+ */
+static void call_reads_done(struct rr_analyzer *a, uint32_t ci)
+{
+	struct call *c = &a->calls[ci];
+	struct rebuild *r = &a->rebuilds[c->rebuild];
+	uint32_t idx[RR_MAX_SEGMENTS];
+	unsigned n = call_segs(a, c, idx, RR_MAX_SEGMENTS);
+	uint64_t pos = 0, pz_len = 0;
+	for (unsigned i = 0; i < n; i++)
+		if (a->segs[idx[i]].list == RR_LIST_READ && !a->segs[idx[i]].rrc &&
+		    a->segs[idx[i]].position_zero)
+			pz_len += a->segs[idx[i]].length;
+	/* the stream the other chunks go into: the inline payload */
+	const uint8_t *src = NULL;
+	uint32_t src_len = 0, used = 0, len = 0;
+	if (pz_len && pz_len == r->read_have && pz_len <= r->size) {
+		/* a Long Call and nothing more: the chunk is the message */
+		r->call_done = true;
+		emit_rebuilt(a, ci, RR_DIR_FWD_CALL, RR_KIND_PZRC,
+			     slot_bytes(a, c->rebuild), (uint32_t)pz_len);
+		return;
+	}
+	if (pz_len) {
+		if (!splice(a, c->rebuild, 0, (uint32_t)pz_len, &len))
+			goto lost;
+	} else {
+		src = slot_bytes(a, c->rebuild) + r->inline_at;
+		src_len = r->inline_len;
+	}
+	for (unsigned i = 0; i < n; i++) {
+		const struct seg *g = &a->segs[idx[i]];
+		uint64_t at = pos;
+		pos += g->length;
+		if (g->list != RR_LIST_READ || g->rrc || g->position_zero)
+			continue;
+		if (!src)
+			goto lost; /* read chunks inside a Long Call: not rebuilt */
+		uint32_t position = r->positions[i];
+		bool more_of_chunk = i > 0 && a->segs[idx[i - 1]].list == RR_LIST_READ &&
+				     r->positions[i - 1] == position;
+		if (!more_of_chunk) {
+			/* the unreduced stream up to the chunk's position */
+			if (position < len || position - len > src_len - used)
+				goto lost;
+			uint32_t take = position - len;
+			memcpy(a->rebuilt + len, src + used, take);
+			len += take;
+			used += take;
+		}
+		if (!splice(a, c->rebuild, at, g->length, &len))
+			goto lost;
+		/* a chunk of several segments is padded once, after its last */
+		if ((i + 1 == n || a->segs[idx[i + 1]].list != RR_LIST_READ ||
+		     r->positions[i + 1] != position) &&
+		    !pad4(a, &len))
+			goto lost;
+	}
+	if (src) {
+		if (src_len - used > a->lim.max_rebuild - len)
+			goto lost;
+		memcpy(a->rebuilt + len, src + used, src_len - used);
+		len += src_len - used;
+	}
+	r->call_done = true;
+	emit_rebuilt(a, ci, RR_DIR_FWD_CALL, pz_len ? RR_KIND_PZRC : RR_KIND_READ,
+		     a->rebuilt, len);
+	return;
+lost:
+	r->lost = true;
+}
+
+/* The responder-provided read chunk has been read: it is the reply. */
+static void rrc_reads_done(struct rr_analyzer *a, uint32_t ci, uint32_t total)
+{
+	struct call *c = &a->calls[ci];
+	struct rebuild *r = &a->rebuilds[c->rebuild];
+	if (total > r->size) {
+		r->lost = true;
+		return;
+	}
+	r->rrc_done = true;
+	emit_rebuilt(a, ci, RR_DIR_FWD_REPLY, RR_KIND_RRC,
+		     slot_bytes(a, c->rebuild), total);
+}
+
+/* Read data landed for segment si: is a message complete? */
+static void reads_landed(struct rr_analyzer *a, uint32_t si)
+{
+	const struct seg *g = &a->segs[si];
+	uint32_t ci = g->call;
+	struct call *c = &a->calls[ci];
+	if (c->rebuild == NO_SLOT)
+		return;
+	struct rebuild *r = &a->rebuilds[c->rebuild];
+	if (r->lost)
+		return;
+	uint64_t want = 0;
+	bool rrc = g->rrc;
+	for (uint32_t s = c->segs; s != NONE; s = a->segs[s].next) {
+		const struct seg *x = &a->segs[s];
+		if (x->list == RR_LIST_READ && x->rrc == rrc)
+			want += x->length;
+	}
+	if (rrc && !r->rrc_done && r->rrc_have >= want)
+		rrc_reads_done(a, ci, (uint32_t)want);
+	else if (!rrc && !r->call_done && r->read_have >= want &&
+		 c->dir == RR_DIR_FWD_CALL)
+		call_reads_done(a, ci);
+}
+
+/*
+ * The reply arrived: a reply sent in its reply chunk (RDMA_NOMSG) is the
+ * bytes written there, the lengths the reply reports (RFC 8166 §3.5.4); a
+ * reply whose write chunk holds a result is rebuilt where the result's
+ * place is known: the last item of an NFSv3 READ or READLINK result
+ * (RFC 1813 §3.3.6, §3.3.5), with its count left inline.
+ */
+static void reply_rebuild(struct rr_analyzer *a, uint32_t ci,
+			  const struct rr_rpcrdma *h, const uint8_t *m,
+			  uint32_t kept, uint32_t len)
+{
+	struct call *c = &a->calls[ci];
+	bool reply_chunk = false, write_data = false;
+	for (unsigned i = 0; i < h->nsegs; i++) {
+		reply_chunk |= h->segs[i].list == RR_LIST_REPLY && h->segs[i].length;
+		write_data |= h->segs[i].list == RR_LIST_WRITE && h->segs[i].length;
+	}
+	enum rr_list_want { NONE_WANTED, REPLY_CHUNK, WRITE_CHUNK } want = NONE_WANTED;
+	if (h->proc == RR_RDMA_NOMSG && reply_chunk)
+		want = REPLY_CHUNK;
+	else if (h->proc == RR_RDMA_MSG && write_data)
+		want = WRITE_CHUNK;
+	if (want == NONE_WANTED || !a->lim.rebuild_slots)
+		return;
+	bool placeable = c->prog == NFS_PROG && c->vers == 3 &&
+			 (c->proc == 6 || c->proc == 5);
+	uint32_t out = 0;
+	struct rebuild *r = c->rebuild != NO_SLOT ? &a->rebuilds[c->rebuild] : NULL;
+	if (!r || r->lost || (want == WRITE_CHUNK && (!placeable || kept < len)))
+		goto incomplete;
+	if (want == WRITE_CHUNK) {
+		uint32_t n = h->payload.len;
+		if (n > a->lim.max_rebuild || h->payload.off > kept ||
+		    n > kept - h->payload.off)
+			goto incomplete;
+		memcpy(a->rebuilt, m + h->payload.off, n);
+		out = n;
+	}
+	/* a reply chunk filled in order is the message where it lies */
+	uint64_t written = 0, first = UINT64_MAX, next = 0;
+	bool in_place = want == REPLY_CHUNK;
+	for (unsigned i = 0; i < h->nsegs; i++) {
+		const struct rr_rdma_seg *s = &h->segs[i];
+		uint8_t list = want == REPLY_CHUNK ? RR_LIST_REPLY : RR_LIST_WRITE;
+		if (s->list != list || (list == RR_LIST_WRITE && s->chunk != 0) ||
+		    !s->length)
+			continue;
+		/* the call's segment this one reports on */
+		uint32_t si = NONE;
+		for (uint32_t x = c->segs; x != NONE && si == NONE; x = a->segs[x].next)
+			if (a->segs[x].list == list && a->segs[x].handle == s->handle &&
+			    a->segs[x].offset == s->offset)
+				si = x;
+		if (si == NONE)
+			goto incomplete;
+		uint64_t base = seg_base(a, si);
+		if (first == UINT64_MAX)
+			first = next = base;
+		if (in_place && base != next) {
+			/* out of order after all: copy what was in place */
+			in_place = false;
+			if (!splice(a, c->rebuild, first, (uint32_t)(next - first),
+				    &out))
+				goto incomplete;
+		}
+		next = base + s->length;
+		if (!in_place && !splice(a, c->rebuild, base, s->length, &out))
+			goto incomplete;
+		written += s->length;
+	}
+	if (r->write_have < written ||
+	    (want == WRITE_CHUNK && !pad4(a, &out)))
+		goto incomplete;
+	if (in_place) {
+		if (first == UINT64_MAX || next > r->size)
+			goto incomplete;
+		emit_rebuilt(a, ci, RR_DIR_FWD_REPLY, RR_KIND_REPLY,
+			     slot_bytes(a, c->rebuild) + first, (uint32_t)written);
+		return;
+	}
+	emit_rebuilt(a, ci, RR_DIR_FWD_REPLY,
+		     want == REPLY_CHUNK ? RR_KIND_REPLY : RR_KIND_WRITE,
+		     a->rebuilt, out);
+	return;
+incomplete:
+	if (!c->rebuild_lost)
+		a->st.rebuild_incomplete++;
+}
+
+/* Chunk data of segment si, `len` bytes of which `have` captured, for
+ * chunk-space position pos. */
+static void place(struct rr_analyzer *a, uint32_t si, uint64_t pos,
+		  const uint8_t *p, uint32_t have, uint32_t len)
+{
+	const struct seg *g = &a->segs[si];
+	struct call *c = &a->calls[g->call];
+	if (!a->lim.rebuild_slots || c->answered != g->rrc)
+		return; /* writes after the reply, reads of a settled call */
+	struct rebuild *r = rebuild_get(a, g->call, chunk_space(a, c, g->rrc));
+	if (!r)
+		return;
+	if (have < len || pos > r->size || len > r->size - pos) {
+		r->lost = true;
+		return;
+	}
+	memcpy(slot_bytes(a, c->rebuild) + pos, p, len);
+	if (g->rrc)
+		r->rrc_have += len;
+	else if (g->list == RR_LIST_READ)
+		r->read_have += len;
+	else
+		r->write_have += len;
+}
+
+/* The start of a Long Call's message names the call's procedure, slot or
+ * not, so statistics count it under its name. */
+static void name_long_call(struct rr_analyzer *a, uint32_t ci,
+			   const uint8_t *p, uint32_t have)
+{
+	struct call *c = &a->calls[ci];
+	struct rr_rpc rpc;
+	if (c->slot != RR_PROC_SLOTS - 1 ||
+	    rr_rpc_decode(p, 0, have, UINT32_MAX, &rpc, &a->note) == RR_MALFORMED ||
+	    rpc.msg_type != RR_RPC_CALL || rpc.xid != c->xid)
+		return;
+	c->prog = rpc.prog;
+	c->vers = rpc.vers;
+	c->proc = rpc.proc;
+	c->slot = (uint16_t)rr_analyzer_proc_slot(rpc.prog, rpc.vers, rpc.proc);
+	/* on_call counted it as unknown */
+	a->st.rpc_calls[RR_PROC_SLOTS - 1]--;
+	a->st.rpc_calls[c->slot]++;
+}
+
+static struct rdma_op *op_new(struct rr_analyzer *a, uint32_t cn, uint32_t si,
+			      bool read, int data_side, uint64_t pos,
+			      uint32_t left)
+{
+	if (pos > UINT32_MAX)
+		return NULL;
+	struct rdma_op *o = &a->ops[a->ops_next++ % RDMA_OPS];
+	const struct seg *g = &a->segs[si];
+	if (!o->used)
+		a->ops_live++;
+	*o = (struct rdma_op){ .used = true, .read = read,
+			       .data_side = (uint8_t)data_side, .conn = cn,
+			       .call = g->call, .xid = a->calls[g->call].xid,
+			       .seg = si, .pos = (uint32_t)pos, .left = left };
+	return o;
+}
+
+/* Whether a read's data is wanted: to rebuild a message, or, rebuilding
+ * or not, to name a Long Call from its first bytes. */
+static bool read_wanted(const struct rr_analyzer *a, uint32_t si, uint64_t va)
+{
+	const struct seg *g = &a->segs[si];
+	if (va < g->offset)
+		return false;
+	return a->lim.rebuild_slots ||
+	       (g->position_zero && !g->rrc && va == g->offset &&
+		a->calls[g->call].slot == RR_PROC_SLOTS - 1);
+}
+
+/* An op whose call and segment are still the ones it was made for. */
+static bool op_live(const struct rr_analyzer *a, const struct rdma_op *o)
+{
+	const struct call *c = &a->calls[o->call];
+	return c->used && c->xid == o->xid && c->conn == o->conn &&
+	       a->segs[o->seg].call == o->call;
+}
+
+static void op_end(struct rr_analyzer *a, struct rdma_op *o)
+{
+	o->used = false;
+	a->ops_live--;
+}
+
+static struct rdma_op *op_by_psn(struct rr_analyzer *a, uint32_t cn,
+				 int sender, bool read, uint32_t psn)
+{
+	for (unsigned i = 0; i < RDMA_OPS && a->ops_live; i++) {
+		struct rdma_op *o = &a->ops[i];
+		if (o->used && o->conn == cn && o->data_side == sender &&
+		    o->read == read && o->next_psn == psn)
+			return op_live(a, o) ? o : NULL;
+	}
+	return NULL;
+}
+
+/* Data of an RDMA op: n bytes (have captured) at offset `at` of it. */
+static void op_data(struct rr_analyzer *a, struct rdma_op *o, uint32_t at,
+		    const uint8_t *p, uint32_t have, uint32_t n)
+{
+	const struct seg *g = &a->segs[o->seg];
+	uint64_t pos = (uint64_t)o->pos + at;
+	if (o->read && g->position_zero && !g->rrc && pos == 0)
+		name_long_call(a, o->call, p, have);
+	place(a, o->seg, pos, p, have, n);
+	if (o->read)
+		reads_landed(a, o->seg);
 }
 
 /* ---- messages ----------------------------------------------------------- */
@@ -675,9 +1240,43 @@ static void count_chunk(struct rr_analyzer *a, struct conn *k,
 	a->st.total.chunks[kind]++;
 }
 
+/* A call with read chunks keeps what rebuilding its message needs. */
+static void call_rebuild_setup(struct rr_analyzer *a, uint32_t ci,
+			       const struct rr_rpcrdma *h, const uint8_t *m,
+			       uint32_t kept, uint32_t len)
+{
+	uint64_t space = 0;
+	bool positional = false;
+	for (unsigned i = 0; i < h->nsegs; i++) {
+		space += h->segs[i].length;
+		positional |= h->segs[i].list == RR_LIST_READ &&
+			      h->segs[i].position != 0;
+	}
+	positional &= !h->pzrc;
+	/* the inline payload goes after the chunk space, word-aligned */
+	uint64_t inline_at = (space + 3) & ~(uint64_t)3;
+	struct rebuild *r = rebuild_get(a, ci, positional ?
+				inline_at + h->payload.len : space);
+	if (!r)
+		return;
+	for (unsigned i = 0; i < h->nsegs; i++)
+		r->positions[i] = h->segs[i].position;
+	if (!positional)
+		return;
+	if (kept < len || h->payload.off > kept ||
+	    h->payload.len > kept - h->payload.off) {
+		r->lost = true;
+		return;
+	}
+	r->inline_at = (uint32_t)inline_at;
+	r->inline_len = h->payload.len;
+	memcpy(slot_bytes(a, (uint16_t)(r - a->rebuilds)) + inline_at,
+	       m + h->payload.off, h->payload.len);
+}
+
 static void on_call(struct rr_analyzer *a, uint32_t cn, uint8_t dir,
 		    const struct rr_rpcrdma *h, const struct rr_rpc *rpc,
-		    uint32_t len)
+		    const uint8_t *m, uint32_t kept, uint32_t len)
 {
 	struct conn *k = &a->conns[cn];
 	struct rr_conn_stats *st = &k->info.st;
@@ -731,10 +1330,13 @@ static void on_call(struct rr_analyzer *a, uint32_t cn, uint8_t dir,
 	for (unsigned i = 0; i < h->nsegs; i++)
 		seg_add(a, ci, &h->segs[i], h->segs[i].list);
 	chunk_stats(a, h);
+	if (dir == RR_DIR_FWD_CALL && h->nread_chunks && a->lim.rebuild_slots)
+		call_rebuild_setup(a, ci, h, m, kept, len);
 }
 
 static void on_reply(struct rr_analyzer *a, uint32_t cn, uint8_t dir,
-		     const struct rr_rpcrdma *h, uint32_t inv_key, uint32_t len)
+		     const struct rr_rpcrdma *h, uint32_t inv_key,
+		     const uint8_t *m, uint32_t kept, uint32_t len)
 {
 	struct conn *k = &a->conns[cn];
 	struct rr_conn_stats *st = &k->info.st;
@@ -799,16 +1401,24 @@ static void on_reply(struct rr_analyzer *a, uint32_t cn, uint8_t dir,
 				       .bytes_read = c->bytes_read,
 				       .bytes_write = c->bytes_write };
 		emit(a, &ev);
+		reply_rebuild(a, ci, h, m, kept, len);
 	}
 	c->answered = true;
-	/* the reply's write list: bytes the responder wrote (§4.3.2) */
 	for (unsigned i = 0; i < h->nsegs; i++)
-		if (h->segs[i].list == RR_LIST_READ) {
+		if (h->segs[i].list == RR_LIST_READ && a->free_seg != NONE) {
 			/* a responder-provided read chunk: keep until DONE */
 			seg_add(a, ci, &h->segs[i], RR_LIST_READ);
+			a->segs[c->segs].rrc = true;
 			c->rrc_pending = true;
 		}
 	if (c->rrc_pending) {
+		if (a->lim.rebuild_slots) {
+			/* the call's own rebuilding is over: a fresh slot */
+			if (c->rebuild != NO_SLOT)
+				rebuild_put(a, c);
+			c->rebuild_lost = false;
+			rebuild_get(a, ci, chunk_space(a, c, true));
+		}
 		count_chunk(a, k, RR_KIND_RRC);
 		chunk_stats(a, h);
 		return;
@@ -897,11 +1507,12 @@ static void message(struct rr_analyzer *a, uint32_t cn, int to,
 		struct rr_event ev = { .kind = RR_EV_MESSAGE, .conn = cn,
 				       .dir = to == 1 ? RR_DIR_FWD_CALL :
 							RR_DIR_UNKNOWN,
-				       .hdr = h, .msg_len = len };
+				       .hdr = h, .msg_len = len, .data = m,
+				       .data_len = kept };
 		emit(a, &ev);
 		finding(a, cn, RR_FIND_VERS, NULL);
 		if (to == 1)
-			on_call(a, cn, RR_DIR_FWD_CALL, h, NULL, len);
+			on_call(a, cn, RR_DIR_FWD_CALL, h, NULL, m, kept, len);
 		return;
 	}
 	const struct rr_rpc *rpc = NULL;
@@ -925,7 +1536,8 @@ static void message(struct rr_analyzer *a, uint32_t cn, int to,
 
 	/* the message first, then what is wrong with it */
 	struct rr_event ev = { .kind = RR_EV_MESSAGE, .conn = cn, .dir = dir,
-			       .hdr = h, .rpc = rpc, .msg_len = len };
+			       .hdr = h, .rpc = rpc, .msg_len = len,
+			       .data = m, .data_len = kept };
 	emit(a, &ev);
 
 	if (h->vers != 1 && !(h->proc == RR_RDMA_ERROR && h->err == RR_ERR_VERS))
@@ -940,11 +1552,11 @@ static void message(struct rr_analyzer *a, uint32_t cn, int to,
 	switch (dir) {
 	case RR_DIR_FWD_CALL:
 	case RR_DIR_BWD_CALL:
-		on_call(a, cn, dir, h, rpc, len);
+		on_call(a, cn, dir, h, rpc, m, kept, len);
 		break;
 	case RR_DIR_FWD_REPLY:
 	case RR_DIR_BWD_REPLY:
-		on_reply(a, cn, dir, h, inv_key, len);
+		on_reply(a, cn, dir, h, inv_key, m, kept, len);
 		break;
 	default:
 		if (h->proc == RR_RDMA_DONE)
@@ -955,21 +1567,29 @@ static void message(struct rr_analyzer *a, uint32_t cn, int to,
 
 /* ---- RDMA data traffic ------------------------------------------------ */
 
-static void rdma_write(struct rr_analyzer *a, uint32_t cn, uint32_t key,
-		       uint64_t va, uint32_t len)
+/* An RDMA Write (its first packet) to a chunk segment: the segment. */
+static uint32_t rdma_write(struct rr_analyzer *a, uint32_t cn, uint32_t key,
+			   uint64_t va, uint32_t len)
 {
 	struct conn *k = &a->conns[cn];
 	k->info.st.bytes_write += len;
 	a->st.total.bytes_write += len;
 	if (!k->rpcrdma)
-		return;
+		return NONE;
 	uint32_t si = seg_find(a, cn, key, va);
 	if (si == NONE)
-		return;
+		return NONE;
 	const struct seg *g = &a->segs[si];
 	a->calls[g->call].bytes_write += len;
 	if (va < g->offset || va - g->offset + len > g->length)
 		finding(a, cn, RR_FIND_WRITE_BEYOND, NULL);
+	return va >= g->offset ? si : NONE;
+}
+
+/* Where an access at va of segment si lands in its call's chunk space. */
+static uint64_t chunk_pos(const struct rr_analyzer *a, uint32_t si, uint64_t va)
+{
+	return seg_base(a, si) + (va - a->segs[si].offset);
 }
 
 /* A Read Request names the source buffer: a read chunk segment. */
@@ -985,58 +1605,6 @@ static uint32_t rdma_read(struct rr_analyzer *a, uint32_t cn, uint32_t key,
 	if (si != NONE)
 		a->calls[a->segs[si].call].bytes_read += len;
 	return si;
-}
-
-/* A read of the start of a Long Call whose RPC header is not yet known. */
-static void long_call_read(struct rr_analyzer *a, uint32_t cn, uint32_t si,
-			   uint64_t va, int data_side, uint32_t psn_or_stag,
-			   uint64_t sink_to)
-{
-	if (si == NONE)
-		return;
-	const struct seg *g = &a->segs[si];
-	const struct call *c = &a->calls[g->call];
-	if (!g->position_zero || va != g->offset || c->dir != RR_DIR_FWD_CALL ||
-	    c->slot != RR_PROC_SLOTS - 1)
-		return;
-	struct long_call_read *r =
-		&a->long_call[a->long_call_next++ % LONG_CALL_READS];
-	*r = (struct long_call_read){ .used = true, .data_side = (uint8_t)data_side,
-				      .conn = cn, .call = g->call, .xid = c->xid,
-				      .psn_or_stag = psn_or_stag,
-				      .sink_to = sink_to };
-}
-
-/* The first Read Response of a Long Call: name the call's procedure. */
-static void long_call_data(struct rr_analyzer *a, uint32_t cn, int sender,
-			   uint32_t psn_or_stag, uint64_t sink_to,
-			   const uint8_t *p, uint32_t have)
-{
-	for (unsigned i = 0; i < LONG_CALL_READS; i++) {
-		struct long_call_read *r = &a->long_call[i];
-		if (!r->used || r->conn != cn || r->data_side != sender ||
-		    r->psn_or_stag != psn_or_stag || r->sink_to != sink_to)
-			continue;
-		r->used = false;
-		struct call *c = &a->calls[r->call];
-		if (!c->used || c->conn != cn || c->xid != r->xid ||
-		    c->slot != RR_PROC_SLOTS - 1)
-			return;
-		struct rr_rpc rpc;
-		if (rr_rpc_decode(p, 0, have, UINT32_MAX, &rpc, &a->note) ==
-			    RR_MALFORMED ||
-		    rpc.msg_type != RR_RPC_CALL || rpc.xid != c->xid)
-			return;
-		c->prog = rpc.prog;
-		c->vers = rpc.vers;
-		c->proc = rpc.proc;
-		c->slot = (uint16_t)rr_analyzer_proc_slot(rpc.prog, rpc.vers,
-							  rpc.proc);
-		/* on_call counted it as unknown */
-		a->st.rpc_calls[RR_PROC_SLOTS - 1]--;
-		a->st.rpc_calls[c->slot]++;
-		return;
-	}
 }
 
 /* ---- transports ------------------------------------------------------- */
@@ -1224,6 +1792,32 @@ static void rsm_append(struct rsm *r, const uint8_t *p, uint32_t n)
 	r->len += n;
 }
 
+/*
+ * What the responder sent went missing from the capture: replies may be
+ * lost.  Later ones still match, but none of the calls now out counts
+ * against the credits any more.
+ */
+static void replies_lost(struct rr_analyzer *a, uint32_t cn)
+{
+	struct rr_conn_stats *cs = &a->conns[cn].info.st;
+	for (uint32_t i = 0; i < a->lim.max_calls; i++)
+		if (a->calls[i].used && a->calls[i].conn == cn)
+			a->calls[i].counted = false;
+	if (a->st.total.in_flight >= cs->in_flight)
+		a->st.total.in_flight -= cs->in_flight;
+	cs->in_flight = 0;
+}
+
+/* Request packets: they take the sender's PSNs one by one (a Read
+ * Request takes one per response packet, a number the capture does not
+ * tell). */
+static bool rc_request(uint8_t op)
+{
+	return op <= RR_OP_RC_READ_REQUEST || op == RR_OP_RC_CMP_SWAP ||
+	       op == RR_OP_RC_FETCH_ADD || op == RR_OP_RC_SEND_LAST_INV ||
+	       op == RR_OP_RC_SEND_ONLY_INV;
+}
+
 /* RC traffic on IB or RoCE (IBA vol. 1 §9). */
 static void ib_packet(struct rr_analyzer *a, const struct rr_frame *f)
 {
@@ -1245,6 +1839,27 @@ static void ib_packet(struct rr_analyzer *a, const struct rr_frame *f)
 	uint32_t have = f->caplen > f->payload.off ? f->caplen - f->payload.off : 0;
 	if (have > plen)
 		have = plen;
+	bool gap = false;
+	if (rc_request(op)) {
+		uint32_t psn = f->bth.psn;
+		uint32_t ahead = (psn - sd->next_psn) & 0xFFFFFF;
+		if (sd->psn_seen && ahead >= 0x800000) {
+			/* behind: a retransmission, which the receiver
+			 * drops as a duplicate (IBA vol. 1 §9.7.5.1.2) */
+			a->st.psn_duplicates++;
+			return;
+		}
+		if (sd->psn_seen && sd->psn_exact && ahead) {
+			/* ahead: packets lost before the capture saw them */
+			gap = true;
+			a->st.psn_gaps++;
+			if (to == 0)
+				replies_lost(a, cn);
+		}
+		sd->psn_seen = true;
+		sd->psn_exact = op != RR_OP_RC_READ_REQUEST;
+		sd->next_psn = (psn + 1) & 0xFFFFFF;
+	}
 	switch (op) {
 	case RR_OP_RC_SEND_ONLY:
 	case RR_OP_RC_SEND_ONLY_IMM:
@@ -1259,7 +1874,6 @@ static void ib_packet(struct rr_analyzer *a, const struct rr_frame *f)
 		if (r) {
 			rsm_append(r, pl, have);
 			r->len += plen - have;
-			sd->next_psn = (f->bth.psn + 1) & 0xFFFFFF;
 		}
 		break;
 	}
@@ -1270,16 +1884,12 @@ static void ib_packet(struct rr_analyzer *a, const struct rr_frame *f)
 		if (sd->slot == NONE)
 			break; /* its FIRST is not in the capture */
 		struct rsm *r = &a->rsm[sd->slot];
-		if (f->bth.psn != sd->next_psn) {
-			/* a retransmission repeats what we have; a gap ends it */
-			if (((sd->next_psn - f->bth.psn) & 0xFFFFFF) < 0x800000)
-				break;
-			rsm_put(a, sd);
+		if (gap) {
+			rsm_put(a, sd); /* its middle is lost */
 			break;
 		}
 		rsm_append(r, pl, have);
 		r->len += plen - have;
-		sd->next_psn = (f->bth.psn + 1) & 0xFFFFFF;
 		if (op != RR_OP_RC_SEND_MIDDLE) {
 			message(a, cn, to, r->bytes, r->kept, r->len,
 				f->ext.present & RR_EXT_IETH ? f->ext.ieth.rkey : 0);
@@ -1289,22 +1899,56 @@ static void ib_packet(struct rr_analyzer *a, const struct rr_frame *f)
 	}
 	case RR_OP_RC_WRITE_FIRST:
 	case RR_OP_RC_WRITE_ONLY:
-	case RR_OP_RC_WRITE_ONLY_IMM:
-		rdma_write(a, cn, f->ext.reth.rkey, f->ext.reth.va,
-			   f->ext.reth.dma_len);
+	case RR_OP_RC_WRITE_ONLY_IMM: {
+		uint32_t si = rdma_write(a, cn, f->ext.reth.rkey, f->ext.reth.va,
+					 f->ext.reth.dma_len);
+		if (si == NONE || !a->lim.rebuild_slots)
+			break;
+		struct rdma_op *o = op_new(a, cn, si, false, 1 - to,
+					   chunk_pos(a, si, f->ext.reth.va),
+					   f->ext.reth.dma_len);
+		if (!o)
+			break;
+		op_data(a, o, 0, pl, have, plen);
+		o->pos += plen;
+		o->next_psn = (f->bth.psn + 1) & 0xFFFFFF;
+		if (op != RR_OP_RC_WRITE_FIRST)
+			op_end(a, o);
 		break;
+	}
+	case RR_OP_RC_WRITE_MIDDLE:
+	case RR_OP_RC_WRITE_LAST:
+	case RR_OP_RC_WRITE_LAST_IMM:
+	case RR_OP_RC_READ_RESP_FIRST:
+	case RR_OP_RC_READ_RESP_MIDDLE:
+	case RR_OP_RC_READ_RESP_LAST:
+	case RR_OP_RC_READ_RESP_ONLY: {
+		bool read = op >= RR_OP_RC_READ_RESP_FIRST;
+		struct rdma_op *o = op_by_psn(a, cn, 1 - to, read, f->bth.psn);
+		if (!o)
+			break;
+		op_data(a, o, 0, pl, have, plen);
+		o->pos += plen;
+		o->next_psn = (f->bth.psn + 1) & 0xFFFFFF;
+		if (op == RR_OP_RC_WRITE_LAST || op == RR_OP_RC_WRITE_LAST_IMM ||
+		    op == RR_OP_RC_READ_RESP_LAST || op == RR_OP_RC_READ_RESP_ONLY)
+			op_end(a, o);
+		break;
+	}
 	case RR_OP_RC_READ_REQUEST: {
 		/* RETH names the source buffer (IBA vol. 1 §9.4.5), at the
 		 * receiver of the request, which sends the data back */
 		uint32_t si = rdma_read(a, cn, f->ext.reth.rkey, f->ext.reth.va,
 					f->ext.reth.dma_len);
-		long_call_read(a, cn, si, f->ext.reth.va, to, f->bth.psn, 0);
+		if (si == NONE || !read_wanted(a, si, f->ext.reth.va))
+			break;
+		struct rdma_op *o = op_new(a, cn, si, true, to,
+					   chunk_pos(a, si, f->ext.reth.va),
+					   f->ext.reth.dma_len);
+		if (o)
+			o->next_psn = f->bth.psn;
 		break;
 	}
-	case RR_OP_RC_READ_RESP_FIRST:
-	case RR_OP_RC_READ_RESP_ONLY:
-		long_call_data(a, cn, 1 - to, f->bth.psn, 0, pl, have);
-		break;
 	default:
 		break;
 	}
@@ -1344,17 +1988,8 @@ static void stream_gap(struct rr_analyzer *a, uint32_t cn, bool responder,
 	for (unsigned k = 0; k < OOO_SLOTS; k++)
 		st->ooo[k].used = false;
 	a->st.tcp_resyncs++;
-	if (!responder)
-		return;
-	/* replies may be lost: later ones still match, but none of the
-	 * calls now out counts against the credits any more */
-	struct rr_conn_stats *cs = &a->conns[cn].info.st;
-	for (uint32_t i = 0; i < a->lim.max_calls; i++)
-		if (a->calls[i].used && a->calls[i].conn == cn)
-			a->calls[i].counted = false;
-	if (a->st.total.in_flight >= cs->in_flight)
-		a->st.total.in_flight -= cs->in_flight;
-	cs->in_flight = 0;
+	if (responder)
+		replies_lost(a, cn);
 }
 
 static void iwarp_ddp(struct rr_analyzer *a, uint32_t cn, int to,
@@ -1584,17 +2219,42 @@ static void iwarp_ddp(struct rr_analyzer *a, uint32_t cn, int to,
 	if (have > plen)
 		have = plen;
 	switch (d->opcode) {
-	case RR_RDMAP_WRITE:
-		rdma_write(a, cn, d->stag, d->to, plen);
+	case RR_RDMAP_WRITE: {
+		/* every DDP segment is tagged with its own STag and TO */
+		uint32_t si = rdma_write(a, cn, d->stag, d->to, plen);
+		if (si != NONE && a->lim.rebuild_slots)
+			place(a, si, chunk_pos(a, si, d->to), pl, have, plen);
 		break;
+	}
 	case RR_RDMAP_READ_REQUEST: {
 		uint32_t si = rdma_read(a, cn, d->src_stag, d->src_to,
 					d->read_size);
-		long_call_read(a, cn, si, d->src_to, to, d->sink_stag, d->sink_to);
+		if (si == NONE || !read_wanted(a, si, d->src_to))
+			break;
+		struct rdma_op *o = op_new(a, cn, si, true, to,
+					   chunk_pos(a, si, d->src_to),
+					   d->read_size);
+		if (o) {
+			o->sink_stag = d->sink_stag;
+			o->sink_to = d->sink_to;
+		}
 		break;
 	}
 	case RR_RDMAP_READ_RESPONSE:
-		long_call_data(a, cn, 1 - to, d->stag, d->to, pl, have);
+		for (unsigned i = 0; i < RDMA_OPS && a->ops_live; i++) {
+			struct rdma_op *o = &a->ops[i];
+			if (!o->used || !o->read || o->conn != cn ||
+			    o->data_side != 1 - to || o->sink_stag != d->stag ||
+			    d->to < o->sink_to || d->to - o->sink_to > o->left ||
+			    plen > o->left - (d->to - o->sink_to))
+				continue;
+			if (op_live(a, o))
+				op_data(a, o, (uint32_t)(d->to - o->sink_to), pl,
+					have, plen);
+			if (d->last)
+				op_end(a, o);
+			break;
+		}
 		break;
 	case RR_RDMAP_SEND:
 	case RR_RDMAP_SEND_INV:

@@ -53,50 +53,26 @@ static uint32_t slice8(uint32_t tab[8][256], uint32_t crc, const uint8_t *p,
  * CRC Computation for Generic Polynomials Using PCLMULQDQ", 2009).  The
  * constants are x^n mod P bit-reflected and shifted left by one:
  * k1 = x^544, k2 = x^480, k3 = x^160, k4 = x^96, k5 = x^64; u = x^64 / P.
- * state is the running CRC register (already inverted); len >= 64 and a
- * multiple of 16.
+ * state is the running CRC register (already inverted); len >= 16 and a
+ * multiple of 16 (short runs, such as the 48 masked header bytes of a
+ * RoCEv2 ICRC, skip the four-lane loop).
  */
-__attribute__((target("pclmul,sse4.1"))) static uint32_t
-crc32_fold(uint32_t state, const uint8_t *p, size_t len)
+#define CRC32_K1K2 _mm_set_epi64x(0x1c6e41596, 0x154442bd4)
+
+/* Lanes x[0..n), 16 bytes apart, into one; the rest of the run 16 bytes
+ * at a time; then 128 bits to 32. */
+__attribute__((target("pclmul,sse4.1"), always_inline)) static inline uint32_t
+crc32_finish(const __m128i *x, int n, const uint8_t *p, size_t len)
 {
-	const __m128i k1k2 = _mm_set_epi64x(0x1c6e41596, 0x154442bd4);
 	const __m128i k3k4 = _mm_set_epi64x(0x0ccaa009e, 0x1751997d0);
 	const __m128i k5 = _mm_set_epi64x(0, 0x163cd6124);
 	const __m128i pu = _mm_set_epi64x(0x1f7011641, 0x1db710641);
 	const __m128i low32 = _mm_setr_epi32(~0, 0, ~0, 0);
-	__m128i x1 = _mm_loadu_si128((const __m128i *)p);
-	__m128i x2 = _mm_loadu_si128((const __m128i *)(p + 16));
-	__m128i x3 = _mm_loadu_si128((const __m128i *)(p + 32));
-	__m128i x4 = _mm_loadu_si128((const __m128i *)(p + 48));
-	x1 = _mm_xor_si128(x1, _mm_cvtsi32_si128((int)state));
-	p += 64;
-	len -= 64;
-	while (len >= 64) {
-		__m128i y1 = _mm_clmulepi64_si128(x1, k1k2, 0x00);
-		__m128i y2 = _mm_clmulepi64_si128(x2, k1k2, 0x00);
-		__m128i y3 = _mm_clmulepi64_si128(x3, k1k2, 0x00);
-		__m128i y4 = _mm_clmulepi64_si128(x4, k1k2, 0x00);
-		x1 = _mm_clmulepi64_si128(x1, k1k2, 0x11);
-		x2 = _mm_clmulepi64_si128(x2, k1k2, 0x11);
-		x3 = _mm_clmulepi64_si128(x3, k1k2, 0x11);
-		x4 = _mm_clmulepi64_si128(x4, k1k2, 0x11);
-		x1 = _mm_xor_si128(_mm_xor_si128(x1, y1),
-				   _mm_loadu_si128((const __m128i *)p));
-		x2 = _mm_xor_si128(_mm_xor_si128(x2, y2),
-				   _mm_loadu_si128((const __m128i *)(p + 16)));
-		x3 = _mm_xor_si128(_mm_xor_si128(x3, y3),
-				   _mm_loadu_si128((const __m128i *)(p + 32)));
-		x4 = _mm_xor_si128(_mm_xor_si128(x4, y4),
-				   _mm_loadu_si128((const __m128i *)(p + 48)));
-		p += 64;
-		len -= 64;
-	}
-	/* four lanes into one */
-	__m128i lanes[3] = { x2, x3, x4 };
-	for (int i = 0; i < 3; i++) {
+	__m128i x1 = x[0], x2;
+	for (int i = 1; i < n; i++) {
 		__m128i y = _mm_clmulepi64_si128(x1, k3k4, 0x00);
 		x1 = _mm_clmulepi64_si128(x1, k3k4, 0x11);
-		x1 = _mm_xor_si128(_mm_xor_si128(x1, lanes[i]), y);
+		x1 = _mm_xor_si128(_mm_xor_si128(x1, x[i]), y);
 	}
 	while (len >= 16) {
 		__m128i y = _mm_clmulepi64_si128(x1, k3k4, 0x00);
@@ -119,6 +95,84 @@ crc32_fold(uint32_t state, const uint8_t *p, size_t len)
 	return (uint32_t)_mm_extract_epi32(x1, 1);
 }
 
+__attribute__((target("pclmul,sse4.1"))) static uint32_t
+crc32_fold(uint32_t state, const uint8_t *p, size_t len)
+{
+	const __m128i k1k2 = CRC32_K1K2;
+	__m128i x[4] = { _mm_xor_si128(_mm_loadu_si128((const __m128i *)p),
+				       _mm_cvtsi32_si128((int)state)) };
+	p += 16;
+	len -= 16;
+	if (len < 48)
+		return crc32_finish(x, 1, p, len);
+	for (int i = 1; i < 4; i++)
+		x[i] = _mm_loadu_si128((const __m128i *)(p + 16 * (i - 1)));
+	p += 48;
+	len -= 48;
+	while (len >= 64) {
+		for (int i = 0; i < 4; i++) {
+			__m128i y = _mm_clmulepi64_si128(x[i], k1k2, 0x00);
+			x[i] = _mm_clmulepi64_si128(x[i], k1k2, 0x11);
+			x[i] = _mm_xor_si128(_mm_xor_si128(x[i], y),
+				_mm_loadu_si128((const __m128i *)(p + 16 * i)));
+		}
+		p += 64;
+		len -= 64;
+	}
+	return crc32_finish(x, 4, p, len);
+}
+
+/*
+ * The same with 512-bit registers (VPCLMULQDQ): four registers of four
+ * lanes, 256 bytes a round, folded by x^2080 and x^2016; then one
+ * register, 64 bytes a round, by k1 and k2; its lanes finish as above.
+ * len >= 256.
+ */
+__attribute__((target("avx512f,avx512vl,vpclmulqdq,pclmul,sse4.1")))
+static uint32_t crc32_fold_wide(uint32_t state, const uint8_t *p, size_t len)
+{
+	const __m512i k256 = _mm512_broadcast_i32x4(
+		_mm_set_epi64x(0x1322d1430, 0x11542778a));
+	const __m512i k64 = _mm512_broadcast_i32x4(CRC32_K1K2);
+	__m512i z[4];
+	for (int i = 0; i < 4; i++)
+		z[i] = _mm512_loadu_si512((const void *)(p + 64 * i));
+	z[0] = _mm512_xor_si512(z[0], _mm512_zextsi128_si512(
+					      _mm_cvtsi32_si128((int)state)));
+	p += 256;
+	len -= 256;
+	while (len >= 256) {
+		for (int i = 0; i < 4; i++) {
+			__m512i y = _mm512_clmulepi64_epi128(z[i], k256, 0x00);
+			z[i] = _mm512_clmulepi64_epi128(z[i], k256, 0x11);
+			z[i] = _mm512_ternarylogic_epi64(
+				z[i], y, _mm512_loadu_si512((const void *)(p + 64 * i)),
+				0x96);
+		}
+		p += 256;
+		len -= 256;
+	}
+	__m512i acc = z[0];
+	for (int i = 1; i < 4; i++) {
+		__m512i y = _mm512_clmulepi64_epi128(acc, k64, 0x00);
+		acc = _mm512_clmulepi64_epi128(acc, k64, 0x11);
+		acc = _mm512_ternarylogic_epi64(acc, y, z[i], 0x96);
+	}
+	while (len >= 64) {
+		__m512i y = _mm512_clmulepi64_epi128(acc, k64, 0x00);
+		acc = _mm512_clmulepi64_epi128(acc, k64, 0x11);
+		acc = _mm512_ternarylogic_epi64(acc, y,
+			_mm512_loadu_si512((const void *)p), 0x96);
+		p += 64;
+		len -= 64;
+	}
+	__m128i x[4] = { _mm512_extracti32x4_epi32(acc, 0),
+			 _mm512_extracti32x4_epi32(acc, 1),
+			 _mm512_extracti32x4_epi32(acc, 2),
+			 _mm512_extracti32x4_epi32(acc, 3) };
+	return crc32_finish(x, 4, p, len);
+}
+
 /* CRC-32C with the SSE4.2 instruction, eight bytes at a time. */
 __attribute__((target("sse4.2"))) static uint32_t
 crc32c_hw(uint32_t state, const uint8_t *p, size_t len)
@@ -134,7 +188,7 @@ crc32c_hw(uint32_t state, const uint8_t *p, size_t len)
 	return (uint32_t)c;
 }
 
-static bool have_pclmul, have_sse42;
+static bool have_pclmul, have_vpclmul, have_sse42;
 #endif
 
 __attribute__((constructor)) static void tables_init(void)
@@ -146,15 +200,20 @@ __attribute__((constructor)) static void tables_init(void)
 	have_pclmul = __builtin_cpu_supports("pclmul") &&
 		      __builtin_cpu_supports("sse4.1");
 	have_sse42 = __builtin_cpu_supports("sse4.2");
+	have_vpclmul = have_pclmul && __builtin_cpu_supports("avx512f") &&
+		       __builtin_cpu_supports("avx512vl") &&
+		       __builtin_cpu_supports("vpclmulqdq");
 #endif
 }
 
 uint32_t rr_crc32(uint32_t crc, const void *buf, size_t len)
 {
 #ifdef RR_CRC_X86
-	if (have_pclmul && len >= 64) {
+	if (have_pclmul && len >= 16) {
 		size_t bulk = len & ~(size_t)15;
-		uint32_t state = crc32_fold(~crc, buf, bulk);
+		uint32_t state = have_vpclmul && bulk >= 256 ?
+					 crc32_fold_wide(~crc, buf, bulk) :
+					 crc32_fold(~crc, buf, bulk);
 		return slice8(crc32_tab, ~state, (const uint8_t *)buf + bulk,
 			      len - bulk);
 	}

@@ -30,6 +30,12 @@ static const struct need message[] = {
 	{ "rpc", json_type_object, true }, { "completed", json_type_object, true },
 	{ "findings", json_type_array, false },
 };
+static const struct need rpc_message[] = {
+	{ "frame", json_type_int, false }, { "ts", json_type_double, false },
+	{ "conn", json_type_int, false }, { "dir", json_type_string, false },
+	{ "xid", json_type_int, false }, { "source", json_type_string, false },
+	{ "len", json_type_int, false }, { "rpc", json_type_object, true },
+};
 static const struct need setup[] = {
 	{ "frame", json_type_int, false }, { "ts", json_type_double, false },
 	{ "private_data", json_type_object, true },
@@ -47,6 +53,7 @@ static const struct need stats[] = {
 	{ "connections", json_type_array, false }, { "total", json_type_object, false },
 	{ "procedures", json_type_array, false }, { "findings", json_type_object, false },
 	{ "frames", json_type_object, false }, { "evicted", json_type_object, false },
+	{ "rebuilt", json_type_object, true },
 };
 
 static int check(json_object *o, const struct need *n, size_t count,
@@ -89,6 +96,8 @@ static int check_object(json_object *o, unsigned line, unsigned *types)
 		bad += CHECK(o, finding, line), types[3]++;
 	else if (!strcmp(type, "stats"))
 		bad += CHECK(o, stats, line), types[4]++;
+	else if (!strcmp(type, "rpc_message"))
+		bad += CHECK(o, rpc_message, line), types[5]++;
 	else {
 		printf("line %u: unknown type '%s'\n", line, type);
 		bad++;
@@ -99,7 +108,7 @@ static int check_object(json_object *o, unsigned line, unsigned *types)
 int main(int argc, char **argv)
 {
 	bool document = argc > 1 && !strcmp(argv[1], "--document");
-	unsigned types[5] = { 0 }, line = 0;
+	unsigned types[6] = { 0 }, line = 0;
 	int bad = 0;
 	if (document) {
 		static char buf[1 << 22];
@@ -118,8 +127,9 @@ int main(int argc, char **argv)
 		}
 		free(l);
 	}
-	printf("%u messages, %u setup, %u negotiated, %u findings, %u stats\n",
-	       types[0], types[1], types[2], types[3], types[4]);
+	printf("%u messages, %u setup, %u negotiated, %u findings, %u stats, "
+	       "%u rebuilt RPC messages\n",
+	       types[0], types[1], types[2], types[3], types[4], types[5]);
 	printf("%d passed, %d failed\n", bad ? 0 : 1, bad ? 1 : 0);
 	return bad || (!document && !types[0]) ? 1 : 0;
 }

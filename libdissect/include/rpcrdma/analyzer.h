@@ -115,15 +115,17 @@ RR_API const char *rr_dir_str(unsigned v);
 #define RR_SIZE_BUCKETS 24  /* log2 of bytes */
 #define RR_PROC_SLOTS 64
 
-enum rr_chunk_kind {
-	RR_KIND_INLINE,      /* no chunk */
-	RR_KIND_READ,        /* read list, position > 0 */
-	RR_KIND_PZRC,        /* position-zero read chunk (Long Call) */
-	RR_KIND_WRITE,
-	RR_KIND_REPLY,
-	RR_KIND_RRC,         /* responder-provided read chunk */
-	RR_KIND_COUNT,
-};
+/* How an RPC's data travelled (RFC 8166 §3.5), and its name in reports. */
+#define RR_CHUNK_KIND_LIST(X) \
+	X(RR_KIND_INLINE, 0, "inline")              /* no chunk */ \
+	X(RR_KIND_READ, 1, "read")                  /* read list, position > 0 */ \
+	X(RR_KIND_PZRC, 2, "position_zero_read")    /* Long Call */ \
+	X(RR_KIND_WRITE, 3, "write") \
+	X(RR_KIND_REPLY, 4, "reply") \
+	X(RR_KIND_RRC, 5, "responder_read")         /* responder-provided read chunk */
+
+enum rr_chunk_kind { RR_CHUNK_KIND_LIST(RR_X_ENUM) RR_KIND_COUNT };
+RR_API const char *rr_chunk_kind_str(unsigned v);
 
 struct rr_conn_stats {
 	/* by direction and proc; 32 bits keep a connection small */
@@ -142,7 +144,15 @@ struct rr_stats {
 	uint64_t frames, frames_truncated, frames_malformed, frames_dropped;
 	uint64_t connections, connections_evicted, calls_evicted;
 	uint64_t reassembly_dropped;
+	/* RPC messages rebuilt from chunk data, and those that could not be
+	 * (a piece missing from the capture, no slot free, too large, or a
+	 * write chunk whose place in the reply only its program knows) */
+	uint64_t messages_rebuilt, rebuild_incomplete;
 	uint64_t tcp_resyncs;       /* iWARP stream gaps that lost FPDUs */
+	/* IB/RoCE request packets out of sequence: lost before the capture
+	 * saw them (a gap; replies lost make credits in flight unknown), or
+	 * retransmitted (ignored, as the receiver ignores them) */
+	uint64_t psn_gaps, psn_duplicates;
 	uint64_t findings[RR_FINDING_COUNT];
 	uint64_t segments_per_chunk[RR_SIZE_BUCKETS];
 	uint64_t segment_size[RR_SIZE_BUCKETS];
@@ -175,6 +185,7 @@ enum rr_event_kind {
 	RR_EV_CONN_CLOSE,
 	RR_EV_RPC_DONE,      /* a reply matched its call */
 	RR_EV_NEGOTIATED,    /* both sides' setup seen: see rr_analyzer_conn */
+	RR_EV_RPC_MESSAGE,   /* an RPC message rebuilt from chunk data */
 };
 
 struct rr_event {
@@ -187,6 +198,15 @@ struct rr_event {
 	const struct rr_rpcrdma *hdr;
 	const struct rr_rpc *rpc; /* NULL when not present (NOMSG, DONE...) */
 	uint32_t msg_len;
+	/* the message's bytes, valid until the callback returns: for
+	 * RR_EV_MESSAGE the first data_len bytes of the SEND (a long one is
+	 * kept in part), where hdr's and rpc's offsets point; for
+	 * RR_EV_RPC_MESSAGE the whole RPC message, rebuilt from the chunk
+	 * named by `source` (enum rr_chunk_kind), with `rpc` decoded from it
+	 * and `xid` the transport xid */
+	const uint8_t *data;
+	uint32_t data_len;
+	uint8_t source;
 	/* RR_EV_RPC_DONE */
 	uint32_t xid, prog, vers, proc;
 	uint64_t latency_ns;
@@ -209,6 +229,12 @@ struct rr_analyzer_limits {
 	uint32_t reassembly_slots;  /* messages reassembled at once: 256 */
 	uint32_t tcp_streams;       /* iWARP directions reassembled at once: 64 */
 	uint32_t call_timeout_ms;   /* unanswered calls age out: 60000 */
+	/* RPC messages rebuilt from chunk data at once (0 turns rebuilding
+	 * off): 256; the bytes they share, in 4 KiB pages: 8 MiB; the
+	 * largest one: 1 MiB */
+	uint32_t rebuild_slots;
+	uint32_t rebuild_bytes;
+	uint32_t max_rebuild;
 };
 
 RR_API void rr_analyzer_limits_init(struct rr_analyzer_limits *lim);
@@ -247,6 +273,9 @@ RR_API const struct rr_stats *rr_analyzer_stats(const struct rr_analyzer *a);
 RR_API uint32_t rr_analyzer_conn_count(const struct rr_analyzer *a);
 RR_API const struct rr_conn_info *rr_analyzer_conn(const struct rr_analyzer *a,
 						   uint32_t index);
+/* The limits it runs with (after rr_analyzer_new's adjustments). */
+RR_API const struct rr_analyzer_limits *
+rr_analyzer_limits(const struct rr_analyzer *a);
 /* Bytes the analyzer allocated for its limits. */
 RR_API size_t rr_analyzer_memory(const struct rr_analyzer *a);
 /* Slot in rr_stats rpc_calls / latency for a procedure. */
