@@ -31,19 +31,31 @@ timeit() { # label, runs, command...: the best of the runs
 	done
 	awk -v l="$label" -v d="$best" -v n="$frames" 'BEGIN {
 		printf "%-44s %7.2f s %12.0f frames/s\n", l, d, n / d }'
+	last=$best
+}
+ratio() { # label, numerator seconds, denominator seconds
+	awk -v l="$1" -v a="$2" -v b="$3" 'BEGIN { printf "%-60s %6.2fx\n", l, a / b }'
 }
 echo "== $frames frames in $(du -h "$file" | cut -f1)"
 read_rate=$("$build/bench/decode-bench" --seconds 2 --only read "$file" |
 	sed -n 's/^read: \([0-9]*\).*/\1/p')
 echo "pcap_next_ex loop                                            $read_rate frames/s"
+loop=$(awk -v n="$frames" -v r="$read_rate" 'BEGIN { print n / r }')
 timeit "rpcrdma-dump -q --stats" 5 "$build/cli/rpcrdma-dump" -q --stats -r "$file"
+stats=$last
 timeit "rpcrdma-dump -j" 3 "$build/cli/rpcrdma-dump" -j -r "$file"
+json=$last
 timeit "rpcrdma-dump -q --stats -K (no CRCs)" 5 "$build/cli/rpcrdma-dump" -q --stats -K -r "$file"
+nocrc=$last
+ratio "rpcrdma-dump -q --stats, its time against the loop's (target <= 2)" "$stats" "$loop"
+ratio "rpcrdma-dump -q --stats -K, its time against the loop's" "$nocrc" "$loop"
 if command -v tshark >/dev/null; then
 	timeit "tshark -q" 3 tshark -r "$file" -q
 	timeit "tshark -q -z rpc,programs" 1 tshark -r "$file" -q -z rpc,programs
+	ratio "rpcrdma-dump -q --stats faster than tshark -z rpc,programs (target >= 20)" "$last" "$stats"
 	timeit "tshark -T fields -e rpcordma.xid -e ...flow_control" 1 \
 		tshark -r "$file" -T fields -e rpcordma.xid -e rpcordma.flow_control
+	ratio "rpcrdma-dump -j faster than tshark -T fields (target >= 20)" "$last" "$json"
 fi
 "$build/bench/analyzer-memory" 100000
 rm -f "$file"
