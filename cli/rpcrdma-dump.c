@@ -21,6 +21,8 @@
 
 #include <rpcrdma/analyzer.h>
 #include <rpcrdma/dissect.h>
+
+#include "capture-source.h"
 #ifdef RR_HAVE_JSONC
 #include "../exporters/rr_json.h"
 #endif
@@ -524,12 +526,8 @@ static void print_stats(const struct rr_analyzer *a)
 		const struct rr_conn_info *c = rr_analyzer_conn(a, i);
 		if (!c)
 			continue;
-		int fam = c->transport == RR_TRANSPORT_ROCEV2 ||
-				  c->transport == RR_TRANSPORT_IWARP ? AF_INET : AF_INET6;
-		bool v4 = fam == AF_INET && !memcmp(c->requester_addr + 4,
-						    "\0\0\0\0\0\0\0\0\0\0\0\0", 12);
-		inet_ntop(v4 ? AF_INET : AF_INET6, c->requester_addr, s0, sizeof(s0));
-		inet_ntop(v4 ? AF_INET : AF_INET6, c->responder_addr, s1, sizeof(s1));
+		rr_conn_addr_str(c, false, s0, sizeof(s0));
+		rr_conn_addr_str(c, true, s1, sizeof(s1));
 		const struct rr_conn_stats *cs = &c->st;
 		bool tcp = c->transport == RR_TRANSPORT_IWARP;
 		printf(tcp ? "conn %u %s requester %s port %u > responder %s port %u %s%s\n" :
@@ -583,9 +581,13 @@ static void print_stats(const struct rr_analyzer *a)
 				break;
 			}
 		}
-		const char *name = p < 22 ? rr_rpc_proc_str(100003, 3, p) :
-				   p == 22 ? "NFSv4" : p == 23 ? "NFSv4 callback" :
-					     "other or in a chunk";
+		struct rr_proc_slot_info si = rr_analyzer_proc_slot_info(p);
+		char name[48];
+		if (si.version == 3)
+			snprintf(name, sizeof(name), "%s", si.procedure);
+		else
+			snprintf(name, sizeof(name), "%s v%u %s", si.program,
+				 (unsigned)si.version, si.procedure);
 		printf("  %-14s %8llu  latency ~%llu-%llu us\n", name,
 		       (unsigned long long)st->rpc_calls[p],
 		       n ? (unsigned long long)(1ull << med) : 0ull,
@@ -701,20 +703,9 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		}
 	}
 	/* the rest is a libpcap filter expression, as in tcpdump */
-	size_t len = 0;
-	for (int i = optind; i < argc; i++)
-		len += strlen(argv[i]) + 1;
-	if (len) {
-		o->filter = malloc(len);
-		if (!o->filter)
-			return -1;
-		o->filter[0] = '\0';
-		for (int i = optind; i < argc; i++) {
-			if (i > optind)
-				strcat(o->filter, " ");
-			strcat(o->filter, argv[i]);
-		}
-	}
+	o->filter = rr_join_args(argc, argv, optind);
+	if (optind < argc && !o->filter)
+		return -1;
 #ifndef RR_HAVE_JSONC
 	if (o->json || o->stats_json) {
 		fprintf(stderr, "rpcrdma-dump: built without json-c: no JSON output\n");
@@ -742,51 +733,12 @@ static void on_signal(int sig)
 
 static pcap_t *open_source(const struct opts *o)
 {
-	char errbuf[PCAP_ERRBUF_SIZE];
-	pcap_t *p;
-	if (o->file) {
-		/* glibc's "m": stdio reads the file through mmap, sparing a
-		 * copy through the kernel for every buffer libpcap reads */
-		FILE *fp = strcmp(o->file, "-") ? fopen(o->file, "rbm") : stdin;
-		if (!fp) {
-			snprintf(errbuf, sizeof(errbuf), "%s: %s", o->file,
-				 strerror(errno));
-			p = NULL;
-		} else if (!(p = pcap_fopen_offline(fp, errbuf))) {
-			fprintf(stderr, "rpcrdma-dump: %s: %s\n", o->file, errbuf);
-			fclose(fp);
-			return NULL;
-		}
-	} else {
-		p = pcap_create(o->iface, errbuf);
-		if (p && (pcap_set_snaplen(p, 65535) || pcap_set_promisc(p, 1) ||
-			  pcap_set_timeout(p, 100) ||
-			  pcap_set_buffer_size(p, (int)(o->buffer_kib * 1024)) ||
-			  pcap_set_immediate_mode(p, isatty(1)) ||
-			  pcap_activate(p) < 0)) {
-			snprintf(errbuf, sizeof(errbuf), "%s: %s", o->iface,
-				 pcap_geterr(p));
-			pcap_close(p);
-			p = NULL;
-		}
-	}
-	if (!p) {
-		fprintf(stderr, "rpcrdma-dump: %s\n", errbuf);
-		return NULL;
-	}
-	if (o->filter) {
-		struct bpf_program prog;
-		if (pcap_compile(p, &prog, o->filter, 1,
-				 PCAP_NETMASK_UNKNOWN) < 0 ||
-		    pcap_setfilter(p, &prog) < 0) {
-			fprintf(stderr, "rpcrdma-dump: filter '%s': %s\n",
-				o->filter, pcap_geterr(p));
-			pcap_close(p);
-			return NULL;
-		}
-		pcap_freecode(&prog);
-	}
-	return p;
+	struct rr_source_opts so = { .prog = "rpcrdma-dump", .file = o->file,
+				     .iface = o->iface, .filter = o->filter,
+				     .buffer_kib = o->buffer_kib,
+				     /* a terminal wants each frame at once */
+				     .immediate = isatty(1) };
+	return rr_source_open(&so);
 }
 
 int main(int argc, char **argv)

@@ -334,15 +334,16 @@ json_object *rr_json_stats(const struct rr_analyzer *a)
 		if (!st->rpc_calls[p])
 			continue;
 		json_object *po = json_object_new_object();
-		const char *name = p < 22 ? rr_rpc_proc_str(100003, 3, p) :
-				   p == 22 ? "NFSv4" : p == 23 ? "NFSv4 callback" :
-					     "other";
-		add(po, "procedure", json_object_new_string(name));
+		struct rr_proc_slot_info si = rr_analyzer_proc_slot_info(p);
+		add(po, "procedure", json_object_new_string(si.procedure));
+		add(po, "program", json_object_new_string(si.program));
+		add(po, "version", u64(si.version));
 		add(po, "calls", u64(st->rpc_calls[p]));
 		json_object *lat = json_object_new_array();
 		for (unsigned b = 0; b < RR_LAT_BUCKETS; b++)
 			json_object_array_add(lat, u64(st->latency[p][b]));
 		add(po, "latency_log2_us", lat);
+		add(po, "latency_sum_ns", u64(st->latency_sum_ns[p]));
 		json_object_array_add(procs, po);
 	}
 	add(o, "procedures", procs);

@@ -4,7 +4,8 @@
 set -eu
 
 packages="build-essential cmake pkg-config clang llvm libclang-rt-14-dev
-libpcap-dev tshark wireshark-dev libibverbs-dev librdmacm-dev libjson-c-dev bc"
+libpcap-dev tshark wireshark-dev libibverbs-dev librdmacm-dev libjson-c-dev bc
+libmicrohttpd-dev prometheus curl"
 
 missing=""
 for p in $packages; do

@@ -10,6 +10,8 @@
  * entry and counts it.
  */
 #include <rpcrdma/analyzer.h>
+#include <arpa/inet.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "cursor.h"
@@ -73,6 +75,18 @@ unsigned rr_analyzer_proc_slot(uint32_t prog, uint32_t vers, uint32_t proc)
 	if (prog == RR_PROG_NFS4_CB)
 		return 23;
 	return RR_PROC_SLOTS - 1;
+}
+
+struct rr_proc_slot_info rr_analyzer_proc_slot_info(unsigned slot)
+{
+	if (slot < 22)
+		return (struct rr_proc_slot_info){ "NFS", 3,
+						   rr_rpc_proc_str(NFS_PROG, 3, slot) };
+	if (slot == 22)
+		return (struct rr_proc_slot_info){ "NFS", 4, "COMPOUND" };
+	if (slot == 23)
+		return (struct rr_proc_slot_info){ "NFS4_CB", 1, "CB_COMPOUND" };
+	return (struct rr_proc_slot_info){ "other", 0, "other" };
 }
 
 /* ---- tables ---------------------------------------------------------- */
@@ -341,6 +355,22 @@ const struct rr_conn_info *rr_analyzer_conn(const struct rr_analyzer *a,
 					    uint32_t i)
 {
 	return i < a->nconns && a->conns[i].used ? &a->conns[i].info : NULL;
+}
+
+const char *rr_conn_addr_str(const struct rr_conn_info *c, bool responder,
+			     char *buf, size_t size)
+{
+	static const uint8_t zero[16];
+	const uint8_t *p = responder ? c->responder_addr : c->requester_addr;
+	if ((c->transport == RR_TRANSPORT_ROCEV2 ||
+	     c->transport == RR_TRANSPORT_IWARP) && !memcmp(p + 4, zero, 12)) {
+		inet_ntop(AF_INET, p, buf, (socklen_t)size);
+	} else if (c->transport == RR_TRANSPORT_IB && !memcmp(p + 2, zero, 14)) {
+		snprintf(buf, size, "lid 0x%04x", (unsigned)(p[0] << 8 | p[1]));
+	} else {
+		inet_ntop(AF_INET6, p, buf, (socklen_t)size);
+	}
+	return buf;
 }
 
 const struct rr_analyzer_limits *rr_analyzer_limits(const struct rr_analyzer *a)
@@ -1228,9 +1258,12 @@ static void chunk_stats(struct rr_analyzer *a, const struct rr_rpcrdma *h)
 		a->st.segments_per_chunk[log2_bucket(j - i, RR_SIZE_BUCKETS)]++;
 		i = j;
 	}
-	for (unsigned i = 0; i < h->nsegs; i++)
+	for (unsigned i = 0; i < h->nsegs; i++) {
 		a->st.segment_size[log2_bucket(h->segs[i].length,
 					       RR_SIZE_BUCKETS)]++;
+		a->st.segment_bytes += h->segs[i].length;
+	}
+	a->st.segments += h->nsegs;
 }
 
 static void count_chunk(struct rr_analyzer *a, struct conn *k,
@@ -1393,6 +1426,7 @@ static void on_reply(struct rr_analyzer *a, uint32_t cn, uint8_t dir,
 		c->counted = false;
 		uint64_t lat = a->now_ns - c->ts_ns;
 		a->st.latency[c->slot][log2_bucket(lat / 1000u, RR_LAT_BUCKETS)]++;
+		a->st.latency_sum_ns[c->slot] += lat;
 		struct rr_event ev = { .kind = RR_EV_RPC_DONE, .conn = cn,
 				       .dir = dir, .xid = c->xid,
 				       .prog = c->prog, .vers = c->vers,

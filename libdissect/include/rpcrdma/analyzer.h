@@ -156,9 +156,11 @@ struct rr_stats {
 	uint64_t findings[RR_FINDING_COUNT];
 	uint64_t segments_per_chunk[RR_SIZE_BUCKETS];
 	uint64_t segment_size[RR_SIZE_BUCKETS];
+	uint64_t segments, segment_bytes;   /* the histograms' sums */
 	/* RPC procedures: NFSv3 by procedure, others in the last slot */
 	uint64_t rpc_calls[RR_PROC_SLOTS];
 	uint64_t latency[RR_PROC_SLOTS][RR_LAT_BUCKETS];
+	uint64_t latency_sum_ns[RR_PROC_SLOTS];  /* for means and histograms */
 };
 
 struct rr_conn_info {
@@ -276,11 +278,23 @@ RR_API const struct rr_conn_info *rr_analyzer_conn(const struct rr_analyzer *a,
 /* The limits it runs with (after rr_analyzer_new's adjustments). */
 RR_API const struct rr_analyzer_limits *
 rr_analyzer_limits(const struct rr_analyzer *a);
+/* A connection end's address as text: IPv4, IPv6 or GID, or "lid 0x..."
+ * for a local IB packet; buf needs 46 bytes.  Returns buf. */
+RR_API const char *rr_conn_addr_str(const struct rr_conn_info *c,
+				    bool responder, char *buf, size_t size);
 /* Bytes the analyzer allocated for its limits. */
 RR_API size_t rr_analyzer_memory(const struct rr_analyzer *a);
 /* Slot in rr_stats rpc_calls / latency for a procedure. */
 RR_API unsigned rr_analyzer_proc_slot(uint32_t prog, uint32_t vers,
 				      uint32_t proc);
+/* What a slot counts: program name ("NFS", "NFS4_CB", "other"), version
+ * (0 for other) and procedure ("READ", "COMPOUND", "other"). */
+struct rr_proc_slot_info {
+	const char *program;
+	uint32_t version;
+	const char *procedure;
+};
+RR_API struct rr_proc_slot_info rr_analyzer_proc_slot_info(unsigned slot);
 
 #ifdef __cplusplus
 }

@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * Where the command-line tools' frames come from: a capture file or a
+ * live interface, through libpcap, with a libpcap filter expression.
+ */
+#ifndef RR_CAPTURE_SOURCE_H
+#define RR_CAPTURE_SOURCE_H
+
+#ifndef _DEFAULT_SOURCE
+#define _DEFAULT_SOURCE /* pcap.h uses u_int and u_char */
+#endif
+#include <pcap/pcap.h>
+#include <stdbool.h>
+
+struct rr_source_opts {
+	const char *prog;    /* names the messages */
+	const char *file;    /* a pcap or pcapng file ("-": stdin), or */
+	const char *iface;   /* a live interface */
+	const char *filter;  /* libpcap expression, or NULL */
+	long buffer_kib;     /* live: the capture buffer */
+	bool immediate;      /* live: hand each frame over at once */
+};
+
+/* The source opened, or NULL after saying why on stderr. */
+pcap_t *rr_source_open(const struct rr_source_opts *o);
+
+/* argv[from..argc) joined by spaces (a filter expression, as tcpdump
+ * takes it), or NULL when there is none or no memory. */
+char *rr_join_args(int argc, char **argv, int from);
+
+#endif

@@ -1,0 +1,511 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * rpcrdma-exporter: serves the analyzer's statistics over HTTP
+ * (libmicrohttpd) for Prometheus: /metrics in the text format 0.0.4, or
+ * OpenMetrics 1.0 when the scraper's Accept header asks for it,
+ * /stats.json (docs/json-schema.md) and an index page at /.  Frames come
+ * from a live interface (libpcap) or a capture file replayed as fast as
+ * possible or at its recorded pace; the kernel's NFS/RDMA counters of
+ * /proc/self/mountstats and /proc/sys/sunrpc/svc_rdma are added when the
+ * files exist.
+ */
+#define _DEFAULT_SOURCE /* pcap.h uses u_int and u_char */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <getopt.h>
+#include <ifaddrs.h>
+#include <inttypes.h>
+#include <microhttpd.h>
+#include <netinet/in.h>
+#include <pcap/pcap.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <rpcrdma/analyzer.h>
+
+#include "../exporters/rr_json.h"
+#include "capture-source.h"
+#include "../exporters/rr_kernel.h"
+#include "../exporters/rr_prom.h"
+
+/* Free in Prometheus' list of exporter ports when chosen (9100-9999 is
+ * taken); README says so. */
+#define DEFAULT_PORT 10186
+
+enum { EXIT_USAGE = 1, EXIT_INPUT = 2 };
+
+struct opts {
+	const char *file, *iface, *listen, *mountstats, *svc_rdma;
+	char *filter;
+	long buffer_kib, max_series;
+	bool realtime;
+};
+
+struct exporter {
+	struct opts o;
+	pthread_mutex_t lock;          /* the analyzer and the counters below */
+	struct rr_analyzer *a;
+	uint64_t scrapes;
+	bool replay_done;
+	int local_family;
+	struct ifaddrs *ifaddrs;       /* for the "local" end of connections */
+};
+
+static volatile sig_atomic_t stop;
+static pcap_t *capture;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	stop = 1;
+	if (capture)
+		pcap_breakloop(capture);
+}
+
+static void usage(FILE *to)
+{
+	fprintf(to,
+		"usage: rpcrdma-exporter (-i IFACE [-B KIB] | -r FILE [--realtime])\n"
+		"                        [-l ADDR:PORT] [--max-connection-series N]\n"
+		"                        [--mountstats FILE] [--svc-rdma DIR] [expression]\n"
+		"  -i IFACE      capture live on IFACE (libpcap)\n"
+		"  -B KIB        capture buffer (default 32768)\n"
+		"  -r FILE       replay a pcap or pcapng file, as fast as possible\n"
+		"  --realtime    replay at the pace the file recorded\n"
+		"  -l ADDR:PORT  serve HTTP there (default 127.0.0.1:%d)\n"
+		"  --max-connection-series N\n"
+		"                connections with series of their own (default 100);\n"
+		"                the others are summed in one \"other\" series\n"
+		"  --mountstats FILE   (default /proc/self/mountstats)\n"
+		"  --svc-rdma DIR      (default /proc/sys/sunrpc/svc_rdma)\n"
+		"  expression    a libpcap filter\n"
+		"Serves /metrics (Prometheus text 0.0.4, or OpenMetrics 1.0 when\n"
+		"asked), /stats.json and /.\n",
+		DEFAULT_PORT);
+}
+
+static bool number_arg(const char *arg, long max, const char *what, long *out)
+{
+	char *end;
+	errno = 0;
+	long v = strtol(arg, &end, 10);
+	if (errno || *end || end == arg || v < 0 || v > max) {
+		fprintf(stderr, "rpcrdma-exporter: %s must be a number from 0 to %ld\n",
+			what, max);
+		return false;
+	}
+	*out = v;
+	return true;
+}
+
+static int parse_args(int argc, char **argv, struct opts *o)
+{
+	enum { O_REALTIME = 256, O_SERIES, O_MOUNTSTATS, O_SVC };
+	static const struct option longs[] = {
+		{ "realtime", no_argument, NULL, O_REALTIME },
+		{ "max-connection-series", required_argument, NULL, O_SERIES },
+		{ "mountstats", required_argument, NULL, O_MOUNTSTATS },
+		{ "svc-rdma", required_argument, NULL, O_SVC },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	*o = (struct opts){ .buffer_kib = 32768, .max_series = 100,
+			    .mountstats = "/proc/self/mountstats",
+			    .svc_rdma = "/proc/sys/sunrpc/svc_rdma" };
+	int c;
+	while ((c = getopt_long(argc, argv, "i:r:l:B:h", longs, NULL)) != -1) {
+		switch (c) {
+		case 'i':
+			o->iface = optarg;
+			break;
+		case 'r':
+			o->file = optarg;
+			break;
+		case 'l':
+			o->listen = optarg;
+			break;
+		case 'B':
+			if (!number_arg(optarg, 4194304, "-B", &o->buffer_kib) ||
+			    !o->buffer_kib)
+				return -1;
+			break;
+		case O_REALTIME:
+			o->realtime = true;
+			break;
+		case O_SERIES:
+			if (!number_arg(optarg, 1000000, "--max-connection-series",
+					&o->max_series))
+				return -1;
+			break;
+		case O_MOUNTSTATS:
+			o->mountstats = optarg;
+			break;
+		case O_SVC:
+			o->svc_rdma = optarg;
+			break;
+		case 'h':
+			usage(stdout);
+			exit(0);
+		default:
+			return -1;
+		}
+	}
+	if (!o->iface == !o->file) {
+		fprintf(stderr, "rpcrdma-exporter: give one source, -i IFACE or -r FILE\n");
+		return -1;
+	}
+	o->filter = rr_join_args(argc, argv, optind);
+	if (optind < argc && !o->filter)
+		return -1;
+	return 0;
+}
+
+/* ADDR:PORT, [V6ADDR]:PORT or PORT. */
+static bool parse_listen(const char *s, struct sockaddr_storage *ss)
+{
+	char host[64] = "127.0.0.1";
+	const char *port = s;
+	memset(ss, 0, sizeof(*ss));
+	if (s && s[0] == '[') {
+		const char *end = strchr(s, ']');
+		if (!end || end[1] != ':' || (size_t)(end - s - 1) >= sizeof(host))
+			return false;
+		memcpy(host, s + 1, (size_t)(end - s - 1));
+		host[end - s - 1] = '\0';
+		port = end + 2;
+	} else if (s && strrchr(s, ':')) {
+		const char *colon = strrchr(s, ':');
+		if ((size_t)(colon - s) >= sizeof(host))
+			return false;
+		memcpy(host, s, (size_t)(colon - s));
+		host[colon - s] = '\0';
+		port = colon + 1;
+	}
+	long p = DEFAULT_PORT;
+	if (s) {
+		char *end;
+		p = strtol(port, &end, 10);
+		if (*end || end == port || p < 1 || p > 65535)
+			return false;
+	}
+	struct sockaddr_in *v4 = (struct sockaddr_in *)ss;
+	struct sockaddr_in6 *v6 = (struct sockaddr_in6 *)ss;
+	if (inet_pton(AF_INET, host, &v4->sin_addr) == 1) {
+		v4->sin_family = AF_INET;
+		v4->sin_port = htons((uint16_t)p);
+		return true;
+	}
+	if (inet_pton(AF_INET6, host, &v6->sin6_addr) == 1) {
+		v6->sin6_family = AF_INET6;
+		v6->sin6_port = htons((uint16_t)p);
+		return true;
+	}
+	return false;
+}
+
+/* An address of this host: names the "local" end of a connection. */
+static bool is_local(const uint8_t *addr, unsigned len, void *ctx)
+{
+	(void)len;
+	static const uint8_t zero[12];
+	const struct exporter *e = ctx;
+	bool v4 = !memcmp(addr + 4, zero, 12);
+	for (const struct ifaddrs *i = e->ifaddrs; i; i = i->ifa_next) {
+		if (!i->ifa_addr)
+			continue;
+		if (v4 && i->ifa_addr->sa_family == AF_INET &&
+		    !memcmp(&((const struct sockaddr_in *)i->ifa_addr)->sin_addr,
+			    addr, 4))
+			return true;
+		if (!v4 && i->ifa_addr->sa_family == AF_INET6 &&
+		    !memcmp(&((const struct sockaddr_in6 *)i->ifa_addr)->sin6_addr,
+			    addr, 16))
+			return true;
+	}
+	return false;
+}
+
+static struct MHD_Response *text_response(char *text, size_t len,
+					  const char *type)
+{
+	struct MHD_Response *r =
+		MHD_create_response_from_buffer(len, text, MHD_RESPMEM_MUST_FREE);
+	if (r)
+		MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, type);
+	else
+		free(text);
+	return r;
+}
+
+static struct MHD_Response *metrics(struct exporter *e, bool openmetrics)
+{
+	struct rr_text t;
+	rr_text_init(&t);
+	struct rr_prom w = { .out = &t, .openmetrics = openmetrics };
+	struct rr_prom_options po = {
+		.max_connection_series = (unsigned)e->o.max_series,
+		.is_local = e->o.iface ? is_local : NULL, .ctx = e,
+	};
+	pthread_mutex_lock(&e->lock);
+	e->scrapes++;
+	rr_prom_analyzer(&w, e->a, &po);
+	uint64_t scrapes = e->scrapes;
+	bool done = e->replay_done;
+	pthread_mutex_unlock(&e->lock);
+	rr_prom_family(&w, "rpcrdma_exporter_scrapes_total", "counter",
+		       "requests for /metrics served");
+	rr_prom_sample_u64(&w, "rpcrdma_exporter_scrapes_total", "", NULL, scrapes);
+	if (e->o.file) {
+		rr_prom_family(&w, "rpcrdma_exporter_replay_done", "gauge",
+			       "1 once the capture file has been read to its end");
+		rr_prom_sample_u64(&w, "rpcrdma_exporter_replay_done", "", NULL, done);
+	}
+	rr_prom_kernel(&w, e->o.mountstats, e->o.svc_rdma);
+	rr_prom_end(&w);
+	if (t.failed) {
+		rr_text_free(&t);
+		return NULL;
+	}
+	return text_response(t.p, t.len, openmetrics ? RR_OPENMETRICS_CONTENT_TYPE :
+							  RR_PROM_CONTENT_TYPE);
+}
+
+static struct MHD_Response *stats_json(struct exporter *e)
+{
+	pthread_mutex_lock(&e->lock);
+	json_object *j = rr_json_stats(e->a);
+	pthread_mutex_unlock(&e->lock);
+	const char *s = json_object_to_json_string_ext(j, JSON_C_TO_STRING_PLAIN);
+	char *copy = s ? strdup(s) : NULL;
+	json_object_put(j);
+	return copy ? text_response(copy, strlen(copy), "application/json") : NULL;
+}
+
+static const char index_page[] =
+	"<!DOCTYPE html>\n<html><head><title>rpcrdma-exporter</title></head>\n"
+	"<body><h1>rpcrdma-exporter</h1>\n"
+	"<p>RPC-over-RDMA credits, chunks, latency and conformance findings.</p>\n"
+	"<ul><li><a href=\"/metrics\">/metrics</a>: Prometheus text 0.0.4, or "
+	"OpenMetrics 1.0 when asked for</li>\n"
+	"<li><a href=\"/stats.json\">/stats.json</a>: the same statistics as "
+	"<code>rpcrdma-dump --stats=json</code></li></ul>\n</body></html>\n";
+
+static enum MHD_Result answer(void *cls, struct MHD_Connection *conn,
+			      const char *url, const char *method,
+			      const char *version, const char *upload_data,
+			      size_t *upload_size, void **state)
+{
+	(void)version;
+	(void)upload_data;
+	struct exporter *e = cls;
+	if (!*state) {
+		/* the headers first; a body, if any, is not wanted */
+		*state = conn;
+		return MHD_YES;
+	}
+	if (*upload_size) {
+		*upload_size = 0;
+		return MHD_YES;
+	}
+	struct MHD_Response *r = NULL;
+	unsigned status = MHD_HTTP_OK;
+	if (strcmp(method, "GET") && strcmp(method, "HEAD")) {
+		static char msg[] = "only GET and HEAD\n";
+		status = MHD_HTTP_METHOD_NOT_ALLOWED;
+		r = MHD_create_response_from_buffer(sizeof(msg) - 1, msg,
+						    MHD_RESPMEM_PERSISTENT);
+		if (r)
+			MHD_add_response_header(r, MHD_HTTP_HEADER_ALLOW, "GET, HEAD");
+	} else if (!strcmp(url, "/metrics")) {
+		const char *accept = MHD_lookup_connection_value(
+			conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_ACCEPT);
+		r = metrics(e, accept && strstr(accept, "application/openmetrics-text"));
+		if (!r)
+			status = MHD_HTTP_INTERNAL_SERVER_ERROR;
+	} else if (!strcmp(url, "/stats.json")) {
+		r = stats_json(e);
+		if (!r)
+			status = MHD_HTTP_INTERNAL_SERVER_ERROR;
+	} else if (!strcmp(url, "/")) {
+		r = MHD_create_response_from_buffer(sizeof(index_page) - 1,
+						    (void *)index_page,
+						    MHD_RESPMEM_PERSISTENT);
+		if (r)
+			MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE,
+						"text/html; charset=utf-8");
+	} else {
+		static char msg[] = "not found: try /metrics, /stats.json or /\n";
+		status = MHD_HTTP_NOT_FOUND;
+		r = MHD_create_response_from_buffer(sizeof(msg) - 1, msg,
+						    MHD_RESPMEM_PERSISTENT);
+	}
+	if (!r) {
+		static char msg[] = "out of memory\n";
+		status = MHD_HTTP_INTERNAL_SERVER_ERROR;
+		r = MHD_create_response_from_buffer(sizeof(msg) - 1, msg,
+						    MHD_RESPMEM_PERSISTENT);
+	}
+	enum MHD_Result ok = MHD_queue_response(conn, status, r);
+	MHD_destroy_response(r);
+	return ok;
+}
+
+static pcap_t *open_source(const struct opts *o)
+{
+	struct rr_source_opts so = { .prog = "rpcrdma-exporter", .file = o->file,
+				     .iface = o->iface, .filter = o->filter,
+				     .buffer_kib = o->buffer_kib };
+	return rr_source_open(&so);
+}
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* Feeds the analyzer until the source ends or a signal comes. */
+static void run_capture(struct exporter *e, pcap_t *p)
+{
+	int link = pcap_datalink(p);
+	uint64_t first_ts = 0, started = now_ns(), last_stats = started;
+	unsigned dropped_seen = 0;
+	struct pcap_pkthdr *h;
+	const u_char *data;
+	while (!stop) {
+		int rc = pcap_next_ex(p, &h, &data);
+		if (rc == 0)
+			continue; /* live: the read timed out */
+		if (rc != 1)
+			break;
+		uint64_t ts = (uint64_t)h->ts.tv_sec * 1000000000u +
+			      (uint64_t)h->ts.tv_usec * 1000u;
+		if (e->o.realtime) {
+			/* the file's pace: wait until the frame is due */
+			if (!first_ts)
+				first_ts = ts;
+			uint64_t due = started + (ts - first_ts), now = now_ns();
+			if (due > now) {
+				uint64_t wait = due - now;
+				struct timespec d = { (time_t)(wait / 1000000000u),
+						      (long)(wait % 1000000000u) };
+				nanosleep(&d, NULL);
+			}
+		}
+		pthread_mutex_lock(&e->lock);
+		rr_analyzer_frame(e->a, (uint32_t)link, ts, data, h->caplen, h->len);
+		pthread_mutex_unlock(&e->lock);
+		if (e->o.iface && now_ns() - last_stats > 1000000000u) {
+			/* the kernel's drops, as they grow */
+			struct pcap_stat ps;
+			last_stats = now_ns();
+			if (pcap_stats(p, &ps) == 0 && ps.ps_drop > dropped_seen) {
+				pthread_mutex_lock(&e->lock);
+				rr_analyzer_dropped(e->a, ps.ps_drop - dropped_seen);
+				pthread_mutex_unlock(&e->lock);
+				dropped_seen = ps.ps_drop;
+			}
+		}
+	}
+}
+
+int main(int argc, char **argv)
+{
+	static struct exporter e;
+	if (parse_args(argc, argv, &e.o) < 0) {
+		usage(stderr);
+		return EXIT_USAGE;
+	}
+	struct sockaddr_storage addr;
+	if (!parse_listen(e.o.listen, &addr)) {
+		fprintf(stderr, "rpcrdma-exporter: -l takes ADDR:PORT, [ADDR]:PORT "
+				"or PORT, not '%s'\n", e.o.listen);
+		usage(stderr);
+		return EXIT_USAGE;
+	}
+	pcap_t *p = open_source(&e.o);
+	if (!p)
+		return EXIT_INPUT;
+	struct rr_config cfg;
+	rr_config_init(&cfg);
+	struct rr_analyzer_limits lim;
+	rr_analyzer_limits_init(&lim);
+	lim.rebuild_slots = 0; /* counts only: no message is shown */
+	e.a = rr_analyzer_new(&cfg, &lim, NULL, NULL);
+	if (!e.a) {
+		fprintf(stderr, "rpcrdma-exporter: not enough memory for the analyzer\n");
+		pcap_close(p);
+		return EXIT_INPUT;
+	}
+	pthread_mutex_init(&e.lock, NULL);
+	if (e.o.iface && getifaddrs(&e.ifaddrs) != 0)
+		e.ifaddrs = NULL;
+	unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL |
+			 MHD_USE_ERROR_LOG;
+	if (addr.ss_family == AF_INET6)
+		flags |= MHD_USE_IPv6;
+	uint16_t port = ntohs(addr.ss_family == AF_INET ?
+				      ((struct sockaddr_in *)&addr)->sin_port :
+				      ((struct sockaddr_in6 *)&addr)->sin6_port);
+	/* bounded: a few threads, a cap on connections, and a timeout so that
+	 * slow or broken clients cannot hold the exporter */
+	struct MHD_Daemon *d = MHD_start_daemon(
+		flags, port, NULL, NULL, answer, &e,
+		MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&addr,
+		MHD_OPTION_THREAD_POOL_SIZE, 4u,
+		MHD_OPTION_CONNECTION_LIMIT, 512u,
+		MHD_OPTION_CONNECTION_TIMEOUT, 10u,
+		MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)65536,
+		MHD_OPTION_END);
+	if (!d) {
+		fprintf(stderr, "rpcrdma-exporter: cannot serve HTTP on %s: %s\n",
+			e.o.listen ? e.o.listen : "the default address",
+			strerror(errno));
+		pcap_close(p);
+		return EXIT_INPUT;
+	}
+	char shown[INET6_ADDRSTRLEN];
+	inet_ntop(addr.ss_family,
+		  addr.ss_family == AF_INET ?
+			  (void *)&((struct sockaddr_in *)&addr)->sin_addr :
+			  (void *)&((struct sockaddr_in6 *)&addr)->sin6_addr,
+		  shown, sizeof(shown));
+	fprintf(stderr, "rpcrdma-exporter: serving http://%s%s%s:%u/metrics from %s %s\n",
+		addr.ss_family == AF_INET6 ? "[" : "", shown,
+		addr.ss_family == AF_INET6 ? "]" : "", port,
+		e.o.iface ? "interface" : "file", e.o.iface ? e.o.iface : e.o.file);
+	capture = p;
+	struct sigaction sa = { .sa_handler = on_signal };
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
+	run_capture(&e, p);
+	if (e.o.file && !stop) {
+		pthread_mutex_lock(&e.lock);
+		rr_analyzer_finish(e.a);
+		e.replay_done = true;
+		uint64_t frames = rr_analyzer_stats(e.a)->frames;
+		pthread_mutex_unlock(&e.lock);
+		fprintf(stderr, "rpcrdma-exporter: %s replayed (%" PRIu64
+				" frames); serving until stopped\n", e.o.file, frames);
+		while (!stop) {
+			struct timespec nap = { 0, 200000000 };
+			nanosleep(&nap, NULL);
+		}
+	}
+	fprintf(stderr, "rpcrdma-exporter: stopping\n");
+	MHD_stop_daemon(d);
+	capture = NULL;
+	pcap_close(p);
+	rr_analyzer_free(e.a);
+	if (e.ifaddrs)
+		freeifaddrs(e.ifaddrs);
+	free(e.o.filter);
+	return 0;
+}

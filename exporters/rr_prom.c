@@ -1,0 +1,455 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * Prometheus text exposition 0.0.4 and OpenMetrics 1.0 of the analyzer's
+ * statistics.  Names are rpcrdma_*, in base units (seconds, bytes);
+ * counters end in _total; every family has HELP and TYPE.  Labels stay
+ * bounded: per-connection series up to a cap, the rest summed into one
+ * "other" series, never a label per xid or handle.
+ */
+#include <inttypes.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rr_prom.h"
+
+void rr_text_init(struct rr_text *t)
+{
+	memset(t, 0, sizeof(*t));
+}
+
+void rr_text_free(struct rr_text *t)
+{
+	free(t->p);
+	rr_text_init(t);
+}
+
+void rr_text_printf(struct rr_text *t, const char *fmt, ...)
+{
+	if (t->failed)
+		return;
+	for (;;) {
+		size_t room = t->cap - t->len;
+		va_list ap;
+		va_start(ap, fmt);
+		int n = vsnprintf(t->p ? t->p + t->len : NULL, room, fmt, ap);
+		va_end(ap);
+		if (n < 0) {
+			t->failed = true;
+			return;
+		}
+		if ((size_t)n < room) {
+			t->len += (size_t)n;
+			return;
+		}
+		size_t cap = t->cap ? t->cap * 2 : 65536;
+		while (cap - t->len <= (size_t)n)
+			cap *= 2;
+		char *p = realloc(t->p, cap);
+		if (!p) {
+			t->failed = true;
+			return;
+		}
+		t->p = p;
+		t->cap = cap;
+	}
+}
+
+/* OpenMetrics names a counter family without its _total. */
+void rr_prom_family(struct rr_prom *w, const char *name, const char *type,
+		    const char *help)
+{
+	size_t n = strlen(name);
+	if (w->openmetrics && !strcmp(type, "counter") && n > 6 &&
+	    !strcmp(name + n - 6, "_total"))
+		n -= 6;
+	rr_text_printf(w->out, "# HELP %.*s %s\n# TYPE %.*s %s\n", (int)n, name,
+		       help, (int)n, name, type);
+}
+
+void rr_prom_sample_u64(struct rr_prom *w, const char *name,
+			const char *suffix, const char *labels, uint64_t value)
+{
+	rr_text_printf(w->out, "%s%s%s%s%s %" PRIu64 "\n", name, suffix,
+		       labels && *labels ? "{" : "", labels ? labels : "",
+		       labels && *labels ? "}" : "", value);
+}
+
+void rr_prom_sample(struct rr_prom *w, const char *name, const char *suffix,
+		    const char *labels, double value)
+{
+	rr_text_printf(w->out, "%s%s%s%s%s %.9g\n", name, suffix,
+		       labels && *labels ? "{" : "", labels ? labels : "",
+		       labels && *labels ? "}" : "", value);
+}
+
+/* Label values escape backslash, double quote and newline (both formats). */
+void rr_prom_label(char *buf, size_t size, const char *key, const char *value)
+{
+	size_t n = strlen(buf);
+	if (n && n + 1 < size)
+		buf[n++] = ',';
+	int k = snprintf(buf + n, size > n ? size - n : 0, "%s=\"", key);
+	if (k < 0 || (size_t)k >= size - n)
+		return;
+	n += (size_t)k;
+	for (const char *v = value; *v && n + 3 < size; v++) {
+		if (*v == '\\' || *v == '"' || *v == '\n') {
+			buf[n++] = '\\';
+			buf[n++] = *v == '\n' ? 'n' : *v;
+		} else {
+			buf[n++] = *v;
+		}
+	}
+	if (n + 1 < size)
+		buf[n++] = '"';
+	buf[n < size ? n : size - 1] = '\0';
+}
+
+void rr_prom_end(struct rr_prom *w)
+{
+	if (w->openmetrics)
+		rr_text_printf(w->out, "# EOF\n");
+}
+
+static void counter(struct rr_prom *w, const char *name, const char *help,
+		    uint64_t v)
+{
+	rr_prom_family(w, name, "counter", help);
+	rr_prom_sample_u64(w, name, "", NULL, v);
+}
+
+static void gauge(struct rr_prom *w, const char *name, const char *help,
+		  uint64_t v)
+{
+	rr_prom_family(w, name, "gauge", help);
+	rr_prom_sample_u64(w, name, "", NULL, v);
+}
+
+/*
+ * A log2 histogram as a Prometheus one: bucket b counts values in
+ * [2^b, 2^(b+1)) units, so its cumulative upper bound is 2^(b+1) units
+ * (scaled to the base unit); one bucket of integers holds [2^b, 2^(b+1) - 1].
+ */
+static void histogram(struct rr_prom *w, const char *name, const char *labels,
+		      const uint64_t *buckets, unsigned n, unsigned shown,
+		      double unit, bool integers, double sum)
+{
+	uint64_t total = 0;
+	char lb[512];
+	for (unsigned b = 0; b < n; b++) {
+		total += buckets[b];
+		if (b >= shown)
+			continue; /* past the last bound shown: in +Inf */
+		double le = (double)((uint64_t)2 << b) * unit;
+		if (integers)
+			le -= 1;
+		snprintf(lb, sizeof(lb), "%s", labels ? labels : "");
+		char v[32];
+		snprintf(v, sizeof(v), "%.9g", le);
+		rr_prom_label(lb, sizeof(lb), "le", v);
+		rr_prom_sample_u64(w, name, "_bucket", lb, total);
+	}
+	snprintf(lb, sizeof(lb), "%s", labels ? labels : "");
+	rr_prom_label(lb, sizeof(lb), "le", "+Inf");
+	rr_prom_sample_u64(w, name, "_bucket", lb, total);
+	rr_prom_sample(w, name, "_sum", labels, sum);
+	rr_prom_sample_u64(w, name, "_count", labels, total);
+}
+
+/* Counters of rr_stats that take no label. */
+static const struct {
+	const char *name, *help;
+	size_t offset;
+} plain_counters[] = {
+	{ "rpcrdma_frames_total", "frames read from the source",
+	  offsetof(struct rr_stats, frames) },
+	{ "rpcrdma_frames_truncated_total", "frames cut short by the capture",
+	  offsetof(struct rr_stats, frames_truncated) },
+	{ "rpcrdma_frames_malformed_total", "frames that contradict their protocol",
+	  offsetof(struct rr_stats, frames_malformed) },
+	{ "rpcrdma_frames_dropped_total",
+	  "frames the capture source lost (kernel or ring buffer)",
+	  offsetof(struct rr_stats, frames_dropped) },
+	{ "rpcrdma_ib_retransmissions_total", "IB/RoCE request packets seen again",
+	  offsetof(struct rr_stats, psn_duplicates) },
+	{ "rpcrdma_connections_total", "connections followed",
+	  offsetof(struct rr_stats, connections) },
+	{ "rpcrdma_connections_evicted_total", "connections forgotten to make room",
+	  offsetof(struct rr_stats, connections_evicted) },
+	{ "rpcrdma_calls_evicted_total", "outstanding calls forgotten to make room",
+	  offsetof(struct rr_stats, calls_evicted) },
+	{ "rpcrdma_reassembly_dropped_total",
+	  "messages not reassembled for want of a slot",
+	  offsetof(struct rr_stats, reassembly_dropped) },
+	{ "rpcrdma_messages_rebuilt_total", "RPC messages rebuilt from chunk data",
+	  offsetof(struct rr_stats, messages_rebuilt) },
+	{ "rpcrdma_messages_not_rebuilt_total",
+	  "RPC messages with chunk data that could not be rebuilt",
+	  offsetof(struct rr_stats, rebuild_incomplete) },
+};
+
+static const char *const dir_names[] = { "call", "reply", "backward_call",
+					 "backward_reply", "unknown" };
+
+static void totals(struct rr_prom *w, const struct rr_stats *st)
+{
+	char lb[256];
+	rr_prom_family(w, "rpcrdma_messages_total", "counter",
+		       "RPC-over-RDMA messages by direction and procedure");
+	for (unsigned d = 0; d <= RR_DIR_UNKNOWN; d++)
+		for (unsigned p = 0; p < 5; p++) {
+			lb[0] = '\0';
+			rr_prom_label(lb, sizeof(lb), "direction", dir_names[d]);
+			rr_prom_label(lb, sizeof(lb), "proc", rr_rdma_proc_str(p));
+			rr_prom_sample_u64(w, "rpcrdma_messages_total", "", lb,
+					   st->total.messages[d][p]);
+		}
+	rr_prom_family(w, "rpcrdma_rpc_calls_total", "counter",
+		       "forward-direction RPC calls by program, version and procedure");
+	for (unsigned p = 0; p < RR_PROC_SLOTS; p++) {
+		struct rr_proc_slot_info si = rr_analyzer_proc_slot_info(p);
+		if (!st->rpc_calls[p] && (si.version != 3 || !si.procedure))
+			continue; /* NFSv3 always; others once seen */
+		char v[16];
+		snprintf(v, sizeof(v), "%u", (unsigned)si.version);
+		lb[0] = '\0';
+		rr_prom_label(lb, sizeof(lb), "program", si.program);
+		rr_prom_label(lb, sizeof(lb), "version", v);
+		rr_prom_label(lb, sizeof(lb), "procedure", si.procedure);
+		rr_prom_sample_u64(w, "rpcrdma_rpc_calls_total", "", lb,
+				   st->rpc_calls[p]);
+	}
+	rr_prom_family(w, "rpcrdma_rpc_latency_seconds", "histogram",
+		       "time from an RPC call to its reply, by procedure");
+	for (unsigned p = 0; p < RR_PROC_SLOTS; p++) {
+		uint64_t n = 0;
+		for (unsigned b = 0; b < RR_LAT_BUCKETS; b++)
+			n += st->latency[p][b];
+		if (!n)
+			continue;
+		struct rr_proc_slot_info si = rr_analyzer_proc_slot_info(p);
+		char v[16];
+		snprintf(v, sizeof(v), "%u", (unsigned)si.version);
+		lb[0] = '\0';
+		rr_prom_label(lb, sizeof(lb), "program", si.program);
+		rr_prom_label(lb, sizeof(lb), "version", v);
+		rr_prom_label(lb, sizeof(lb), "procedure", si.procedure);
+		/* bounds from 2 us to 67 s */
+		histogram(w, "rpcrdma_rpc_latency_seconds", lb, st->latency[p],
+			  RR_LAT_BUCKETS, 26, 1e-6, false,
+			  (double)st->latency_sum_ns[p] / 1e9);
+	}
+	counter(w, "rpcrdma_rpc_replies_total", "RPC replies matched or not",
+		st->total.replies);
+	counter(w, "rpcrdma_rpc_unanswered_total",
+		"calls that aged out or ended the capture unanswered",
+		st->total.unmatched);
+	rr_prom_family(w, "rpcrdma_chunks_total", "counter",
+		       "RPCs by how their data travelled (RFC 8166 section 3.5)");
+	for (unsigned k = 0; k < RR_KIND_COUNT; k++) {
+		lb[0] = '\0';
+		rr_prom_label(lb, sizeof(lb), "kind", rr_chunk_kind_str(k));
+		rr_prom_sample_u64(w, "rpcrdma_chunks_total", "", lb,
+				   st->total.chunks[k]);
+	}
+	rr_prom_family(w, "rpcrdma_chunk_segments", "histogram",
+		       "segments per chunk");
+	histogram(w, "rpcrdma_chunk_segments", NULL, st->segments_per_chunk,
+		  RR_SIZE_BUCKETS, 7, 1, true, (double)st->segments);
+	rr_prom_family(w, "rpcrdma_segment_size_bytes", "histogram",
+		       "length of each chunk segment");
+	histogram(w, "rpcrdma_segment_size_bytes", NULL, st->segment_size,
+		  RR_SIZE_BUCKETS, RR_SIZE_BUCKETS, 1, true,
+		  (double)st->segment_bytes);
+	rr_prom_family(w, "rpcrdma_bytes_total", "counter",
+		       "bytes moved by SEND, RDMA Read and RDMA Write");
+	const char *kinds[] = { "send", "rdma_read", "rdma_write" };
+	const uint64_t bytes[] = { st->total.bytes_send, st->total.bytes_read,
+				   st->total.bytes_write };
+	for (unsigned k = 0; k < 3; k++) {
+		lb[0] = '\0';
+		rr_prom_label(lb, sizeof(lb), "kind", kinds[k]);
+		rr_prom_sample_u64(w, "rpcrdma_bytes_total", "", lb, bytes[k]);
+	}
+	rr_prom_family(w, "rpcrdma_findings_total", "counter",
+		       "conformance findings by id (docs/findings.md)");
+	for (unsigned i = 0; i < RR_FINDING_COUNT; i++) {
+		const struct rr_finding_info *fi = rr_finding_info(i);
+		lb[0] = '\0';
+		rr_prom_label(lb, sizeof(lb), "id", fi->id);
+		rr_prom_label(lb, sizeof(lb), "severity",
+			      rr_severity_str(fi->severity));
+		rr_prom_sample_u64(w, "rpcrdma_findings_total", "", lb,
+				   st->findings[i]);
+	}
+	for (size_t i = 0; i < sizeof(plain_counters) / sizeof(plain_counters[0]); i++) {
+		uint64_t v;
+		memcpy(&v, (const char *)st + plain_counters[i].offset, sizeof(v));
+		counter(w, plain_counters[i].name, plain_counters[i].help, v);
+	}
+	rr_prom_family(w, "rpcrdma_capture_gaps_total", "counter",
+		       "places where the capture lost frames of a connection");
+	lb[0] = '\0';
+	rr_prom_label(lb, sizeof(lb), "kind", "ib_psn");
+	rr_prom_sample_u64(w, "rpcrdma_capture_gaps_total", "", lb, st->psn_gaps);
+	lb[0] = '\0';
+	rr_prom_label(lb, sizeof(lb), "kind", "iwarp_stream");
+	rr_prom_sample_u64(w, "rpcrdma_capture_gaps_total", "", lb,
+			   st->tcp_resyncs);
+}
+
+/* Per-connection values; the connections past the cap add into one. */
+struct conn_values {
+	uint64_t calls, replies, findings, bytes[3];
+	uint64_t granted, in_flight, in_flight_max, granted_max, bc_granted;
+};
+
+static void conn_values(struct conn_values *v, const struct rr_conn_info *c,
+			bool add)
+{
+	const struct rr_conn_stats *s = &c->st;
+	if (!add)
+		memset(v, 0, sizeof(*v));
+	v->calls += s->calls;
+	v->replies += s->replies;
+	v->findings += s->findings;
+	v->bytes[0] += s->bytes_send;
+	v->bytes[1] += s->bytes_read;
+	v->bytes[2] += s->bytes_write;
+	/* credits add up across connections: what the responders offer */
+	v->granted += s->grant;
+	v->in_flight += s->in_flight;
+	v->bc_granted += s->bc_grant;
+	if (s->in_flight_max > v->in_flight_max)
+		v->in_flight_max = s->in_flight_max;
+	if (s->grant_max > v->granted_max)
+		v->granted_max = s->grant_max;
+}
+
+struct conn_series {
+	char labels[256];
+	struct conn_values v;
+};
+
+static const struct {
+	const char *name, *type, *help;
+} conn_families[] = {
+	{ "rpcrdma_connection_calls_total", "counter", "RPC calls on the connection" },
+	{ "rpcrdma_connection_replies_total", "counter", "RPC replies on the connection" },
+	{ "rpcrdma_connection_findings_total", "counter", "findings on the connection" },
+	{ "rpcrdma_connection_bytes_total", "counter",
+	  "bytes by SEND, RDMA Read and RDMA Write on the connection" },
+	{ "rpcrdma_connection_credits_granted", "gauge",
+	  "credits the responder granted last (RFC 8166 section 3.3.1)" },
+	{ "rpcrdma_connection_credits_granted_max", "gauge",
+	  "largest credit grant seen" },
+	{ "rpcrdma_connection_calls_in_flight", "gauge",
+	  "forward calls sent and not yet answered" },
+	{ "rpcrdma_connection_calls_in_flight_max", "gauge",
+	  "most forward calls in flight at once" },
+	{ "rpcrdma_connection_backward_credits_granted", "gauge",
+	  "credits granted in the backward direction (RFC 8167)" },
+};
+
+static void conn_family(struct rr_prom *w, unsigned f,
+			const struct conn_series *cs, unsigned n)
+{
+	rr_prom_family(w, conn_families[f].name, conn_families[f].type,
+		       conn_families[f].help);
+	static const char *const kinds[] = { "send", "rdma_read", "rdma_write" };
+	for (unsigned i = 0; i < n; i++) {
+		const struct conn_values *v = &cs[i].v;
+		const uint64_t values[] = { v->calls, v->replies, v->findings, 0,
+					    v->granted, v->granted_max,
+					    v->in_flight, v->in_flight_max,
+					    v->bc_granted };
+		if (f != 3) {
+			rr_prom_sample_u64(w, conn_families[f].name, "",
+					   cs[i].labels, values[f]);
+			continue;
+		}
+		for (unsigned k = 0; k < 3; k++) {
+			char lb[300];
+			snprintf(lb, sizeof(lb), "%s", cs[i].labels);
+			rr_prom_label(lb, sizeof(lb), "kind", kinds[k]);
+			rr_prom_sample_u64(w, conn_families[f].name, "", lb,
+					   v->bytes[k]);
+		}
+	}
+}
+
+static void connections(struct rr_prom *w, const struct rr_analyzer *a,
+			const struct rr_prom_options *o)
+{
+	uint32_t n = rr_analyzer_conn_count(a), open = 0;
+	uint64_t granted = 0;
+	unsigned cap = o->max_connection_series;
+	struct conn_series *cs = calloc((size_t)cap + 1, sizeof(*cs));
+	if (!cs) {
+		w->out->failed = true;
+		return;
+	}
+	unsigned used = 0;
+	bool folded = false;
+	for (uint32_t i = 0; i < n; i++) {
+		const struct rr_conn_info *c = rr_analyzer_conn(a, i);
+		if (!c)
+			continue;
+		open += !c->closed;
+		granted += c->closed ? 0 : c->st.grant;
+		if (used == cap) {
+			conn_values(&cs[cap].v, c, folded);
+			folded = true;
+			continue;
+		}
+		char local[48], remote[48], id[16];
+		bool responder_local =
+			o->is_local && !o->is_local(c->requester_addr, 16, o->ctx) &&
+			o->is_local(c->responder_addr, 16, o->ctx);
+		rr_conn_addr_str(c, responder_local, local, sizeof(local));
+		rr_conn_addr_str(c, !responder_local, remote, sizeof(remote));
+		uint32_t qpn = responder_local ? c->responder_qpn : c->requester_qpn;
+		snprintf(id, sizeof(id), c->transport == RR_TRANSPORT_IWARP ?
+					 "%u" : "0x%06x", (unsigned)qpn);
+		struct conn_series *s = &cs[used++];
+		s->labels[0] = '\0';
+		rr_prom_label(s->labels, sizeof(s->labels), "transport",
+			      rr_transport_str(c->transport));
+		rr_prom_label(s->labels, sizeof(s->labels), "local", local);
+		rr_prom_label(s->labels, sizeof(s->labels), "remote", remote);
+		/* the local QPN, or for iWARP the local TCP port */
+		rr_prom_label(s->labels, sizeof(s->labels), "qpn", id);
+		conn_values(&s->v, c, false);
+	}
+	if (folded) {
+		/* used == cap: the "other" series follows the named ones */
+		struct conn_series *s = &cs[used++];
+		s->labels[0] = '\0';
+		rr_prom_label(s->labels, sizeof(s->labels), "transport", "other");
+		rr_prom_label(s->labels, sizeof(s->labels), "local", "other");
+		rr_prom_label(s->labels, sizeof(s->labels), "remote", "other");
+		rr_prom_label(s->labels, sizeof(s->labels), "qpn", "other");
+	}
+	gauge(w, "rpcrdma_connections_open", "connections followed and not closed",
+	      open);
+	gauge(w, "rpcrdma_credits_granted",
+	      "credits granted last on each open connection, summed", granted);
+	gauge(w, "rpcrdma_connection_series_folded",
+	      "connections past the series cap, summed into the \"other\" series",
+	      n > cap ? n - cap : 0);
+	for (unsigned f = 0; f < sizeof(conn_families) / sizeof(conn_families[0]); f++)
+		conn_family(w, f, cs, used);
+	free(cs);
+}
+
+void rr_prom_analyzer(struct rr_prom *w, const struct rr_analyzer *a,
+		      const struct rr_prom_options *o)
+{
+	const struct rr_stats *st = rr_analyzer_stats(a);
+	totals(w, st);
+	gauge(w, "rpcrdma_calls_in_flight",
+	      "forward calls in flight, all connections", st->total.in_flight);
+	connections(w, a, o);
+}

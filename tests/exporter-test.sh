@@ -1,0 +1,213 @@
+#!/bin/bash
+# SPDX-License-Identifier: BSD-2-Clause
+# rpcrdma-exporter for real: it captures the reference peer's live traffic
+# on lo, promtool accepts its /metrics, a real Prometheus server started
+# here scrapes it and answers a query with the peer's own call count, 100
+# concurrent clients and malformed or stalled HTTP requests leave it
+# serving, /stats.json validates against docs/json-schema.md, the kernel's
+# counters come from the files given, and SIGTERM stops it.
+# usage: exporter-test.sh BUILD_DIR SOURCE_DIR
+set -u
+build=$1
+src=$2
+exporter=$build/cli/rpcrdma-exporter
+peer=$build/cli/rpcrdma-peer
+json_check=$build/tests/json-check
+for tool in prometheus promtool curl; do
+	command -v "$tool" >/dev/null || {
+		echo "SKIP: $tool is not installed (scripts/install-deps.sh installs it)"
+		exit 77
+	}
+done
+[ "$(id -u)" -eq 0 ] || {
+	echo "SKIP: live capture on lo needs root (CAP_NET_RAW)"
+	exit 77
+}
+work=$(mktemp -d)
+pids=()
+cleanup() {
+	for p in "${pids[@]}"; do kill "$p" 2>/dev/null; done
+	wait 2>/dev/null
+	rm -rf "$work"
+}
+trap cleanup EXIT
+n=0
+fail=0
+check() { # description, command...
+	n=$((n + 1))
+	desc=$1
+	shift
+	if "$@"; then
+		echo "ok $n - $desc"
+	else
+		echo "not ok $n - $desc"
+		fail=$((fail + 1))
+	fi
+}
+# A loopback port nothing listens on.
+free_port() {
+	while :; do
+		p=$((20000 + RANDOM % 20000))
+		(exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null || { echo "$p"; return; }
+	done
+}
+wait_http() { # url: up to 10 s
+	for _ in $(seq 100); do
+		curl -s -o /dev/null "$1" && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
+# -- command line ----------------------------------------------------------
+"$exporter" >/dev/null 2>"$work/e1"
+check "no source: usage and status 1" test $? -eq 1
+check "no source: says what is missing" grep -q "give one source" "$work/e1"
+"$exporter" -r "$src/samples/rocev2-mixed.pcap" -l nowhere:port >/dev/null 2>"$work/e2"
+check "a bad -l: status 1" test $? -eq 1
+"$exporter" -r "$work/absent.pcap" 2>"$work/e3"
+check "a missing file: status 2 and its name" \
+	eval "test $? -eq 2 && grep -q absent.pcap '$work/e3'"
+
+# -- live capture of the peer on lo ----------------------------------------
+port=$(free_port)
+"$exporter" -i lo -l "127.0.0.1:$port" --mountstats "$src/tests/kernel/mountstats-27.txt" \
+	--svc-rdma "$src/tests/kernel/svc_rdma" udp port 4791 2>"$work/exporter.log" &
+exporter_pid=$!
+pids+=("$exporter_pid")
+check "the exporter serves /" wait_http "http://127.0.0.1:$port/"
+sleep 0.5 # the capture is open once HTTP is
+"$peer" server >"$work/server.out" 2>&1 &
+pids+=($!)
+sleep 0.3
+"$peer" client -n 400 >"$work/client.out" 2>&1
+calls=$(sed -n 's/^calls \([0-9]*\)  replies.*/\1/p' "$work/client.out")
+check "the peer's client completed its calls" test "${calls:-0}" -eq 400
+# the exporter sees every call once the capture has drained
+metric_sum() { # metric name
+	curl -s "http://127.0.0.1:$port/metrics" |
+		awk -v m="$1" '$1 ~ "^"m"({|$)" { s += $2 } END { print s + 0 }'
+}
+seen=0
+for _ in $(seq 50); do
+	seen=$(metric_sum rpcrdma_rpc_calls_total)
+	[ "$seen" = "$calls" ] && break
+	sleep 0.1
+done
+check "rpcrdma_rpc_calls_total equals the peer's call count ($seen of $calls)" \
+	test "$seen" = "$calls"
+curl -s "http://127.0.0.1:$port/metrics" >"$work/metrics.txt"
+check "promtool check metrics accepts /metrics" \
+	promtool check metrics <"$work/metrics.txt"
+check "per-connection series name the local end and the QP" \
+	grep -q 'rpcrdma_connection_calls_total{transport="RoCEv2",local="127.0.0.1",remote="127.0.0.2",qpn="0x' "$work/metrics.txt"
+check "no finding on clean traffic" \
+	eval "! grep -E '^rpcrdma_findings_total.* [1-9]' '$work/metrics.txt'"
+check "the kernel's rdma transports, by position, one series each" \
+	grep -q 'rpcrdma_kernel_xprt_sends_total{device="192.168.122.10:/export",mountpoint="/mnt/rdma",xprt="1"} 1002' "$work/metrics.txt"
+check "svc_rdma counters and settings" \
+	eval "grep -q '^rpcrdma_kernel_svc_sq_starve_total 3$' '$work/metrics.txt' &&
+	      grep -q '^rpcrdma_kernel_svc_max_requests 64$' '$work/metrics.txt'"
+curl -s -D "$work/om.headers" -H 'Accept: application/openmetrics-text; version=1.0.0' \
+	"http://127.0.0.1:$port/metrics" >"$work/om.txt"
+check "OpenMetrics when asked: its content type" \
+	grep -qi '^content-type: application/openmetrics-text; version=1.0.0' "$work/om.headers"
+check "OpenMetrics: counter families without _total, samples with, # EOF last" \
+	eval "grep -q '^# TYPE rpcrdma_rpc_calls counter' '$work/om.txt' &&
+	      grep -q '^rpcrdma_rpc_calls_total{' '$work/om.txt' &&
+	      test \"\$(tail -n 1 '$work/om.txt')\" = '# EOF'"
+curl -s "http://127.0.0.1:$port/stats.json" >"$work/stats.json"
+check "/stats.json validates against docs/json-schema.md" \
+	"$json_check" --document <"$work/stats.json"
+check "unknown paths: 404; other methods: 405" \
+	eval "test \"\$(curl -s -o /dev/null -w '%{http_code}' http://127.0.0.1:$port/nope)\" = 404 &&
+	      test \"\$(curl -s -o /dev/null -w '%{http_code}' -X POST -d x=1 http://127.0.0.1:$port/metrics)\" = 405"
+
+# -- a real Prometheus server scrapes it -----------------------------------
+pport=$(free_port)
+cat >"$work/prometheus.yml" <<EOF
+global:
+  scrape_interval: 1s
+scrape_configs:
+  - job_name: rpcrdma
+    static_configs:
+      - targets: ['127.0.0.1:$port']
+EOF
+prometheus --config.file="$work/prometheus.yml" --storage.tsdb.path="$work/tsdb" \
+	--web.listen-address="127.0.0.1:$pport" >"$work/prometheus.log" 2>&1 &
+pids+=($!)
+query() { # PromQL: the first value, or nothing
+	curl -s -G "http://127.0.0.1:$pport/api/v1/query" --data-urlencode "query=$1" |
+		sed -n 's/.*"value":\[[^,]*,"\([^"]*\)"\].*/\1/p' 
+}
+got=
+for _ in $(seq 150); do
+	got=$(query 'sum(rpcrdma_rpc_calls_total{job="rpcrdma"})')
+	[ "$got" = "$calls" ] && break
+	sleep 0.2
+done
+check "Prometheus scraped it: sum(rpcrdma_rpc_calls_total) = $calls (got ${got:-nothing})" \
+	test "$got" = "$calls"
+check "Prometheus: the target is up and its latency histograms are stored" \
+	eval "test \"\$(query 'up{job=\"rpcrdma\"}')\" = 1 &&
+	      test -n \"\$(query 'rpcrdma_rpc_latency_seconds_count')\""
+
+# the bundled dashboard's queries run, and name metrics the exporter has
+dashboard=$src/samples/monitoring/grafana-dashboard.json
+grep -o '"expr": "\([^"\\]\|\\.\)*"' "$dashboard" |
+	sed 's/^"expr": "//; s/"$//; s/\\"/"/g; s/\$instance/.*/g; s/\$__rate_interval/1m/g' \
+	>"$work/exprs.txt"
+bad_exprs=0
+while IFS= read -r expr; do
+	status=$(curl -s -G "http://127.0.0.1:$pport/api/v1/query" \
+		--data-urlencode "query=$expr" | sed -n 's/^{"status":"\([a-z]*\)".*/\1/p')
+	[ "$status" = success ] || { echo "# query fails: $expr"; bad_exprs=$((bad_exprs + 1)); }
+	for m in $(echo "$expr" | grep -o 'rpcrdma_[a-z0-9_]*'); do
+		grep -q "^$m" "$work/metrics.txt" ||
+			{ echo "# no such metric: $m"; bad_exprs=$((bad_exprs + 1)); }
+	done
+done <"$work/exprs.txt"
+check "every query of samples/monitoring/grafana-dashboard.json ($(wc -l <"$work/exprs.txt")) runs on real metrics" \
+	eval "test $bad_exprs -eq 0 && test -s '$work/exprs.txt'"
+check "samples/monitoring/prometheus.yml and its rules pass promtool" \
+	promtool check config "$src/samples/monitoring/prometheus.yml"
+
+# -- many clients, and bad ones --------------------------------------------
+seq 100 | xargs -P 100 -I{} curl -s -o /dev/null -w '%{http_code}\n' \
+	"http://127.0.0.1:$port/metrics" >"$work/codes.txt"
+check "100 concurrent clients all get 200" \
+	test "$(grep -c '^200$' "$work/codes.txt")" -eq 100
+# stalled connections (never finish their request), garbage, a huge
+# header, a request split and abandoned
+for i in $(seq 30); do
+	exec {fd}<>"/dev/tcp/127.0.0.1/$port"
+	printf 'GET /metrics HTTP/1.1\r\nHost: x\r\n' >&"$fd"
+	stalled+=("$fd")
+done
+printf 'NOT HTTP AT ALL\r\n\r\n' | timeout 5 bash -c "cat > /dev/tcp/127.0.0.1/$port" 2>/dev/null
+head -c 200000 /dev/zero | tr '\0' 'A' | sed 's/^/GET \/metrics HTTP\/1.1\r\nX-Big: /' |
+	timeout 5 bash -c "cat > /dev/tcp/127.0.0.1/$port" 2>/dev/null
+printf 'GET /%s HTTP/1.1\r\n\r\n' "$(head -c 20000 /dev/zero | tr '\0' 'a')" |
+	timeout 5 bash -c "cat > /dev/tcp/127.0.0.1/$port" 2>/dev/null
+printf '\x00\xff\x16\x03\x01\x02\x00' | timeout 5 bash -c "cat > /dev/tcp/127.0.0.1/$port" 2>/dev/null
+t0=$(date +%s%N)
+code=$(curl -s -m 5 -o /dev/null -w '%{http_code}' "http://127.0.0.1:$port/metrics")
+t1=$(date +%s%N)
+ms=$(((t1 - t0) / 1000000))
+check "with 30 stalled and 4 malformed requests it still answers at once (${ms} ms)" \
+	eval "test '$code' = 200 && test $ms -lt 1000"
+for fd in "${stalled[@]}"; do exec {fd}>&-; done
+check "the exporter is still running" kill -0 "$exporter_pid"
+
+# -- stopping --------------------------------------------------------------
+kill -TERM "$exporter_pid"
+for _ in $(seq 50); do
+	kill -0 "$exporter_pid" 2>/dev/null || break
+	sleep 0.1
+done
+check "SIGTERM stops it within 5 s" eval "! kill -0 $exporter_pid 2>/dev/null"
+wait "$exporter_pid"
+check "and it exits 0" test $? -eq 0
+
+echo "$((n - fail)) passed, $fail failed"
+[ "$fail" -eq 0 ]
