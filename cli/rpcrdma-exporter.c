@@ -4,8 +4,9 @@
  * (libmicrohttpd) for Prometheus: /metrics in the text format 0.0.4, or
  * OpenMetrics 1.0 when the scraper's Accept header asks for it,
  * /stats.json (docs/json-schema.md) and an index page at /.  Frames come
- * from a live interface (libpcap) or a capture file replayed as fast as
- * possible or at its recorded pace; the kernel's NFS/RDMA counters of
+ * from the eBPF program on an interface, a live interface (libpcap) or a
+ * capture file replayed as fast as possible or at its recorded pace
+ * (cli/live-source.h); the kernel's NFS/RDMA counters of
  * /proc/self/mountstats and /proc/sys/sunrpc/svc_rdma are added when the
  * files exist.
  */
@@ -30,6 +31,7 @@
 
 #include "../exporters/rr_json.h"
 #include "capture-source.h"
+#include "live-source.h"
 #include "../exporters/rr_kernel.h"
 #include "../exporters/rr_prom.h"
 
@@ -40,10 +42,9 @@
 enum { EXIT_USAGE = 1, EXIT_INPUT = 2 };
 
 struct opts {
-	const char *file, *iface, *listen, *mountstats, *svc_rdma;
-	char *filter;
-	long buffer_kib, max_series;
-	bool realtime;
+	struct rr_live_opts src;
+	const char *listen, *mountstats, *svc_rdma;
+	long max_series;
 };
 
 struct exporter {
@@ -57,22 +58,23 @@ struct exporter {
 };
 
 static volatile sig_atomic_t stop;
-static pcap_t *capture;
+static struct rr_live *live;
 
 static void on_signal(int sig)
 {
 	(void)sig;
 	stop = 1;
-	if (capture)
-		pcap_breakloop(capture);
+	rr_live_break(live);
 }
 
 static void usage(FILE *to)
 {
 	fprintf(to,
-		"usage: rpcrdma-exporter (-i IFACE [-B KIB] | -r FILE [--realtime])\n"
+		"usage: rpcrdma-exporter (-e IFACE | -i IFACE [-B KIB] | -r FILE [--realtime])\n"
 		"                        [-l ADDR:PORT] [--max-connection-series N]\n"
 		"                        [--mountstats FILE] [--svc-rdma DIR] [expression]\n"
+		"  -e IFACE      eBPF on IFACE: a TC program hands over the headers of\n"
+		"                RoCEv2 (UDP 4791) and iWARP (TCP 20049) frames\n"
 		"  -i IFACE      capture live on IFACE (libpcap)\n"
 		"  -B KIB        capture buffer (default 32768)\n"
 		"  -r FILE       replay a pcap or pcapng file, as fast as possible\n"
@@ -108,34 +110,38 @@ static int parse_args(int argc, char **argv, struct opts *o)
 	enum { O_REALTIME = 256, O_SERIES, O_MOUNTSTATS, O_SVC };
 	static const struct option longs[] = {
 		{ "realtime", no_argument, NULL, O_REALTIME },
+		{ "ebpf", required_argument, NULL, 'e' },
 		{ "max-connection-series", required_argument, NULL, O_SERIES },
 		{ "mountstats", required_argument, NULL, O_MOUNTSTATS },
 		{ "svc-rdma", required_argument, NULL, O_SVC },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	*o = (struct opts){ .buffer_kib = 32768, .max_series = 100,
+	*o = (struct opts){ .max_series = 100,
 			    .mountstats = "/proc/self/mountstats",
 			    .svc_rdma = "/proc/sys/sunrpc/svc_rdma" };
-	int c;
-	while ((c = getopt_long(argc, argv, "i:r:l:B:h", longs, NULL)) != -1) {
+	rr_live_opts_init(&o->src, "rpcrdma-exporter");
+	int c, sources = 0;
+	while ((c = getopt_long(argc, argv, "e:i:r:l:B:h", longs, NULL)) != -1) {
 		switch (c) {
+		case 'e':
 		case 'i':
-			o->iface = optarg;
-			break;
 		case 'r':
-			o->file = optarg;
+			o->src.kind = c == 'e' ? RR_LIVE_EBPF : c == 'i' ? RR_LIVE_PCAP :
+									 RR_LIVE_FILE;
+			o->src.name = optarg;
+			sources++;
 			break;
 		case 'l':
 			o->listen = optarg;
 			break;
 		case 'B':
-			if (!number_arg(optarg, 4194304, "-B", &o->buffer_kib) ||
-			    !o->buffer_kib)
+			if (!number_arg(optarg, 4194304, "-B", &o->src.buffer_kib) ||
+			    !o->src.buffer_kib)
 				return -1;
 			break;
 		case O_REALTIME:
-			o->realtime = true;
+			o->src.realtime = true;
 			break;
 		case O_SERIES:
 			if (!number_arg(optarg, 1000000, "--max-connection-series",
@@ -155,12 +161,18 @@ static int parse_args(int argc, char **argv, struct opts *o)
 			return -1;
 		}
 	}
-	if (!o->iface == !o->file) {
-		fprintf(stderr, "rpcrdma-exporter: give one source, -i IFACE or -r FILE\n");
+	if (sources != 1) {
+		fprintf(stderr, "rpcrdma-exporter: give one source, -e IFACE, "
+				"-i IFACE or -r FILE\n");
 		return -1;
 	}
-	o->filter = rr_join_args(argc, argv, optind);
-	if (optind < argc && !o->filter)
+	if (optind < argc && o->src.kind == RR_LIVE_EBPF) {
+		fprintf(stderr, "rpcrdma-exporter: a filter expression needs -i or "
+				"-r (the eBPF program matches by port)\n");
+		return -1;
+	}
+	o->src.filter = rr_join_args(argc, argv, optind);
+	if (optind < argc && !o->src.filter)
 		return -1;
 	return 0;
 }
@@ -249,7 +261,7 @@ static struct MHD_Response *metrics(struct exporter *e, bool openmetrics)
 	struct rr_prom w = { .out = &t, .openmetrics = openmetrics };
 	struct rr_prom_options po = {
 		.max_connection_series = (unsigned)e->o.max_series,
-		.is_local = e->o.iface ? is_local : NULL, .ctx = e,
+		.is_local = e->o.src.kind != RR_LIVE_FILE ? is_local : NULL, .ctx = e,
 	};
 	pthread_mutex_lock(&e->lock);
 	e->scrapes++;
@@ -260,7 +272,7 @@ static struct MHD_Response *metrics(struct exporter *e, bool openmetrics)
 	rr_prom_family(&w, "rpcrdma_exporter_scrapes_total", "counter",
 		       "requests for /metrics served");
 	rr_prom_sample_u64(&w, "rpcrdma_exporter_scrapes_total", "", NULL, scrapes);
-	if (e->o.file) {
+	if (e->o.src.kind == RR_LIVE_FILE) {
 		rr_prom_family(&w, "rpcrdma_exporter_replay_done", "gauge",
 			       "1 once the capture file has been read to its end");
 		rr_prom_sample_u64(&w, "rpcrdma_exporter_replay_done", "", NULL, done);
@@ -355,62 +367,28 @@ static enum MHD_Result answer(void *cls, struct MHD_Connection *conn,
 	return ok;
 }
 
-static pcap_t *open_source(const struct opts *o)
+static void on_frame(void *ctx, uint64_t ts, const uint8_t *data,
+		     uint32_t caplen, uint32_t wirelen)
 {
-	struct rr_source_opts so = { .prog = "rpcrdma-exporter", .file = o->file,
-				     .iface = o->iface, .filter = o->filter,
-				     .buffer_kib = o->buffer_kib };
-	return rr_source_open(&so);
-}
-
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+	struct exporter *e = ctx;
+	pthread_mutex_lock(&e->lock);
+	rr_analyzer_frame(e->a, (uint32_t)rr_live_link(live), ts, data, caplen,
+			  wirelen);
+	pthread_mutex_unlock(&e->lock);
 }
 
 /* Feeds the analyzer until the source ends or a signal comes. */
-static void run_capture(struct exporter *e, pcap_t *p)
+static void run_capture(struct exporter *e)
 {
-	int link = pcap_datalink(p);
-	uint64_t first_ts = 0, started = now_ns(), last_stats = started;
-	unsigned dropped_seen = 0;
-	struct pcap_pkthdr *h;
-	const u_char *data;
-	while (!stop) {
-		int rc = pcap_next_ex(p, &h, &data);
-		if (rc == 0)
-			continue; /* live: the read timed out */
-		if (rc != 1)
-			break;
-		uint64_t ts = (uint64_t)h->ts.tv_sec * 1000000000u +
-			      (uint64_t)h->ts.tv_usec * 1000u;
-		if (e->o.realtime) {
-			/* the file's pace: wait until the frame is due */
-			if (!first_ts)
-				first_ts = ts;
-			uint64_t due = started + (ts - first_ts), now = now_ns();
-			if (due > now) {
-				uint64_t wait = due - now;
-				struct timespec d = { (time_t)(wait / 1000000000u),
-						      (long)(wait % 1000000000u) };
-				nanosleep(&d, NULL);
-			}
-		}
-		pthread_mutex_lock(&e->lock);
-		rr_analyzer_frame(e->a, (uint32_t)link, ts, data, h->caplen, h->len);
-		pthread_mutex_unlock(&e->lock);
-		if (e->o.iface && now_ns() - last_stats > 1000000000u) {
-			/* the kernel's drops, as they grow */
-			struct pcap_stat ps;
-			last_stats = now_ns();
-			if (pcap_stats(p, &ps) == 0 && ps.ps_drop > dropped_seen) {
-				pthread_mutex_lock(&e->lock);
-				rr_analyzer_dropped(e->a, ps.ps_drop - dropped_seen);
-				pthread_mutex_unlock(&e->lock);
-				dropped_seen = ps.ps_drop;
-			}
+	uint64_t dropped_seen = 0;
+	while (!stop && rr_live_poll(live, 100) >= 0) {
+		/* the source's drops, as they grow */
+		uint64_t dropped = rr_live_dropped(live);
+		if (dropped > dropped_seen) {
+			pthread_mutex_lock(&e->lock);
+			rr_analyzer_dropped(e->a, dropped - dropped_seen);
+			pthread_mutex_unlock(&e->lock);
+			dropped_seen = dropped;
 		}
 	}
 }
@@ -429,22 +407,23 @@ int main(int argc, char **argv)
 		usage(stderr);
 		return EXIT_USAGE;
 	}
-	pcap_t *p = open_source(&e.o);
-	if (!p)
-		return EXIT_INPUT;
 	struct rr_config cfg;
 	rr_config_init(&cfg);
+	if (e.o.src.kind == RR_LIVE_EBPF)
+		cfg.flags |= RR_CFG_CUTS_EXPECTED; /* headers only, by design */
 	struct rr_analyzer_limits lim;
 	rr_analyzer_limits_init(&lim);
 	lim.rebuild_slots = 0; /* counts only: no message is shown */
 	e.a = rr_analyzer_new(&cfg, &lim, NULL, NULL);
 	if (!e.a) {
 		fprintf(stderr, "rpcrdma-exporter: not enough memory for the analyzer\n");
-		pcap_close(p);
 		return EXIT_INPUT;
 	}
+	live = rr_live_open(&e.o.src, on_frame, &e);
+	if (!live)
+		return EXIT_INPUT;
 	pthread_mutex_init(&e.lock, NULL);
-	if (e.o.iface && getifaddrs(&e.ifaddrs) != 0)
+	if (e.o.src.kind != RR_LIVE_FILE && getifaddrs(&e.ifaddrs) != 0)
 		e.ifaddrs = NULL;
 	unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL |
 			 MHD_USE_ERROR_LOG;
@@ -467,7 +446,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "rpcrdma-exporter: cannot serve HTTP on %s: %s\n",
 			e.o.listen ? e.o.listen : "the default address",
 			strerror(errno));
-		pcap_close(p);
+		rr_live_close(live);
 		return EXIT_INPUT;
 	}
 	char shown[INET6_ADDRSTRLEN];
@@ -476,24 +455,24 @@ int main(int argc, char **argv)
 			  (void *)&((struct sockaddr_in *)&addr)->sin_addr :
 			  (void *)&((struct sockaddr_in6 *)&addr)->sin6_addr,
 		  shown, sizeof(shown));
+	static const char *const kinds[] = { "file", "interface", "eBPF on" };
 	fprintf(stderr, "rpcrdma-exporter: serving http://%s%s%s:%u/metrics from %s %s\n",
 		addr.ss_family == AF_INET6 ? "[" : "", shown,
 		addr.ss_family == AF_INET6 ? "]" : "", port,
-		e.o.iface ? "interface" : "file", e.o.iface ? e.o.iface : e.o.file);
-	capture = p;
+		kinds[e.o.src.kind], e.o.src.name);
 	struct sigaction sa = { .sa_handler = on_signal };
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
-	run_capture(&e, p);
-	if (e.o.file && !stop) {
+	run_capture(&e);
+	if (e.o.src.kind == RR_LIVE_FILE && !stop) {
 		pthread_mutex_lock(&e.lock);
 		rr_analyzer_finish(e.a);
 		e.replay_done = true;
 		uint64_t frames = rr_analyzer_stats(e.a)->frames;
 		pthread_mutex_unlock(&e.lock);
 		fprintf(stderr, "rpcrdma-exporter: %s replayed (%" PRIu64
-				" frames); serving until stopped\n", e.o.file, frames);
+				" frames); serving until stopped\n", e.o.src.name, frames);
 		while (!stop) {
 			struct timespec nap = { 0, 200000000 };
 			nanosleep(&nap, NULL);
@@ -501,11 +480,11 @@ int main(int argc, char **argv)
 	}
 	fprintf(stderr, "rpcrdma-exporter: stopping\n");
 	MHD_stop_daemon(d);
-	capture = NULL;
-	pcap_close(p);
+	rr_live_close(live);
+	live = NULL;
 	rr_analyzer_free(e.a);
 	if (e.ifaddrs)
 		freeifaddrs(e.ifaddrs);
-	free(e.o.filter);
+	free((char *)e.o.src.filter);
 	return 0;
 }

@@ -114,6 +114,7 @@ struct conn {
 	uint32_t comm_id;     /* IB CM: the REQ's communication ID */
 	bool used, rpcrdma;   /* known to carry RPC-over-RDMA */
 	bool markers, crc;    /* iWARP negotiation */
+	bool setup_cut;       /* the capture cut its setup: R bits unknown */
 };
 
 struct seg {
@@ -1403,7 +1404,8 @@ static void on_reply(struct rr_analyzer *a, uint32_t cn, uint8_t dir,
 	if (inv_key) {
 		/* RFC 8797 §4.2: both R, and a key of this xid's chunks */
 		if (!k->info.thresholds.remote_invalidation) {
-			finding(a, cn, RR_FIND_SWI_WITHOUT_R, NULL);
+			if (!k->setup_cut)
+				finding(a, cn, RR_FIND_SWI_WITHOUT_R, NULL);
 		} else {
 			bool mine = false;
 			for (uint32_t s = c->segs; s != NONE; s = a->segs[s].next)
@@ -1466,7 +1468,8 @@ static void on_done(struct rr_analyzer *a, uint32_t cn,
 {
 	uint32_t ci = call_find(a, cn, RR_DIR_FWD_CALL, h->xid);
 	if (ci != NONE && a->calls[ci].rrc_pending) {
-		if (inv_key && !a->conns[cn].info.thresholds.remote_invalidation)
+		if (inv_key && !a->conns[cn].info.thresholds.remote_invalidation &&
+		    !a->conns[cn].setup_cut)
 			finding(a, cn, RR_FIND_SWI_WITHOUT_R, NULL);
 		remember_done_xid(a, h->xid);
 		call_free(a, ci);
@@ -1666,6 +1669,13 @@ static void set_private(struct rr_analyzer *a, uint32_t cn, int side,
 			const struct rr_frame *f)
 {
 	struct conn *k = &a->conns[cn];
+	if (f->status == RR_TRUNCATED &&
+	    (!rr_has(f, RR_LAYER_CM_PRIVATE) ||
+	     f->cm_private.status == RR_TRUNCATED)) {
+		/* cut by the capture, not malformed: what it said is unknown */
+		k->setup_cut = true;
+		return;
+	}
 	if (!rr_has(f, RR_LAYER_CM_PRIVATE))
 		return;
 	if (f->cm_private.status != RR_COMPLETE) {
@@ -2113,6 +2123,20 @@ static void stream_feed(struct rr_analyzer *a, uint32_t cn, int to,
 	uint32_t skip = st->next_seq - seq;   /* modulo 2^32, as TCP counts */
 	if (skip >= wire_n)
 		return;
+	if (n < wire_n && !skip && !st->len && !k->markers && n >= 2 &&
+	    rr_fpdu_total_len(p) == wire_n) {
+		/*
+		 * Cut by the capture, but one whole FPDU that starts the
+		 * segment (RFC 5044 §7 aligns them): its headers are here,
+		 * and the stream stays in step.
+		 */
+		struct rr_config cfg = a->cfg;
+		rr_decode_fpdu_cut(&cfg, p, n, wire_n, k->crc, &a->fpdu);
+		if (a->fpdu.status != RR_MALFORMED)
+			iwarp_ddp(a, cn, to, &a->fpdu);
+		st->next_seq = seq + wire_n;
+		return;
+	}
 	if (skip < n)
 		stream_append(a, cn, to, st, p + skip, seq + skip, n - skip);
 	if (n < wire_n) {
@@ -2368,7 +2392,8 @@ void rr_analyzer_frame(struct rr_analyzer *a, uint32_t link, uint64_t ts_ns,
 				 * stream has a gap); the rest is the stream's */
 				if (caplen < wirelen) {
 					a->st.frames_truncated++;
-					finding(a, NONE, RR_FIND_TRUNCATED, "TCP");
+					if (!(a->cfg.flags & RR_CFG_CUTS_EXPECTED))
+						finding(a, NONE, RR_FIND_TRUNCATED, "TCP");
 				} else if (f->status == RR_MALFORMED &&
 					   f->bad_layer < RR_LAYER_MPA) {
 					a->st.frames_malformed++;
@@ -2380,8 +2405,9 @@ void rr_analyzer_frame(struct rr_analyzer *a, uint32_t link, uint64_t ts_ns,
 		if (f->status == RR_TRUNCATED && !counted_trunc) {
 			counted_trunc = true;
 			a->st.frames_truncated++;
-			finding(a, NONE, RR_FIND_TRUNCATED,
-				rr_layer_str(f->bad_layer));
+			if (!(a->cfg.flags & RR_CFG_CUTS_EXPECTED))
+				finding(a, NONE, RR_FIND_TRUNCATED,
+					rr_layer_str(f->bad_layer));
 		}
 		if (f->status == RR_MALFORMED && !counted_bad) {
 			counted_bad = true;

@@ -373,11 +373,12 @@ uint32_t rr_fpdu_total_len(const uint8_t first_two[2])
 }
 
 static void stream_frame(struct rr_frame *f, const uint8_t *data,
-			 uint32_t len)
+			 uint32_t caplen, uint32_t wirelen)
 {
 	memset(&f->hint, 0, sizeof(f->hint));
 	f->data = f->unit_data = data;
-	f->caplen = f->wirelen = f->unit_cap = len;
+	f->caplen = f->unit_cap = caplen;
+	f->wirelen = wirelen;
 	f->link = 0;
 	f->transport = RR_TRANSPORT_IWARP;
 	f->present = 0;
@@ -391,7 +392,7 @@ bool rr_decode_mpa(const struct rr_config *cfg, const uint8_t *data,
 		   uint32_t len, struct rr_frame *f)
 {
 	(void)cfg;
-	stream_frame(f, data, len);
+	stream_frame(f, data, len, len);
 	if (len < MPA_KEY_LEN || (memcmp(data, mpa_req_key, MPA_KEY_LEN) &&
 				  memcmp(data, mpa_rep_key, MPA_KEY_LEN)))
 		return false;
@@ -402,7 +403,14 @@ bool rr_decode_mpa(const struct rr_config *cfg, const uint8_t *data,
 bool rr_decode_fpdu(const struct rr_config *cfg, const uint8_t *data,
 		    uint32_t len, bool crc, struct rr_frame *f)
 {
-	stream_frame(f, data, len);
+	return rr_decode_fpdu_cut(cfg, data, len, len, crc, f);
+}
+
+bool rr_decode_fpdu_cut(const struct rr_config *cfg, const uint8_t *data,
+			uint32_t caplen, uint32_t len, bool crc,
+			struct rr_frame *f)
+{
+	stream_frame(f, data, caplen < len ? caplen : len, len);
 	f->hint.iwarp = true;
 	f->hint.iwarp_crc = crc;
 	f->next_unit_off = 0;

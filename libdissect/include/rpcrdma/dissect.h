@@ -391,6 +391,9 @@ enum {
 	RR_CFG_VERIFY_ICRC = 1 << 0,    /* compute the IB ICRC */
 	RR_CFG_VERIFY_CRC32C = 1 << 1,  /* compute the MPA CRC when non-zero */
 	RR_CFG_IWARP_HEURISTIC = 1 << 2, /* FPDUs on ports not listed */
+	/* frames are cut to a snap length on purpose (headers only): the
+	 * analyzer counts a cut frame but raises no finding for it */
+	RR_CFG_CUTS_EXPECTED = 1 << 3,
 };
 
 struct rr_config {
@@ -511,6 +514,11 @@ RR_API bool rr_decode_roce_payload(const struct rr_config *cfg,
  */
 RR_API bool rr_decode_fpdu(const struct rr_config *cfg, const uint8_t *data,
 			   uint32_t len, bool crc, struct rr_frame *out);
+/* The same for an FPDU of len bytes of which the capture kept caplen:
+ * its headers, and its payload as far as it was kept. */
+RR_API bool rr_decode_fpdu_cut(const struct rr_config *cfg,
+			       const uint8_t *data, uint32_t caplen,
+			       uint32_t len, bool crc, struct rr_frame *out);
 
 /* Decode an MPA Request or Reply frame read from a TCP stream. */
 RR_API bool rr_decode_mpa(const struct rr_config *cfg, const uint8_t *data,

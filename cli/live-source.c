@@ -1,0 +1,201 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+#define _DEFAULT_SOURCE
+#include "live-source.h"
+
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "capture-source.h"
+
+struct rr_live {
+	struct rr_live_opts o;
+	rr_live_fn fn;
+	void *ctx;
+	pcap_t *pcap;
+#ifdef RR_HAVE_EBPF
+	struct rr_ebpf *ebpf;
+#endif
+	volatile sig_atomic_t stop;
+	uint64_t first_ts, started;
+	unsigned pcap_dropped;
+};
+
+void rr_live_opts_init(struct rr_live_opts *o, const char *prog)
+{
+	memset(o, 0, sizeof(*o));
+	o->prog = prog;
+	o->buffer_kib = 32768;
+	o->roce_port = 4791;
+	o->iwarp_port = 20049;
+	o->snap_len = 256;
+}
+
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+struct rr_live *rr_live_open(const struct rr_live_opts *o, rr_live_fn fn,
+			     void *ctx)
+{
+	struct rr_live *l = calloc(1, sizeof(*l));
+	if (!l) {
+		fprintf(stderr, "%s: out of memory\n", o->prog);
+		return NULL;
+	}
+	l->o = *o;
+	l->fn = fn;
+	l->ctx = ctx;
+	if (o->kind == RR_LIVE_EBPF) {
+#ifdef RR_HAVE_EBPF
+		struct rr_ebpf_opts eo;
+		rr_ebpf_opts_init(&eo);
+		eo.roce_port = o->roce_port;
+		eo.iwarp_ports[0] = o->iwarp_port;
+		eo.snap_len = o->snap_len;
+		char msg[512];
+		l->ebpf = rr_ebpf_open(o->name, &eo, fn, ctx, msg, sizeof(msg));
+		if (!l->ebpf) {
+			fprintf(stderr, "%s: eBPF on %s: %s\n", o->prog, o->name, msg);
+			free(l);
+			return NULL;
+		}
+		if (msg[0])
+			fprintf(stderr, "%s: eBPF on %s: %s\n", o->prog, o->name, msg);
+		return l;
+#else
+		fprintf(stderr, "%s: built without eBPF (libbpf, bpftool, clang)\n",
+			o->prog);
+		free(l);
+		return NULL;
+#endif
+	}
+	struct rr_source_opts so = { .prog = o->prog, .filter = o->filter,
+				     .buffer_kib = o->buffer_kib };
+	if (o->kind == RR_LIVE_FILE)
+		so.file = o->name;
+	else
+		so.iface = o->name;
+	l->pcap = rr_source_open(&so);
+	if (!l->pcap) {
+		free(l);
+		return NULL;
+	}
+	char err[PCAP_ERRBUF_SIZE];
+	if (o->kind == RR_LIVE_PCAP &&
+	    (pcap_setnonblock(l->pcap, 1, err) < 0 ||
+	     pcap_get_selectable_fd(l->pcap) < 0)) {
+		/* libpcap's own timeout waits for a first frame: poll instead */
+		fprintf(stderr, "%s: %s: %s\n", o->prog, o->name, err);
+		pcap_close(l->pcap);
+		free(l);
+		return NULL;
+	}
+	l->started = mono_ns();
+	return l;
+}
+
+int rr_live_link(const struct rr_live *l)
+{
+	return l->pcap ? pcap_datalink(l->pcap) : DLT_EN10MB;
+}
+
+static void on_pcap(u_char *user, const struct pcap_pkthdr *h,
+		    const u_char *data)
+{
+	struct rr_live *l = (struct rr_live *)user;
+	l->fn(l->ctx, (uint64_t)h->ts.tv_sec * 1000000000u +
+			      (uint64_t)h->ts.tv_usec * 1000u,
+	      data, h->caplen, h->len);
+}
+
+int rr_live_poll(struct rr_live *l, int timeout_ms)
+{
+	if (l->stop)
+		return -1;
+	if (l->o.kind == RR_LIVE_PCAP) {
+		int n = pcap_dispatch(l->pcap, 256, on_pcap, (u_char *)l);
+		if (n == 0) {
+			struct pollfd pfd = { pcap_get_selectable_fd(l->pcap), POLLIN, 0 };
+			poll(&pfd, 1, timeout_ms);
+			n = pcap_dispatch(l->pcap, 256, on_pcap, (u_char *)l);
+		}
+		return n < 0 || l->stop ? -1 : n;
+	}
+#ifdef RR_HAVE_EBPF
+	if (l->ebpf)
+		return rr_ebpf_poll(l->ebpf, timeout_ms);
+#endif
+	int n = 0;
+	uint64_t until = mono_ns() + (uint64_t)timeout_ms * 1000000u;
+	/* a batch, so that a busy source is not read one frame a call */
+	while (n < 256 && !l->stop) {
+		struct pcap_pkthdr *h;
+		const u_char *data;
+		int rc = pcap_next_ex(l->pcap, &h, &data);
+		if (rc == 0)
+			break; /* live: the read timed out */
+		if (rc != 1)
+			return n ? n : -1;
+		uint64_t ts = (uint64_t)h->ts.tv_sec * 1000000000u +
+			      (uint64_t)h->ts.tv_usec * 1000u;
+		if (l->o.realtime && l->o.kind == RR_LIVE_FILE) {
+			if (!l->first_ts)
+				l->first_ts = ts;
+			uint64_t due = l->started + (ts - l->first_ts), now = mono_ns();
+			if (due > now) {
+				uint64_t wait = due - now;
+				struct timespec d = { (time_t)(wait / 1000000000u),
+						      (long)(wait % 1000000000u) };
+				nanosleep(&d, NULL);
+			}
+		}
+		l->fn(l->ctx, ts, data, h->caplen, h->len);
+		n++;
+		if (mono_ns() > until)
+			break;
+	}
+	return n;
+}
+
+uint64_t rr_live_dropped(struct rr_live *l)
+{
+#ifdef RR_HAVE_EBPF
+	if (l->ebpf) {
+		uint64_t seen, sent, dropped;
+		rr_ebpf_counts(l->ebpf, &seen, &sent, &dropped);
+		return dropped;
+	}
+#endif
+	struct pcap_stat ps;
+	if (l->o.kind == RR_LIVE_PCAP && pcap_stats(l->pcap, &ps) == 0)
+		return ps.ps_drop;
+	return 0;
+}
+
+void rr_live_break(struct rr_live *l)
+{
+	if (!l)
+		return;
+	l->stop = 1;
+	if (l->pcap)
+		pcap_breakloop(l->pcap);
+}
+
+void rr_live_close(struct rr_live *l)
+{
+	if (!l)
+		return;
+	if (l->pcap)
+		pcap_close(l->pcap);
+#ifdef RR_HAVE_EBPF
+	rr_ebpf_close(l->ebpf);
+#endif
+	free(l);
+}

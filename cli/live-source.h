@@ -1,0 +1,53 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * The live tools' sources behind one interface: a capture file (as fast as
+ * possible or at its recorded pace), a live interface through libpcap, or
+ * the eBPF program on an interface.  Each hands over Ethernet frames
+ * (or the capture file's link type) with their times and lengths.
+ */
+#ifndef RR_LIVE_SOURCE_H
+#define RR_LIVE_SOURCE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#ifdef RR_HAVE_EBPF
+#include "rr_ebpf.h"
+#endif
+
+enum rr_live_kind { RR_LIVE_FILE, RR_LIVE_PCAP, RR_LIVE_EBPF };
+
+struct rr_live_opts {
+	const char *prog;       /* names the messages */
+	enum rr_live_kind kind;
+	const char *name;       /* the file or the interface */
+	const char *filter;     /* libpcap expression (file, pcap), or NULL */
+	long buffer_kib;        /* pcap: the capture buffer */
+	bool realtime;          /* file: at the pace it recorded */
+	uint16_t roce_port;     /* ebpf: 4791 */
+	uint16_t iwarp_port;    /* ebpf: 20049 */
+	uint32_t snap_len;      /* ebpf: 256 */
+};
+
+void rr_live_opts_init(struct rr_live_opts *o, const char *prog);
+
+typedef void (*rr_live_fn)(void *ctx, uint64_t ts_ns, const uint8_t *data,
+			   uint32_t caplen, uint32_t wirelen);
+
+struct rr_live;
+
+/* Opened, or NULL after saying why on stderr (and notes, if any, said). */
+struct rr_live *rr_live_open(const struct rr_live_opts *o, rr_live_fn fn,
+			     void *ctx);
+/* The link type (DLT) of the frames. */
+int rr_live_link(const struct rr_live *l);
+/* Waits up to timeout_ms and hands frames to fn: how many, 0 when none
+ * came, -1 at the end of a file, on an error or after rr_live_break. */
+int rr_live_poll(struct rr_live *l, int timeout_ms);
+/* Frames the source lost so far (kernel, ring buffer). */
+uint64_t rr_live_dropped(struct rr_live *l);
+/* Safe in a signal handler: the next poll returns -1. */
+void rr_live_break(struct rr_live *l);
+void rr_live_close(struct rr_live *l);
+
+#endif

@@ -1,0 +1,164 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+/*
+ * TC (clsact) program for ingress and egress: finds RoCEv2 frames (UDP to
+ * or from port 4791, configurable) and iWARP frames (TCP to or from the
+ * ports configured, 20049 by default), counts them per flow, and sends
+ * their first snap_len bytes to user space through a ring buffer.  Every
+ * frame passes on untouched (TC_ACT_OK); a full ring buffer is counted.
+ */
+#include <linux/bpf.h>
+#include <linux/if_ether.h>
+#include <linux/in.h>
+#include <linux/ip.h>
+#include <linux/ipv6.h>
+#include <linux/pkt_cls.h>
+#include <linux/tcp.h>
+#include <linux/udp.h>
+#include <bpf/bpf_endian.h>
+#include <bpf/bpf_helpers.h>
+#include <stdbool.h>
+
+#include "rpcrdma_capture.h"
+
+/* Set by the loader before the program is loaded (the skeleton's rodata). */
+const volatile __u16 roce_port = 4791;
+const volatile __u16 iwarp_ports[RR_EBPF_IWARP_PORTS] = { 20049 };
+const volatile __u32 snap_len = 256;
+
+struct {
+	__uint(type, BPF_MAP_TYPE_RINGBUF);
+	__uint(max_entries, 8 << 20);
+} records SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, 16384);
+	__type(key, struct rr_ebpf_flow);
+	__type(value, struct rr_ebpf_counts);
+} flows SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, RR_EBPF_STAT_COUNT);
+	__type(key, __u32);
+	__type(value, __u64);
+} stats SEC(".maps");
+
+static __always_inline void stat_add(__u32 i)
+{
+	__u64 *v = bpf_map_lookup_elem(&stats, &i);
+	if (v)
+		(*v)++;
+}
+
+static __always_inline int iwarp_port(__u16 p)
+{
+	for (int i = 0; i < RR_EBPF_IWARP_PORTS; i++)
+		if (iwarp_ports[i] && iwarp_ports[i] == p)
+			return 1;
+	return 0;
+}
+
+static __always_inline int capture(struct __sk_buff *skb, __u32 egress)
+{
+	void *data = (void *)(long)skb->data;
+	void *end = (void *)(long)skb->data_end;
+	struct ethhdr *eth = data;
+	struct rr_ebpf_flow flow = {};
+	__u32 off = sizeof(*eth);
+	if ((void *)(eth + 1) > end)
+		return TC_ACT_OK;
+	__u16 proto = eth->h_proto;
+	/* up to two 802.1Q / 802.1ad tags */
+	for (int i = 0; i < 2; i++) {
+		if (proto != bpf_htons(ETH_P_8021Q) && proto != bpf_htons(ETH_P_8021AD))
+			break;
+		__u16 *tag = data + off;
+		if ((void *)(tag + 2) > end)
+			return TC_ACT_OK;
+		proto = tag[1];
+		off += 4;
+	}
+	if (proto == bpf_htons(ETH_P_IP)) {
+		struct iphdr *ip = data + off;
+		if ((void *)(ip + 1) > end || ip->ihl < 5)
+			return TC_ACT_OK;
+		__builtin_memcpy(flow.saddr, &ip->saddr, 4);
+		__builtin_memcpy(flow.daddr, &ip->daddr, 4);
+		flow.proto = ip->protocol;
+		if (ip->frag_off & bpf_htons(0x1FFF))
+			return TC_ACT_OK; /* not a first fragment: no ports */
+		off += ip->ihl * 4;
+	} else if (proto == bpf_htons(ETH_P_IPV6)) {
+		struct ipv6hdr *ip6 = data + off;
+		if ((void *)(ip6 + 1) > end)
+			return TC_ACT_OK;
+		__builtin_memcpy(flow.saddr, &ip6->saddr, 16);
+		__builtin_memcpy(flow.daddr, &ip6->daddr, 16);
+		flow.proto = ip6->nexthdr;
+		off += sizeof(*ip6);
+	} else {
+		return TC_ACT_OK;
+	}
+	__u16 ports[2];
+	if (flow.proto != IPPROTO_UDP && flow.proto != IPPROTO_TCP)
+		return TC_ACT_OK;
+	if (bpf_skb_load_bytes(skb, off, ports, sizeof(ports)) < 0)
+		return TC_ACT_OK;
+	flow.sport = bpf_ntohs(ports[0]);
+	flow.dport = bpf_ntohs(ports[1]);
+	if (flow.proto == IPPROTO_UDP ? flow.dport != roce_port && flow.sport != roce_port
+				      : !iwarp_port(flow.dport) && !iwarp_port(flow.sport))
+		return TC_ACT_OK;
+
+	stat_add(RR_EBPF_STAT_SEEN);
+	struct rr_ebpf_counts *c = bpf_map_lookup_elem(&flows, &flow);
+	if (c) {
+		__sync_fetch_and_add(&c->packets, 1);
+		__sync_fetch_and_add(&c->bytes, skb->len);
+	} else {
+		struct rr_ebpf_counts fresh = { 1, skb->len };
+		bpf_map_update_elem(&flows, &flow, &fresh, BPF_NOEXIST);
+	}
+
+	struct rr_ebpf_record *r = bpf_ringbuf_reserve(&records, sizeof(*r), 0);
+	if (!r) {
+		stat_add(RR_EBPF_STAT_DROPPED);
+		return TC_ACT_OK;
+	}
+	/* 64 bits, so that the bounds the verifier sees are those checked;
+	 * a CM MAD (BTH destination QP 1) whole, for its private data */
+	__u64 n = skb->len;
+	__u8 dqp[3] = { 0xff, 0xff, 0xff };
+	if (flow.proto == IPPROTO_UDP)
+		bpf_skb_load_bytes(skb, off + 8 + 5, dqp, sizeof(dqp));
+	bool cm = !dqp[0] && !dqp[1] && dqp[2] == 1;
+	if (n > snap_len && !cm)
+		n = snap_len;
+	if (n > RR_EBPF_SNAP_MAX)
+		n = RR_EBPF_SNAP_MAX;
+	r->ts_ns = bpf_ktime_get_ns();
+	r->wire_len = skb->len;
+	r->ifindex = skb->ifindex;
+	r->egress = egress;
+	r->cap_len = 0;
+	if (n >= 1 && bpf_skb_load_bytes(skb, 0, r->data, n) == 0)
+		r->cap_len = (__u32)n;
+	bpf_ringbuf_submit(r, 0);
+	stat_add(RR_EBPF_STAT_SENT);
+	return TC_ACT_OK;
+}
+
+SEC("tc")
+int rpcrdma_ingress(struct __sk_buff *skb)
+{
+	return capture(skb, 0);
+}
+
+SEC("tc")
+int rpcrdma_egress(struct __sk_buff *skb)
+{
+	return capture(skb, 1);
+}
+
+char LICENSE[] SEC("license") = "Dual BSD/GPL";

@@ -1,0 +1,213 @@
+#!/bin/bash
+# SPDX-License-Identifier: BSD-2-Clause
+# The live path for real: two network namespaces made here and joined by a
+# veth pair carry the reference peer's udp (RoCEv2) and tcp (iWARP)
+# traffic; rpcrdma-top -b on the eBPF source attached to one veth end
+# reports the calls and RDMA bytes the peer reports, the same traffic
+# through libpcap (-i) gives the same numbers, a fault's finding appears,
+# and after exit no BPF program, qdisc or filter remains, even after a
+# SIGKILL (the next start removes what was left and says so).  The
+# interactive view is driven in tmux: it starts, sorts, filters, changes
+# view and quits.
+# usage: live-test.sh BUILD_DIR
+set -u
+build=$1
+top=$build/cli/rpcrdma-top
+peer=$build/cli/rpcrdma-peer
+exporter=$build/cli/rpcrdma-exporter
+[ "$(id -u)" -eq 0 ] || { echo "SKIP: namespaces and eBPF need root"; exit 77; }
+for tool in ip tc bpftool tmux; do
+	command -v "$tool" >/dev/null || {
+		echo "SKIP: $tool is not installed (scripts/install-deps.sh installs it)"
+		exit 77
+	}
+done
+[ -x "$top" ] || { echo "SKIP: rpcrdma-top was not built (ncurses, json-c)"; exit 77; }
+tag=rr$$
+A=${tag}a
+B=${tag}b
+work=$(mktemp -d)
+cleanup() {
+	tmux kill-session -t "$tag" 2>/dev/null
+	ip netns pids "$A" 2>/dev/null | xargs -r kill 2>/dev/null
+	ip netns pids "$B" 2>/dev/null | xargs -r kill 2>/dev/null
+	ip netns del "$A" 2>/dev/null
+	ip netns del "$B" 2>/dev/null
+	rm -rf "$work"
+}
+trap cleanup EXIT
+n=0
+fail=0
+check() { # description, command...
+	n=$((n + 1))
+	desc=$1
+	shift
+	if "$@"; then
+		echo "ok $n - $desc"
+	else
+		echo "not ok $n - $desc"
+		fail=$((fail + 1))
+	fi
+}
+inA() { ip netns exec "$A" "$@"; }
+inB() { ip netns exec "$B" "$@"; }
+
+ip netns add "$A" && ip netns add "$B" &&
+	ip link add vA netns "$A" type veth peer name vB netns "$B" &&
+	inA ip addr add 10.77.0.1/24 dev vA && inB ip addr add 10.77.0.2/24 dev vB &&
+	inA ip link set vA up && inB ip link set vB up &&
+	inA ip link set lo up && inB ip link set lo up || {
+	echo "SKIP: cannot make network namespaces and a veth pair here"
+	exit 77
+}
+
+# json values without a JSON tool: "key":number
+jnum() { # file key: the first number after "key":
+	sed -n "s/.*\"$2\":\([0-9]*\).*/\1/p" "$1" | head -n 1
+}
+left_now() { # namespace: filters, clsact qdisc or programs of ours
+	ip netns exec "$1" tc filter show dev vA ingress 2>/dev/null | grep -q . && return 0
+	ip netns exec "$1" tc filter show dev vA egress 2>/dev/null | grep -q . && return 0
+	ip netns exec "$1" tc qdisc show dev vA | grep -q clsact && return 0
+	bpftool prog show 2>/dev/null | grep -q 'rpcrdma_[ie]' && return 0
+	return 1
+}
+ours_left() { # the kernel frees a detached program a moment later
+	for _ in $(seq 30); do
+		left_now "$1" || return 1
+		sleep 0.1
+	done
+	return 0
+}
+
+# -- RoCEv2 over the veth: eBPF and libpcap side by side --------------------
+run_pair() { # label, transport, calls, extra options for both peers...
+	label=$1 transport=$2 calls=$3
+	shift 3
+	inA "$top" -b -j -d 0.5 -n 12 -e vA >"$work/$label-ebpf.json" 2>"$work/$label-ebpf.err" &
+	ebpf_pid=$!
+	inA "$top" -b -j -d 0.5 -n 12 -i vA >"$work/$label-pcap.json" 2>"$work/$label-pcap.err" &
+	pcap_pid=$!
+	sleep 1.5
+	inB "$peer" server -t "$transport" -l 10.77.0.2 "$@" >"$work/$label-server.out" 2>&1 &
+	server_pid=$!
+	sleep 0.3
+	inA "$peer" client -t "$transport" -l 10.77.0.1 -a 10.77.0.2 -n "$calls" "$@" \
+		>"$work/$label-client.out" 2>&1
+	wait "$ebpf_pid" "$pcap_pid"
+	kill "$server_pid" 2>/dev/null
+	wait "$server_pid" 2>/dev/null
+}
+run_pair udp udp 1000
+want_calls=$(sed -n 's/^calls \([0-9]*\)  replies.*/\1/p' "$work/udp-client.out")
+read -r want_read want_write < <(sed -n 's/^bytes: inline [0-9]*  RDMA Read \([0-9]*\)  RDMA Write \([0-9]*\).*/\1 \2/p' "$work/udp-client.out")
+last() { tail -n 1 "$1"; }
+last "$work/udp-ebpf.json" >"$work/udp-ebpf.last"
+last "$work/udp-pcap.json" >"$work/udp-pcap.last"
+check "udp: the peer completed $want_calls calls" test "${want_calls:-0}" -eq 1000
+check "udp, eBPF: rpcrdma-top's calls equal the peer's ($(jnum "$work/udp-ebpf.last" calls))" \
+	test "$(jnum "$work/udp-ebpf.last" calls)" = "$want_calls"
+check "udp, eBPF: RDMA Read and Write bytes equal the peer's" \
+	eval "test '$(jnum "$work/udp-ebpf.last" rdma_read)' = '$want_read' &&
+	      test '$(jnum "$work/udp-ebpf.last" rdma_write)' = '$want_write'"
+check "udp, libpcap: the same calls and bytes" \
+	eval "test '$(jnum "$work/udp-pcap.last" calls)' = '$want_calls' &&
+	      test '$(jnum "$work/udp-pcap.last" rdma_read)' = '$want_read' &&
+	      test '$(jnum "$work/udp-pcap.last" rdma_write)' = '$want_write'"
+check "udp, eBPF: nothing dropped, no finding" \
+	eval "test '$(jnum "$work/udp-ebpf.last" dropped)' = 0 &&
+	      test '$(jnum "$work/udp-ebpf.last" findings)' = 0"
+check "udp: after exit no filter, qdisc or program of ours remains" \
+	eval "! ours_left $A"
+
+# -- iWARP over TCP -----------------------------------------------------------
+run_pair tcp tcp 600
+want_calls=$(sed -n 's/^calls \([0-9]*\)  replies.*/\1/p' "$work/tcp-client.out")
+read -r want_read want_write < <(sed -n 's/^bytes: inline [0-9]*  RDMA Read \([0-9]*\)  RDMA Write \([0-9]*\).*/\1 \2/p' "$work/tcp-client.out")
+last "$work/tcp-ebpf.json" >"$work/tcp-ebpf.last"
+last "$work/tcp-pcap.json" >"$work/tcp-pcap.last"
+check "tcp, eBPF: calls and RDMA bytes equal the peer's" \
+	eval "test '$(jnum "$work/tcp-ebpf.last" calls)' = '$want_calls' &&
+	      test '$(jnum "$work/tcp-ebpf.last" rdma_read)' = '$want_read' &&
+	      test '$(jnum "$work/tcp-ebpf.last" rdma_write)' = '$want_write'"
+check "tcp, libpcap: the same" \
+	eval "test '$(jnum "$work/tcp-pcap.last" calls)' = '$want_calls' &&
+	      test '$(jnum "$work/tcp-pcap.last" rdma_write)' = '$want_write'"
+
+# -- a fault's finding appears ----------------------------------------------
+run_pair fault udp 200 --fault zero-credit
+last "$work/fault-ebpf.json" >"$work/fault-ebpf.last"
+check "a zero credit grant shows as rpcrdma.zero_credit" \
+	grep -q '"rpcrdma.zero_credit":[1-9]' "$work/fault-ebpf.last"
+
+# -- killed: the next start cleans up and says so ----------------------------
+# not through inA: a function runs in a subshell, whose pid $! would be
+ip netns exec "$A" "$top" -b -d 1 -n 100 -e vA >/dev/null 2>&1 &
+killme=$!
+sleep 1.5
+check "while running: its filter is on vA" \
+	eval "inA tc filter show dev vA ingress | grep -q rpcrdma"
+kill -KILL "$killme"
+wait "$killme" 2>/dev/null
+check "after SIGKILL its filter stays (as TC keeps it)" \
+	eval "inA tc filter show dev vA ingress | grep -q rpcrdma"
+inA "$top" -b -n 1 -d 0.2 -e vA >/dev/null 2>"$work/restart.err"
+check "the next start removes it and says so" \
+	grep -q "removed the filters an earlier run left" "$work/restart.err"
+check "and leaves nothing behind when it exits" eval "! ours_left $A"
+
+# -- no privileges: a clear message ---------------------------------------------
+if command -v setpriv >/dev/null; then
+	setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all \
+		"$top" -b -n 1 -e lo >/dev/null 2>"$work/noperm.err"
+	check "without privileges: the capabilities needed are named" \
+		grep -q "CAP_BPF" "$work/noperm.err"
+fi
+
+# -- the interactive view in tmux -----------------------------------------------
+"$peer" pcap -o "$work/mixed.pcap" -n 400 -q
+tmux new-session -d -s "$tag" -x 80 -y 24 \
+	"$top -r $work/mixed.pcap --realtime -d 0.3; echo TOP-EXITED; sleep 30"
+sleep 1.2
+tmux capture-pane -p -t "$tag" >"$work/screen1.txt"
+check "tmux: the screen shows the header and the connection" \
+	eval "grep -q 'rpcrdma-top' '$work/screen1.txt' &&
+	      grep -q 'REQUESTER' '$work/screen1.txt' &&
+	      grep -q '192.0.2.1' '$work/screen1.txt'"
+check "tmux: it fits 80 columns" \
+	eval "! awk 'length > 80' '$work/screen1.txt' | grep -q ."
+tmux send-keys -t "$tag" i
+sleep 0.5
+tmux capture-pane -p -t "$tag" >"$work/screen2.txt"
+check "tmux: 'i' sorts by calls in flight" grep -q 'sort in flight' "$work/screen2.txt"
+tmux send-keys -t "$tag" v
+sleep 0.5
+tmux capture-pane -p -t "$tag" >"$work/screen3.txt"
+check "tmux: 'v' shows the latency view" \
+	eval "grep -q 'P99us' '$work/screen3.txt'"
+tmux send-keys -t "$tag" v
+sleep 0.5
+tmux capture-pane -p -t "$tag" >"$work/screen4.txt"
+check "tmux: 'v' again shows latency per procedure" \
+	eval "grep -q 'PROCEDURE' '$work/screen4.txt' && grep -q 'READDIRPLUS' '$work/screen4.txt'"
+tmux send-keys -t "$tag" v / 10.9.9.9 Enter
+sleep 0.6
+tmux capture-pane -p -t "$tag" >"$work/screen5.txt"
+check "tmux: '/' filters by address (none matches 10.9.9.9)" \
+	eval "grep -q 'addr~10.9.9.9' '$work/screen5.txt' && ! grep -q '^192.0.2.1' '$work/screen5.txt'"
+tmux send-keys -t "$tag" q
+sleep 0.5
+tmux capture-pane -p -t "$tag" >"$work/screen6.txt"
+check "tmux: 'q' quits" grep -q TOP-EXITED "$work/screen6.txt"
+
+# -- command line ----------------------------------------------------------------
+"$top" -b >/dev/null 2>&1
+check "no source: status 1" test $? -eq 1
+"$top" -b -e no-such-if0 >/dev/null 2>"$work/noif.err"
+check "an absent interface: status 2 and its name" \
+	eval "test $? -eq 2 && grep -q no-such-if0 '$work/noif.err'"
+"$top" -r "$work/mixed.pcap" </dev/null >/dev/null 2>"$work/notty.err"
+check "the screen without a terminal: says to use -b" grep -q -- "-b" "$work/notty.err"
+
+echo "$((n - fail)) passed, $fail failed"
+[ "$fail" -eq 0 ]
