@@ -21,6 +21,7 @@
 #include <pcap/pcap.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,6 +33,7 @@
 #include "../exporters/rr_json.h"
 #include "capture-source.h"
 #include "live-source.h"
+#include "trace-source.h"
 #include "../exporters/rr_kernel.h"
 #include "../exporters/rr_prom.h"
 
@@ -45,12 +47,14 @@ struct opts {
 	struct rr_live_opts src;
 	const char *listen, *mountstats, *svc_rdma;
 	long max_series;
+	bool tracepoints;
 };
 
 struct exporter {
 	struct opts o;
 	pthread_mutex_t lock;          /* the analyzer and the counters below */
 	struct rr_analyzer *a;
+	struct rr_trace *trace;        /* -t: the kernel's tracepoints */
 	uint64_t scrapes;
 	bool replay_done;
 	int local_family;
@@ -70,12 +74,13 @@ static void on_signal(int sig)
 static void usage(FILE *to)
 {
 	fprintf(to,
-		"usage: rpcrdma-exporter (-e IFACE | -i IFACE [-B KIB] | -r FILE [--realtime])\n"
+		"usage: rpcrdma-exporter (-e IFACE | -i IFACE [-B KIB] | -r FILE [--realtime] | -t)\n"
 		"                        [-l ADDR:PORT] [--max-connection-series N]\n"
 		"                        [--mountstats FILE] [--svc-rdma DIR] [expression]\n"
 		"  -e IFACE      eBPF on IFACE: a TC program hands over the headers of\n"
 		"                RoCEv2 (UDP 4791) and iWARP (TCP 20049) frames\n"
 		"  -i IFACE      capture live on IFACE (libpcap)\n"
+		"  -t            the kernel's rpcrdma tracepoints (client and server)\n"
 		"  -B KIB        capture buffer (default 32768)\n"
 		"  -r FILE       replay a pcap or pcapng file, as fast as possible\n"
 		"  --realtime    replay at the pace the file recorded\n"
@@ -111,6 +116,7 @@ static int parse_args(int argc, char **argv, struct opts *o)
 	static const struct option longs[] = {
 		{ "realtime", no_argument, NULL, O_REALTIME },
 		{ "ebpf", required_argument, NULL, 'e' },
+		{ "tracepoints", no_argument, NULL, 't' },
 		{ "max-connection-series", required_argument, NULL, O_SERIES },
 		{ "mountstats", required_argument, NULL, O_MOUNTSTATS },
 		{ "svc-rdma", required_argument, NULL, O_SVC },
@@ -122,8 +128,12 @@ static int parse_args(int argc, char **argv, struct opts *o)
 			    .svc_rdma = "/proc/sys/sunrpc/svc_rdma" };
 	rr_live_opts_init(&o->src, "rpcrdma-exporter");
 	int c, sources = 0;
-	while ((c = getopt_long(argc, argv, "e:i:r:l:B:h", longs, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "e:i:r:tl:B:h", longs, NULL)) != -1) {
 		switch (c) {
+		case 't':
+			o->tracepoints = true;
+			sources++;
+			break;
 		case 'e':
 		case 'i':
 		case 'r':
@@ -163,7 +173,7 @@ static int parse_args(int argc, char **argv, struct opts *o)
 	}
 	if (sources != 1) {
 		fprintf(stderr, "rpcrdma-exporter: give one source, -e IFACE, "
-				"-i IFACE or -r FILE\n");
+				"-i IFACE, -r FILE or -t\n");
 		return -1;
 	}
 	if (optind < argc && o->src.kind == RR_LIVE_EBPF) {
@@ -254,6 +264,55 @@ static struct MHD_Response *text_response(char *text, size_t len,
 	return r;
 }
 
+/* What the rpcrdma tracepoints counted (-t). */
+static void trace_metrics(struct rr_prom *w, const struct rr_tp_stats *s)
+{
+	static const struct {
+		const char *name, *type, *help;
+		size_t off;
+		bool u32;
+	} m[] = {
+		{ "rpcrdma_trace_client_calls_total", "counter",
+		  "calls the NFS client marshalled (xprtrdma_marshal)",
+		  offsetof(struct rr_tp_stats, calls), false },
+		{ "rpcrdma_trace_client_replies_total", "counter",
+		  "replies the NFS client received (xprtrdma_reply)",
+		  offsetof(struct rr_tp_stats, replies), false },
+		{ "rpcrdma_trace_client_credits_granted", "gauge",
+		  "the last grant a reply carried", offsetof(struct rr_tp_stats, credits), true },
+		{ "rpcrdma_trace_client_read_segments_total", "counter",
+		  "read chunk segments registered", offsetof(struct rr_tp_stats, read_segments), false },
+		{ "rpcrdma_trace_client_write_segments_total", "counter",
+		  "write chunk segments registered", offsetof(struct rr_tp_stats, write_segments), false },
+		{ "rpcrdma_trace_client_reply_segments_total", "counter",
+		  "reply chunk segments registered", offsetof(struct rr_tp_stats, reply_segments), false },
+		{ "rpcrdma_trace_client_segment_bytes_total", "counter",
+		  "bytes of the chunk segments registered", offsetof(struct rr_tp_stats, segment_bytes), false },
+		{ "rpcrdma_trace_server_requests_total", "counter",
+		  "requests the NFS server decoded (svcrdma_decode_rqst)",
+		  offsetof(struct rr_tp_stats, requests), false },
+		{ "rpcrdma_trace_server_credits_requested", "gauge",
+		  "the credits the last request asked for",
+		  offsetof(struct rr_tp_stats, requested_credits), true },
+		{ "rpcrdma_trace_server_read_segments_total", "counter",
+		  "read segments the server decoded", offsetof(struct rr_tp_stats, server_read_segments), false },
+		{ "rpcrdma_trace_server_write_segments_total", "counter",
+		  "write segments the server decoded", offsetof(struct rr_tp_stats, server_write_segments), false },
+	};
+	for (size_t i = 0; i < sizeof(m) / sizeof(m[0]); i++) {
+		uint64_t v = 0;
+		if (m[i].u32) {
+			uint32_t x;
+			memcpy(&x, (const char *)s + m[i].off, 4);
+			v = x;
+		} else {
+			memcpy(&v, (const char *)s + m[i].off, 8);
+		}
+		rr_prom_family(w, m[i].name, m[i].type, m[i].help);
+		rr_prom_sample_u64(w, m[i].name, "", NULL, v);
+	}
+}
+
 static struct MHD_Response *metrics(struct exporter *e, bool openmetrics)
 {
 	struct rr_text t;
@@ -272,10 +331,16 @@ static struct MHD_Response *metrics(struct exporter *e, bool openmetrics)
 	rr_prom_family(&w, "rpcrdma_exporter_scrapes_total", "counter",
 		       "requests for /metrics served");
 	rr_prom_sample_u64(&w, "rpcrdma_exporter_scrapes_total", "", NULL, scrapes);
-	if (e->o.src.kind == RR_LIVE_FILE) {
+	if (e->o.src.kind == RR_LIVE_FILE && !e->trace) {
 		rr_prom_family(&w, "rpcrdma_exporter_replay_done", "gauge",
 			       "1 once the capture file has been read to its end");
 		rr_prom_sample_u64(&w, "rpcrdma_exporter_replay_done", "", NULL, done);
+	}
+	if (e->trace) {
+		pthread_mutex_lock(&e->lock);
+		struct rr_tp_stats ts = *rr_trace_stats(e->trace);
+		pthread_mutex_unlock(&e->lock);
+		trace_metrics(&w, &ts);
 	}
 	rr_prom_kernel(&w, e->o.mountstats, e->o.svc_rdma);
 	rr_prom_end(&w);
@@ -419,9 +484,19 @@ int main(int argc, char **argv)
 		fprintf(stderr, "rpcrdma-exporter: not enough memory for the analyzer\n");
 		return EXIT_INPUT;
 	}
-	live = rr_live_open(&e.o.src, on_frame, &e);
-	if (!live)
-		return EXIT_INPUT;
+	if (e.o.tracepoints) {
+		char msg[512];
+		e.trace = rr_trace_open(msg, sizeof(msg));
+		if (!e.trace) {
+			fprintf(stderr, "rpcrdma-exporter: %s\n", msg);
+			return EXIT_INPUT;
+		}
+		fprintf(stderr, "rpcrdma-exporter: %s\n", msg);
+	} else {
+		live = rr_live_open(&e.o.src, on_frame, &e);
+		if (!live)
+			return EXIT_INPUT;
+	}
 	pthread_mutex_init(&e.lock, NULL);
 	if (e.o.src.kind != RR_LIVE_FILE && getifaddrs(&e.ifaddrs) != 0)
 		e.ifaddrs = NULL;
@@ -459,13 +534,24 @@ int main(int argc, char **argv)
 	fprintf(stderr, "rpcrdma-exporter: serving http://%s%s%s:%u/metrics from %s %s\n",
 		addr.ss_family == AF_INET6 ? "[" : "", shown,
 		addr.ss_family == AF_INET6 ? "]" : "", port,
-		kinds[e.o.src.kind], e.o.src.name);
+		e.trace ? "the kernel's" : kinds[e.o.src.kind],
+		e.trace ? "tracepoints" : e.o.src.name);
 	struct sigaction sa = { .sa_handler = on_signal };
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
-	run_capture(&e);
-	if (e.o.src.kind == RR_LIVE_FILE && !stop) {
+	if (e.trace) {
+		while (!stop) {
+			pthread_mutex_lock(&e.lock);
+			rr_trace_poll(e.trace, 0);
+			pthread_mutex_unlock(&e.lock);
+			struct timespec nap = { 0, 100000000 };
+			nanosleep(&nap, NULL);
+		}
+	} else {
+		run_capture(&e);
+	}
+	if (!e.trace && e.o.src.kind == RR_LIVE_FILE && !stop) {
 		pthread_mutex_lock(&e.lock);
 		rr_analyzer_finish(e.a);
 		e.replay_done = true;
@@ -482,6 +568,7 @@ int main(int argc, char **argv)
 	MHD_stop_daemon(d);
 	rr_live_close(live);
 	live = NULL;
+	rr_trace_close(e.trace);
 	rr_analyzer_free(e.a);
 	if (e.ifaddrs)
 		freeifaddrs(e.ifaddrs);

@@ -25,6 +25,7 @@
 
 #include "capture-source.h"
 #include "live-source.h"
+#include "trace-source.h"
 
 enum { EXIT_USAGE = 1, EXIT_INPUT = 2 };
 #define MAX_CONNS 4096
@@ -42,6 +43,7 @@ struct opts {
 	double interval;
 	long count;
 	bool batch, json;
+	bool tracepoints;       /* the kernel's rpcrdma tracepoints */
 	enum sort_key sort;
 };
 
@@ -102,12 +104,14 @@ static double now_s(void)
 static void usage(FILE *to)
 {
 	fprintf(to,
-		"usage: rpcrdma-top (-e IFACE | -i IFACE | -r FILE [--realtime])\n"
+		"usage: rpcrdma-top (-e IFACE | -i IFACE | -r FILE [--realtime] | -t)\n"
 		"                   [-d SECONDS] [-b [-n COUNT] [-j]] [-s KEY] [expression]\n"
 		"  -e IFACE     eBPF on IFACE: a TC program hands RoCEv2 (UDP 4791) and\n"
 		"               iWARP (TCP 20049) frames' headers over a ring buffer\n"
 		"  -i IFACE     libpcap live capture on IFACE\n"
 		"  -r FILE      replay a capture file (as fast as possible, or --realtime)\n"
+		"  -t           the kernel's rpcrdma tracepoints (NFS client and server\n"
+		"               on RDMA devices whose traffic reaches no netdev)\n"
 		"  -d SECONDS   refresh interval (default 1)\n"
 		"  -b           batch: print snapshots instead of the screen\n"
 		"  -n COUNT     batch: stop after COUNT snapshots\n"
@@ -139,6 +143,7 @@ static int parse_args(int argc, char **argv, struct opts *o)
 	enum { O_REALTIME = 256, O_ROCE, O_IWARP, O_SNAP };
 	static const struct option longs[] = {
 		{ "ebpf", required_argument, NULL, 'e' },
+		{ "tracepoints", no_argument, NULL, 't' },
 		{ "realtime", no_argument, NULL, O_REALTIME },
 		{ "roce-port", required_argument, NULL, O_ROCE },
 		{ "iwarp-port", required_argument, NULL, O_IWARP },
@@ -152,8 +157,12 @@ static int parse_args(int argc, char **argv, struct opts *o)
 	o->count = -1;
 	int sources = 0, c;
 	double v;
-	while ((c = getopt_long(argc, argv, "e:i:r:d:bn:js:h", longs, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "e:i:r:td:bn:js:h", longs, NULL)) != -1) {
 		switch (c) {
+		case 't':
+			o->tracepoints = true;
+			sources++;
+			break;
 		case 'e':
 		case 'i':
 		case 'r':
@@ -219,7 +228,8 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		}
 	}
 	if (sources != 1) {
-		fprintf(stderr, "rpcrdma-top: give one source: -e IFACE, -i IFACE or -r FILE\n");
+		fprintf(stderr, "rpcrdma-top: give one source: -e IFACE, -i IFACE, "
+				"-r FILE or -t\n");
 		return -1;
 	}
 	if (o->json && !o->batch) {
@@ -572,6 +582,78 @@ static void print_json(struct top *t)
 	json_object_put(o);
 }
 
+/* The kernel's view through its tracepoints: a smaller report, the same
+ * refresh; the table of connections needs frames. */
+static void trace_report(const struct rr_tp_stats *s, const struct rr_tp_stats *prev,
+			 double dt, bool json)
+{
+	if (json) {
+		printf("{\"time\":%lld,\"source\":\"tracepoints\",\"client\":{\"calls\":%llu,"
+		       "\"replies\":%llu,\"credits\":%u,\"read_segments\":%llu,"
+		       "\"write_segments\":%llu,\"reply_segments\":%llu,\"segment_bytes\":%llu},"
+		       "\"server\":{\"requests\":%llu,\"credits\":%u,\"read_segments\":%llu,"
+		       "\"write_segments\":%llu,\"segment_bytes\":%llu}}\n",
+		       (long long)time(NULL), (unsigned long long)s->calls,
+		       (unsigned long long)s->replies, s->credits,
+		       (unsigned long long)s->read_segments,
+		       (unsigned long long)s->write_segments,
+		       (unsigned long long)s->reply_segments,
+		       (unsigned long long)s->segment_bytes,
+		       (unsigned long long)s->requests, s->requested_credits,
+		       (unsigned long long)s->server_read_segments,
+		       (unsigned long long)s->server_write_segments,
+		       (unsigned long long)s->server_segment_bytes);
+	} else {
+		printf("rpcrdma-top  kernel tracepoints\n"
+		       "client: calls/s %.0f  replies/s %.0f  credits %u  chunk segments "
+		       "read %llu write %llu reply %llu (%.2f MB)\n"
+		       "server: requests/s %.0f  credits asked %u  segments read %llu "
+		       "write %llu\n\n",
+		       (double)(s->calls - prev->calls) / dt,
+		       (double)(s->replies - prev->replies) / dt, s->credits,
+		       (unsigned long long)s->read_segments,
+		       (unsigned long long)s->write_segments,
+		       (unsigned long long)s->reply_segments,
+		       (double)s->segment_bytes / 1e6,
+		       (double)(s->requests - prev->requests) / dt,
+		       s->requested_credits,
+		       (unsigned long long)s->server_read_segments,
+		       (unsigned long long)s->server_write_segments);
+	}
+	fflush(stdout);
+}
+
+static int trace_main(struct top *t)
+{
+	char msg[512];
+	struct rr_trace *tr = rr_trace_open(msg, sizeof(msg));
+	if (!tr) {
+		fprintf(stderr, "rpcrdma-top: %s\n", msg);
+		return EXIT_INPUT;
+	}
+	if (!t->o.batch) {
+		fprintf(stderr, "rpcrdma-top: %s; the kernel's view is printed as "
+				"with -b\n", msg);
+		t->o.batch = true;
+	}
+	struct sigaction sa = { .sa_handler = on_signal };
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	struct rr_tp_stats prev = { 0 };
+	double last = now_s();
+	for (long shown = 0; !stop && (t->o.count < 0 || shown < t->o.count); shown++) {
+		double until = last + t->o.interval;
+		while (!stop && now_s() < until)
+			rr_trace_poll(tr, 100);
+		double now = now_s();
+		trace_report(rr_trace_stats(tr), &prev, now - last, t->o.json);
+		prev = *rr_trace_stats(tr);
+		last = now;
+	}
+	rr_trace_close(tr);
+	return 0;
+}
+
 static void show(struct top *t)
 {
 	static char buf[256][LINE];
@@ -675,6 +757,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, "rpcrdma-top: not enough memory\n");
 		return EXIT_INPUT;
 	}
+	if (t.o.tracepoints)
+		return trace_main(&t);
 	t.src = live = rr_live_open(&t.o.src, on_frame, &t);
 	if (!t.src)
 		return EXIT_INPUT;

@@ -134,6 +134,24 @@ check "tcp, libpcap: the same" \
 	eval "test '$(jnum "$work/tcp-pcap.last" calls)' = '$want_calls' &&
 	      test '$(jnum "$work/tcp-pcap.last" rdma_write)' = '$want_write'"
 
+# -- rpcrdma-exporter on the eBPF source ------------------------------------
+eport=$((20000 + RANDOM % 20000))
+ip netns exec "$A" "$exporter" -e vA -l "127.0.0.1:$eport" 2>"$work/exporter.err" &
+exporter_pid=$!
+sleep 1.5
+inB "$peer" server -l 10.77.0.2 >/dev/null 2>&1 &
+server_pid=$!
+sleep 0.3
+inA "$peer" client -l 10.77.0.1 -a 10.77.0.2 -n 300 >"$work/exp-client.out" 2>&1
+sleep 1
+got=$(inA curl -s "http://127.0.0.1:$eport/metrics" |
+	awk '$1 ~ /^rpcrdma_rpc_calls_total/ { s += $2 } END { print s + 0 }')
+check "rpcrdma-exporter -e: rpcrdma_rpc_calls_total equals the peer's calls ($got)" \
+	test "$got" = "$(sed -n 's/^calls \([0-9]*\)  replies.*/\1/p' "$work/exp-client.out")"
+kill "$server_pid" "$exporter_pid" 2>/dev/null
+wait "$server_pid" "$exporter_pid" 2>/dev/null
+check "rpcrdma-exporter -e: after SIGTERM nothing of ours remains" eval "! ours_left $A"
+
 # -- a fault's finding appears ----------------------------------------------
 run_pair fault udp 200 --fault zero-credit
 last "$work/fault-ebpf.json" >"$work/fault-ebpf.last"
@@ -199,6 +217,16 @@ tmux send-keys -t "$tag" q
 sleep 0.5
 tmux capture-pane -p -t "$tag" >"$work/screen6.txt"
 check "tmux: 'q' quits" grep -q TOP-EXITED "$work/screen6.txt"
+
+# -- kernel tracepoints: absent here, and said so ------------------------------
+if [ ! -d /sys/kernel/tracing/events/rpcrdma ] && [ ! -d /sys/kernel/debug/tracing/events/rpcrdma ]; then
+	"$top" -t -b -n 1 >/dev/null 2>"$work/trace.err"
+	check "tracepoints: status 2 and 'kernel tracepoints are not available'" \
+		eval "test $? -eq 2 && grep -q 'kernel tracepoints are not available' '$work/trace.err'"
+	"$exporter" -t >/dev/null 2>"$work/trace2.err"
+	check "rpcrdma-exporter -t: the same" \
+		eval "test $? -eq 2 && grep -q 'kernel tracepoints are not available' '$work/trace2.err'"
+fi
 
 # -- command line ----------------------------------------------------------------
 "$top" -b >/dev/null 2>&1
