@@ -10,12 +10,14 @@
 #include <time.h>
 
 #include "capture-source.h"
+#include "verbs-source.h"
 
 struct rr_live {
 	struct rr_live_opts o;
 	rr_live_fn fn;
 	void *ctx;
 	pcap_t *pcap;
+	struct rr_verbs *verbs;
 #ifdef RR_HAVE_EBPF
 	struct rr_ebpf *ebpf;
 #endif
@@ -76,6 +78,16 @@ struct rr_live *rr_live_open(const struct rr_live_opts *o, rr_live_fn fn,
 		return NULL;
 #endif
 	}
+	if (o->kind == RR_LIVE_VERBS) {
+		char msg[512];
+		l->verbs = rr_verbs_open(o->name, fn, ctx, msg, sizeof(msg));
+		fprintf(stderr, "%s: %s\n", o->prog, msg);
+		if (!l->verbs) {
+			free(l);
+			return NULL;
+		}
+		return l;
+	}
 	struct rr_source_opts so = { .prog = o->prog, .filter = o->filter,
 				     .buffer_kib = o->buffer_kib };
 	if (o->kind == RR_LIVE_FILE)
@@ -103,6 +115,8 @@ struct rr_live *rr_live_open(const struct rr_live_opts *o, rr_live_fn fn,
 
 int rr_live_link(const struct rr_live *l)
 {
+	if (l->verbs)
+		return rr_verbs_link(l->verbs);
 	return l->pcap ? pcap_datalink(l->pcap) : DLT_EN10MB;
 }
 
@@ -132,6 +146,8 @@ int rr_live_poll(struct rr_live *l, int timeout_ms)
 	if (l->ebpf)
 		return rr_ebpf_poll(l->ebpf, timeout_ms);
 #endif
+	if (l->verbs)
+		return rr_verbs_poll(l->verbs, timeout_ms);
 	int n = 0;
 	uint64_t until = mono_ns() + (uint64_t)timeout_ms * 1000000u;
 	/* a batch, so that a busy source is not read one frame a call */
@@ -166,6 +182,8 @@ int rr_live_poll(struct rr_live *l, int timeout_ms)
 
 uint64_t rr_live_dropped(struct rr_live *l)
 {
+	if (l->verbs)
+		return rr_verbs_dropped(l->verbs);
 #ifdef RR_HAVE_EBPF
 	if (l->ebpf) {
 		uint64_t seen, sent, dropped;
@@ -194,6 +212,7 @@ void rr_live_close(struct rr_live *l)
 		return;
 	if (l->pcap)
 		pcap_close(l->pcap);
+	rr_verbs_close(l->verbs);
 #ifdef RR_HAVE_EBPF
 	rr_ebpf_close(l->ebpf);
 #endif

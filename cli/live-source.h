@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The live tools' sources behind one interface: a capture file (as fast as
- * possible or at its recorded pace), a live interface through libpcap, or
- * the eBPF program on an interface.  Each hands over Ethernet frames
+ * possible or at its recorded pace), a live interface through libpcap,
+ * the eBPF program on an interface, or an RDMA device's sniffer flow.  Each hands over Ethernet frames
  * (or the capture file's link type) with their times and lengths.
  */
 #ifndef RR_LIVE_SOURCE_H
@@ -15,12 +15,12 @@
 #include "rr_ebpf.h"
 #endif
 
-enum rr_live_kind { RR_LIVE_FILE, RR_LIVE_PCAP, RR_LIVE_EBPF };
+enum rr_live_kind { RR_LIVE_FILE, RR_LIVE_PCAP, RR_LIVE_EBPF, RR_LIVE_VERBS };
 
 struct rr_live_opts {
 	const char *prog;       /* names the messages */
 	enum rr_live_kind kind;
-	const char *name;       /* the file or the interface */
+	const char *name;       /* the file, the interface, or DEVICE[:PORT] */
 	const char *filter;     /* libpcap expression (file, pcap), or NULL */
 	long buffer_kib;        /* pcap: the capture buffer */
 	bool realtime;          /* file: at the pace it recorded */

@@ -23,6 +23,8 @@
 #include <rpcrdma/dissect.h>
 
 #include "capture-source.h"
+#include "live-source.h"
+#include "verbs-source.h"
 #ifdef RR_HAVE_JSONC
 #include "../exporters/rr_json.h"
 #endif
@@ -31,6 +33,8 @@ enum { EXIT_USAGE = 1, EXIT_INPUT = 2 };
 
 struct opts {
 	const char *file, *iface;
+	const char *ebpf, *rdma;    /* the live tools' sources, for -w too */
+	const char *write;          /* -w: the frames read, to a pcap file */
 	char *filter;
 	long count, buffer_kib;
 	int verbose;
@@ -66,10 +70,15 @@ struct totals {
 static void usage(FILE *to)
 {
 	fprintf(to,
-		"usage: rpcrdma-dump [-r FILE | -i IFACE [-B KIB]] [-c COUNT] [-n] [-v[v]] [-a] [-K]\n"
+		"usage: rpcrdma-dump [-r FILE | -i IFACE [-B KIB] | -e IFACE | --rdma DEV[:PORT]]\n"
+		"                    [-w FILE] [-c COUNT] [-n] [-v[v]] [-a] [-K]\n"
 		"                    [-j] [-q] [--findings] [--stats[=json]] [expression]\n"
 		"  -r FILE     read packets from FILE (pcap or pcapng)\n"
 		"  -i IFACE    capture live on IFACE (libpcap)\n"
+		"  -e IFACE    capture on IFACE through eBPF (RoCEv2 and iWARP headers)\n"
+		"  --rdma DEV[:PORT]  sniff an RDMA device's port (rdma-core)\n"
+		"  --list-devices     list the RDMA devices and their ports\n"
+		"  -w FILE     write the frames read to FILE (pcap), as tcpdump -w\n"
 		"  -B KIB      live capture buffer in KiB (default 32768; drops are counted)\n"
 		"  -c COUNT    stop after COUNT frames\n"
 		"  -n          print addresses as numbers (always the case)\n"
@@ -635,9 +644,12 @@ static bool positive_arg(const char *arg, long max, const char *what, long *out)
 
 static int parse_args(int argc, char **argv, struct opts *o)
 {
-	enum { O_FINDINGS = 256, O_STATS };
+	enum { O_FINDINGS = 256, O_STATS, O_RDMA, O_LIST };
 	static const struct option longopts[] = {
 		{ "help", no_argument, NULL, 'h' },
+		{ "ebpf", required_argument, NULL, 'e' },
+		{ "rdma", required_argument, NULL, O_RDMA },
+		{ "list-devices", no_argument, NULL, O_LIST },
 		{ "findings", no_argument, NULL, O_FINDINGS },
 		{ "stats", optional_argument, NULL, O_STATS },
 		{ NULL, 0, NULL, 0 },
@@ -647,8 +659,21 @@ static int parse_args(int argc, char **argv, struct opts *o)
 	o->count = -1;
 	/* RDMA bursts fill tcpdump's 2 MiB default before a reader wakes */
 	o->buffer_kib = 32768;
-	while ((c = getopt_long(argc, argv, "r:i:B:c:nvaKjqh", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "r:i:e:w:B:c:nvaKjqh", longopts, NULL)) != -1) {
 		switch (c) {
+		case 'e':
+			o->ebpf = optarg;
+			break;
+		case O_RDMA:
+			o->rdma = optarg;
+			break;
+		case O_LIST:
+			exit(rr_verbs_list(stdout) ? 0 : EXIT_INPUT);
+		case 'w':
+			o->write = optarg;
+			/* as tcpdump -w: the frames go to the file, not lines */
+			o->quiet = true;
+			break;
 		case 'r':
 			o->file = optarg;
 			break;
@@ -712,8 +737,9 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		return -1;
 	}
 #endif
-	if (!o->file == !o->iface) {
-		fprintf(stderr, "rpcrdma-dump: give one of -r FILE or -i IFACE\n");
+	if (!!o->file + !!o->iface + !!o->ebpf + !!o->rdma != 1) {
+		fprintf(stderr, "rpcrdma-dump: give one of -r FILE, -i IFACE, "
+				"-e IFACE or --rdma DEV\n");
 		return -1;
 	}
 	return 0;
@@ -722,6 +748,8 @@ static int parse_args(int argc, char **argv, struct opts *o)
 static volatile sig_atomic_t stop;
 static pcap_t *capture;
 
+static struct rr_live *live;
+
 static void on_signal(int sig)
 {
 	(void)sig;
@@ -729,6 +757,7 @@ static void on_signal(int sig)
 	/* wakes a live read blocked in poll(), as tcpdump does */
 	if (capture)
 		pcap_breakloop(capture);
+	rr_live_break(live);
 }
 
 static pcap_t *open_source(const struct opts *o)
@@ -741,37 +770,130 @@ static pcap_t *open_source(const struct opts *o)
 	return rr_source_open(&so);
 }
 
+/* What the reading loop carries from frame to frame. */
+struct run {
+	struct rr_config cfg;
+	int link;
+	struct rr_frame f;
+	struct totals t;
+	pcap_dumper_t *writer;
+	time_t started, shown;
+	bool tty;
+};
+
+static void process(struct dump *d, struct run *r, const struct pcap_pkthdr *h,
+		    const u_char *data)
+{
+	const struct opts *o = &d->o;
+	r->t.frames++;
+	if (r->writer)
+		pcap_dump((u_char *)r->writer, h, data);
+	uint64_t ts = (uint64_t)h->ts.tv_sec * 1000000000u +
+		      (uint64_t)h->ts.tv_usec * 1000u;
+	rr_analyzer_frame(d->a, (uint32_t)r->link, ts, data, h->caplen, h->len);
+	const struct rr_frame_summary *sum = rr_analyzer_last_summary(d->a);
+	r->t.cm += sum->cm;
+	r->t.mpa += sum->mpa;
+	r->t.icrc_good += sum->icrc_good;
+	r->t.icrc_bad += sum->icrc_bad;
+	/* the analyzer decoded it: again only for lines of its own */
+	if (!o->quiet && !o->findings_only && (o->all_frames || sum->cm || sum->mpa))
+		for (bool more = rr_decode_frame(&r->cfg, (uint32_t)r->link, data,
+						 h->caplen, h->len, NULL, &r->f);
+		     more; more = rr_decode_next_unit(&r->cfg, &r->f))
+			print_unit(h, &r->f, o, r->t.frames);
+	print_events(d, h, rr_analyzer_last_frame(d->a));
+	if (r->tty && time(NULL) - r->started >= 2 && time(NULL) != r->shown) {
+		r->shown = time(NULL);
+		fprintf(stderr, "\r%lu frames...", r->t.frames);
+	}
+}
+
+/* The live tools' sources (eBPF, RDMA device) hand frames over here. */
+struct live_ctx {
+	struct dump *d;
+	struct run *r;
+};
+
+static void on_live_frame(void *ctx, uint64_t ts_ns, const uint8_t *data,
+			  uint32_t caplen, uint32_t wirelen)
+{
+	struct live_ctx *lc = ctx;
+	if (lc->d->o.count >= 0 && (long)lc->r->t.frames >= lc->d->o.count)
+		return;
+	struct pcap_pkthdr h = { .caplen = caplen, .len = wirelen };
+	h.ts.tv_sec = (time_t)(ts_ns / 1000000000u);
+	h.ts.tv_usec = (suseconds_t)(ts_ns % 1000000000u / 1000u);
+	process(lc->d, lc->r, &h, data);
+}
+
 int main(int argc, char **argv)
 {
 	static struct dump d;
+	static struct run r;
 	if (parse_args(argc, argv, &d.o) < 0) {
 		usage(stderr);
 		return EXIT_USAGE;
 	}
 	const struct opts *o = &d.o;
-	pcap_t *p = open_source(o);
-	if (!p)
-		return EXIT_INPUT;
-	int link = pcap_datalink(p);
-	const char *name = o->file ? o->file : o->iface;
+	pcap_t *p = NULL;
+	struct live_ctx lc = { &d, &r };
+	const char *name = o->file ? o->file : o->iface ? o->iface :
+			   o->ebpf ? o->ebpf : o->rdma;
+	if (o->file || o->iface) {
+		p = open_source(o);
+		if (!p)
+			return EXIT_INPUT;
+		r.link = pcap_datalink(p);
+	} else {
+		struct rr_live_opts lo;
+		rr_live_opts_init(&lo, "rpcrdma-dump");
+		lo.kind = o->ebpf ? RR_LIVE_EBPF : RR_LIVE_VERBS;
+		lo.name = name;
+		live = rr_live_open(&lo, on_live_frame, &lc);
+		if (!live)
+			return EXIT_INPUT;
+		r.link = rr_live_link(live);
+	}
+	int link = r.link;
 	if (!rr_link_str((unsigned)link)) {
 		fprintf(stderr, "rpcrdma-dump: %s: link-layer type %d (%s) "
 				"carries no RDMA traffic this tool decodes\n",
 			name, link, pcap_datalink_val_to_name(link) ?
 					    pcap_datalink_val_to_name(link) : "?");
-		pcap_close(p);
+		if (p)
+			pcap_close(p);
+		rr_live_close(live);
 		return EXIT_INPUT;
 	}
-	struct rr_config cfg;
-	rr_config_init(&cfg);
+	pcap_t *dead = NULL;
+	if (o->write) {
+		/* libpcap writes the file, from whichever source */
+		dead = p ? NULL : pcap_open_dead(link, 65535);
+		r.writer = pcap_dump_open(p ? p : dead, o->write);
+		if (!r.writer) {
+			fprintf(stderr, "rpcrdma-dump: -w %s: %s\n", o->write,
+				pcap_geterr(p ? p : dead));
+			if (p)
+				pcap_close(p);
+			if (dead)
+				pcap_close(dead);
+			rr_live_close(live);
+			return EXIT_INPUT;
+		}
+	}
+	struct rr_config *cfg = &r.cfg;
+	rr_config_init(cfg);
 	if (o->no_crc)
-		cfg.flags &= ~(uint32_t)(RR_CFG_VERIFY_ICRC | RR_CFG_VERIFY_CRC32C);
+		cfg->flags &= ~(uint32_t)(RR_CFG_VERIFY_ICRC | RR_CFG_VERIFY_CRC32C);
+	if (o->ebpf)
+		cfg->flags |= RR_CFG_CUTS_EXPECTED; /* headers only, by design */
 	struct rr_analyzer_limits lim;
 	rr_analyzer_limits_init(&lim);
 	/* -q prints no message: rebuilding one would serve nobody */
-	if (o->statistics_only)
+	if (o->statistics_only || o->write)
 		lim.rebuild_slots = 0;
-	struct rr_analyzer *a = rr_analyzer_new(&cfg, &lim, on_event, &d);
+	struct rr_analyzer *a = rr_analyzer_new(cfg, &lim, on_event, &d);
 	d.a = a;
 #ifdef RR_HAVE_JSONC
 	if (o->json && a)
@@ -783,70 +905,59 @@ int main(int argc, char **argv)
 #endif
 	if (!a) {
 		fprintf(stderr, "rpcrdma-dump: not enough memory for the analyzer\n");
-		pcap_close(p);
+		if (p)
+			pcap_close(p);
+		rr_live_close(live);
 		return EXIT_INPUT;
 	}
 	capture = p;
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
-	if (o->iface) {
+	if (!o->file) {
 		/* as tcpdump does: tells a script the capture has started */
 		fprintf(stderr, "listening on %s, link-type %s, snapshot length %d bytes\n",
-			o->iface, pcap_datalink_val_to_name(link) ?
+			name, pcap_datalink_val_to_name(link) ?
 				    pcap_datalink_val_to_name(link) : "?",
-			pcap_snapshot(p));
+			p ? pcap_snapshot(p) : 65535);
 		fflush(stderr);
 	}
 
-	static struct rr_frame f;
-	struct totals t = { 0 };
 	struct pcap_pkthdr *h;
 	const u_char *data;
 	int rc = 0, status = 0;
-	time_t started = time(NULL), shown = 0;
-	bool tty = isatty(2) && o->file;
-	while (!stop && (o->count < 0 || (long)t.frames < o->count)) {
+	r.started = time(NULL);
+	r.tty = isatty(2) && o->file;
+	while (!stop && (o->count < 0 || (long)r.t.frames < o->count)) {
+		if (!p) {
+			if (rr_live_poll(live, 100) < 0)
+				break;
+			continue;
+		}
 		rc = pcap_next_ex(p, &h, &data);
 		if (rc == 0)
 			continue; /* live: the read timed out */
 		if (rc != 1)
 			break; /* end of file, SIGINT (PCAP_ERROR_BREAK) or error */
-		t.frames++;
-		uint64_t ts = (uint64_t)h->ts.tv_sec * 1000000000u +
-			      (uint64_t)h->ts.tv_usec * 1000u;
-		rr_analyzer_frame(a, (uint32_t)link, ts, data, h->caplen, h->len);
-		const struct rr_frame_summary *sum = rr_analyzer_last_summary(a);
-		t.cm += sum->cm;
-		t.mpa += sum->mpa;
-		t.icrc_good += sum->icrc_good;
-		t.icrc_bad += sum->icrc_bad;
-		/* the analyzer decoded it: again only for lines of its own */
-		if (!o->quiet && !o->findings_only &&
-		    (o->all_frames || sum->cm || sum->mpa))
-			for (bool more = rr_decode_frame(&cfg, (uint32_t)link, data,
-							 h->caplen, h->len, NULL, &f);
-			     more; more = rr_decode_next_unit(&cfg, &f))
-				print_unit(h, &f, o, t.frames);
-		print_events(&d, h, rr_analyzer_last_frame(a));
-		if (tty && time(NULL) - started >= 2 && time(NULL) != shown) {
-			shown = time(NULL);
-			fprintf(stderr, "\r%lu frames...", t.frames);
-		}
+		process(&d, &r, h, data);
 	}
-	if (tty && shown)
+	if (r.tty && r.shown)
 		fputc('\n', stderr);
 	if (rc == PCAP_ERROR) {
 		fprintf(stderr, "rpcrdma-dump: %s: %s (after %lu frames)\n",
-			name, pcap_geterr(p), t.frames);
+			name, pcap_geterr(p), r.t.frames);
 		status = EXIT_INPUT;
 	}
 	if (o->iface) {
 		struct pcap_stat ps;
 		if (pcap_stats(p, &ps) == 0)
 			rr_analyzer_dropped(a, ps.ps_drop + ps.ps_ifdrop);
+	} else if (live) {
+		rr_analyzer_dropped(a, rr_live_dropped(live));
 	}
+	if (r.writer)
+		pcap_dump_close(r.writer);
 	rr_analyzer_finish(a);
-	print_events(&d, NULL, &f);
+	print_events(&d, NULL, &r.f);
 	if (o->stats && !o->stats_json)
 		print_stats(a);
 #ifdef RR_HAVE_JSONC
@@ -869,17 +980,21 @@ int main(int argc, char **argv)
 		"%lu frames, %llu RPC-over-RDMA messages, %lu CM, %lu MPA; "
 		"%llu truncated, %llu malformed, %llu dropped; ICRC %lu good %lu bad; "
 		"%lu findings\n",
-		t.frames, (unsigned long long)msgs, t.cm, t.mpa,
+		r.t.frames, (unsigned long long)msgs, r.t.cm, r.t.mpa,
 		(unsigned long long)st->frames_truncated,
 		(unsigned long long)st->frames_malformed,
-		(unsigned long long)st->frames_dropped, t.icrc_good, t.icrc_bad,
+		(unsigned long long)st->frames_dropped, r.t.icrc_good, r.t.icrc_bad,
 		d.findings);
 	rr_analyzer_free(a);
 #ifdef RR_HAVE_JSONC
 	rr_json_writer_free(d.jw);
 #endif
 	capture = NULL;
-	pcap_close(p);
+	if (p)
+		pcap_close(p);
+	if (dead)
+		pcap_close(dead);
+	rr_live_close(live);
 	free(d.o.filter);
 	return status;
 }

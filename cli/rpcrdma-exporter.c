@@ -34,6 +34,7 @@
 #include "capture-source.h"
 #include "live-source.h"
 #include "trace-source.h"
+#include "verbs-source.h"
 #include "../exporters/rr_kernel.h"
 #include "../exporters/rr_prom.h"
 
@@ -81,6 +82,8 @@ static void usage(FILE *to)
 		"                RoCEv2 (UDP 4791) and iWARP (TCP 20049) frames\n"
 		"  -i IFACE      capture live on IFACE (libpcap)\n"
 		"  -t            the kernel's rpcrdma tracepoints (client and server)\n"
+		"  --rdma DEV[:PORT]  sniff an RDMA device's port (rdma-core);\n"
+		"                --list-devices lists them\n"
 		"  -B KIB        capture buffer (default 32768)\n"
 		"  -r FILE       replay a pcap or pcapng file, as fast as possible\n"
 		"  --realtime    replay at the pace the file recorded\n"
@@ -112,10 +115,12 @@ static bool number_arg(const char *arg, long max, const char *what, long *out)
 
 static int parse_args(int argc, char **argv, struct opts *o)
 {
-	enum { O_REALTIME = 256, O_SERIES, O_MOUNTSTATS, O_SVC };
+	enum { O_REALTIME = 256, O_SERIES, O_MOUNTSTATS, O_SVC, O_RDMA, O_LIST };
 	static const struct option longs[] = {
 		{ "realtime", no_argument, NULL, O_REALTIME },
 		{ "ebpf", required_argument, NULL, 'e' },
+		{ "rdma", required_argument, NULL, O_RDMA },
+		{ "list-devices", no_argument, NULL, O_LIST },
 		{ "tracepoints", no_argument, NULL, 't' },
 		{ "max-connection-series", required_argument, NULL, O_SERIES },
 		{ "mountstats", required_argument, NULL, O_MOUNTSTATS },
@@ -134,6 +139,13 @@ static int parse_args(int argc, char **argv, struct opts *o)
 			o->tracepoints = true;
 			sources++;
 			break;
+		case O_RDMA:
+			o->src.kind = RR_LIVE_VERBS;
+			o->src.name = optarg;
+			sources++;
+			break;
+		case O_LIST:
+			exit(rr_verbs_list(stdout) ? 0 : EXIT_INPUT);
 		case 'e':
 		case 'i':
 		case 'r':
@@ -530,7 +542,8 @@ int main(int argc, char **argv)
 			  (void *)&((struct sockaddr_in *)&addr)->sin_addr :
 			  (void *)&((struct sockaddr_in6 *)&addr)->sin6_addr,
 		  shown, sizeof(shown));
-	static const char *const kinds[] = { "file", "interface", "eBPF on" };
+	static const char *const kinds[] = { "file", "interface", "eBPF on",
+					     "RDMA device" };
 	fprintf(stderr, "rpcrdma-exporter: serving http://%s%s%s:%u/metrics from %s %s\n",
 		addr.ss_family == AF_INET6 ? "[" : "", shown,
 		addr.ss_family == AF_INET6 ? "]" : "", port,

@@ -26,6 +26,7 @@
 #include "capture-source.h"
 #include "live-source.h"
 #include "trace-source.h"
+#include "verbs-source.h"
 
 enum { EXIT_USAGE = 1, EXIT_INPUT = 2 };
 #define MAX_CONNS 4096
@@ -110,6 +111,8 @@ static void usage(FILE *to)
 		"               iWARP (TCP 20049) frames' headers over a ring buffer\n"
 		"  -i IFACE     libpcap live capture on IFACE\n"
 		"  -r FILE      replay a capture file (as fast as possible, or --realtime)\n"
+		"  --rdma DEV[:PORT]  sniff an RDMA device's port (rdma-core);\n"
+		"               --list-devices lists them\n"
 		"  -t           the kernel's rpcrdma tracepoints (NFS client and server\n"
 		"               on RDMA devices whose traffic reaches no netdev)\n"
 		"  -d SECONDS   refresh interval (default 1)\n"
@@ -140,9 +143,11 @@ static bool number(const char *arg, double max, const char *what, double *out)
 
 static int parse_args(int argc, char **argv, struct opts *o)
 {
-	enum { O_REALTIME = 256, O_ROCE, O_IWARP, O_SNAP };
+	enum { O_REALTIME = 256, O_ROCE, O_IWARP, O_SNAP, O_RDMA, O_LIST };
 	static const struct option longs[] = {
 		{ "ebpf", required_argument, NULL, 'e' },
+		{ "rdma", required_argument, NULL, O_RDMA },
+		{ "list-devices", no_argument, NULL, O_LIST },
 		{ "tracepoints", no_argument, NULL, 't' },
 		{ "realtime", no_argument, NULL, O_REALTIME },
 		{ "roce-port", required_argument, NULL, O_ROCE },
@@ -163,6 +168,13 @@ static int parse_args(int argc, char **argv, struct opts *o)
 			o->tracepoints = true;
 			sources++;
 			break;
+		case O_RDMA:
+			o->src.kind = RR_LIVE_VERBS;
+			o->src.name = optarg;
+			sources++;
+			break;
+		case O_LIST:
+			exit(rr_verbs_list(stdout) ? 0 : EXIT_INPUT);
 		case 'e':
 		case 'i':
 		case 'r':
@@ -449,9 +461,10 @@ static void fmt_us(char *out, size_t n, uint64_t us)
 static void render(struct top *t, struct lines *L)
 {
 	const struct rr_stats *st = rr_analyzer_stats(t->a);
-	static const char *const kinds[] = { "eBPF", "libpcap", "file" };
+	static const char *const kinds[] = { "eBPF", "libpcap", "file", "RDMA" };
 	const char *kind = kinds[t->o.src.kind == RR_LIVE_EBPF ? 0 :
-				 t->o.src.kind == RR_LIVE_PCAP ? 1 : 2];
+				 t->o.src.kind == RR_LIVE_PCAP ? 1 :
+				 t->o.src.kind == RR_LIVE_VERBS ? 3 : 2];
 	time_t wall = time(NULL);
 	char clock[16];
 	strftime(clock, sizeof(clock), "%H:%M:%S", localtime(&wall));

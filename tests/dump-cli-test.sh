@@ -34,6 +34,20 @@ printf 'not a capture\n' >"$work/text.pcap"
 expect "a file that is no capture" 2 "rpcrdma-dump: " -r "$work/text.pcap"
 expect "a filter that does not compile" 2 "filter 'udp port x'" -r "$sample" udp port x
 expect "an interface that does not exist" 2 "rpcrdma-dump: rr-no-such0" -i rr-no-such0
+expect "two sources" 1 "give one of" -r "$sample" -i lo
+if ! ls /sys/class/infiniband/* >/dev/null 2>&1; then
+	# no RDMA device here: both say so clearly
+	expect "--list-devices with no device" 2 "no RDMA device" --list-devices
+	expect "--rdma with no device" 2 "no RDMA device on this machine" --rdma mlx5_0
+fi
+# -w writes what it read, through libpcap: a file source comes out whole
+if "$dump" -r "$sample" -w "$work/copy.pcap" 2>/dev/null && cmp -s "$sample" "$work/copy.pcap"; then
+	pass=$((pass + 1))
+	echo "ok - -w writes the frames read, byte for byte"
+else
+	fail=$((fail + 1))
+	echo "not ok - -w writes the frames read, byte for byte"
+fi
 if "$dump" -h >"$work/out" 2>&1 && grep -q "^usage: rpcrdma-dump" "$work/out"; then
 	pass=$((pass + 1))
 	echo "ok - -h prints the usage, status 0"

@@ -152,6 +152,27 @@ kill "$server_pid" "$exporter_pid" 2>/dev/null
 wait "$server_pid" "$exporter_pid" 2>/dev/null
 check "rpcrdma-exporter -e: after SIGTERM nothing of ours remains" eval "! ours_left $A"
 
+# -- rpcrdma-dump -e -w: an eBPF capture to a file, read back ---------------
+dump=$build/cli/rpcrdma-dump
+ip netns exec "$A" "$dump" -e vA -w "$work/ebpf.pcap" 2>"$work/dumpw.err" &
+dump_pid=$!
+sleep 1.5
+inB "$peer" server -l 10.77.0.2 >/dev/null 2>&1 &
+server_pid=$!
+sleep 0.3
+inA "$peer" client -l 10.77.0.1 -a 10.77.0.2 -n 200 -s read >"$work/w-client.out" 2>&1
+sleep 0.5
+kill -INT "$dump_pid"
+wait "$dump_pid"
+kill "$server_pid" 2>/dev/null
+wait "$server_pid" 2>/dev/null
+"$dump" -q --stats -r "$work/ebpf.pcap" >"$work/w.stats" 2>&1
+want_write=$(sed -n 's/^bytes: inline [0-9]*  RDMA Read [0-9]*  RDMA Write \([0-9]*\).*/\1/p' "$work/w-client.out")
+check "rpcrdma-dump -e vA -w: the file holds every call and RDMA Write ($want_write bytes)" \
+	eval "grep -qE '^  READ +200 ' '$work/w.stats' &&
+	      grep -q 'unanswered 0;' '$work/w.stats' &&
+	      grep -q 'RDMA write $want_write;' '$work/w.stats'"
+
 # -- a fault's finding appears ----------------------------------------------
 run_pair fault udp 200 --fault zero-credit
 last "$work/fault-ebpf.json" >"$work/fault-ebpf.last"
