@@ -30,8 +30,9 @@ struct {
 	__uint(max_entries, 8 << 20);
 } records SEC(".maps");
 
+/* per CPU: counting takes no atomic operation */
 struct {
-	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(type, BPF_MAP_TYPE_LRU_PERCPU_HASH);
 	__uint(max_entries, 16384);
 	__type(key, struct rr_ebpf_flow);
 	__type(value, struct rr_ebpf_counts);
@@ -103,19 +104,25 @@ static __always_inline int capture(struct __sk_buff *skb, __u32 egress)
 	__u16 ports[2];
 	if (flow.proto != IPPROTO_UDP && flow.proto != IPPROTO_TCP)
 		return TC_ACT_OK;
-	if (bpf_skb_load_bytes(skb, off, ports, sizeof(ports)) < 0)
+	/* straight from the packet when the headers are in its linear part */
+	off &= 0x3ff;
+	__u16 *pp = data + off;
+	if ((void *)(pp + 2) <= end) {
+		ports[0] = pp[0];
+		ports[1] = pp[1];
+	} else if (bpf_skb_load_bytes(skb, off, ports, sizeof(ports)) < 0) {
 		return TC_ACT_OK;
+	}
 	flow.sport = bpf_ntohs(ports[0]);
 	flow.dport = bpf_ntohs(ports[1]);
 	if (flow.proto == IPPROTO_UDP ? flow.dport != roce_port && flow.sport != roce_port
 				      : !iwarp_port(flow.dport) && !iwarp_port(flow.sport))
 		return TC_ACT_OK;
 
-	stat_add(RR_EBPF_STAT_SEEN);
 	struct rr_ebpf_counts *c = bpf_map_lookup_elem(&flows, &flow);
 	if (c) {
-		__sync_fetch_and_add(&c->packets, 1);
-		__sync_fetch_and_add(&c->bytes, skb->len);
+		c->packets++;
+		c->bytes += skb->len;
 	} else {
 		struct rr_ebpf_counts fresh = { 1, skb->len };
 		bpf_map_update_elem(&flows, &flow, &fresh, BPF_NOEXIST);
@@ -130,8 +137,14 @@ static __always_inline int capture(struct __sk_buff *skb, __u32 egress)
 	 * a CM MAD (BTH destination QP 1) whole, for its private data */
 	__u64 n = skb->len;
 	__u8 dqp[3] = { 0xff, 0xff, 0xff };
-	if (flow.proto == IPPROTO_UDP)
+	__u8 *bth = data + off + 8;
+	if (flow.proto == IPPROTO_UDP && (void *)(bth + 8) <= end) {
+		dqp[0] = bth[5];
+		dqp[1] = bth[6];
+		dqp[2] = bth[7];
+	} else if (flow.proto == IPPROTO_UDP) {
 		bpf_skb_load_bytes(skb, off + 8 + 5, dqp, sizeof(dqp));
+	}
 	bool cm = !dqp[0] && !dqp[1] && dqp[2] == 1;
 	if (n > snap_len && !cm)
 		n = snap_len;
@@ -144,7 +157,11 @@ static __always_inline int capture(struct __sk_buff *skb, __u32 egress)
 	r->cap_len = 0;
 	if (n >= 1 && bpf_skb_load_bytes(skb, 0, r->data, n) == 0)
 		r->cap_len = (__u32)n;
-	bpf_ringbuf_submit(r, 0);
+	/* wake the reader only once data piles up: it also polls on a timer,
+	 * and a wakeup per frame would cost more than the frame */
+	__u64 queued = bpf_ringbuf_query(&records, BPF_RB_AVAIL_DATA);
+	bpf_ringbuf_submit(r, queued > (2 << 20) ? BPF_RB_FORCE_WAKEUP :
+						    BPF_RB_NO_WAKEUP);
 	stat_add(RR_EBPF_STAT_SENT);
 	return TC_ACT_OK;
 }

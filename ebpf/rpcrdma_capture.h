@@ -31,7 +31,6 @@ struct rr_ebpf_counts {
 };
 
 /* Indexes of the per-CPU statistics array. */
-enum { RR_EBPF_STAT_SEEN, RR_EBPF_STAT_SENT, RR_EBPF_STAT_DROPPED,
-       RR_EBPF_STAT_COUNT };
+enum { RR_EBPF_STAT_SENT, RR_EBPF_STAT_DROPPED, RR_EBPF_STAT_COUNT };
 
 #endif

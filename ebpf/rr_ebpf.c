@@ -206,8 +206,12 @@ struct rr_ebpf *rr_ebpf_open(const char *ifname, const struct rr_ebpf_opts *o,
 
 int rr_ebpf_poll(struct rr_ebpf *e, int timeout_ms)
 {
+	/* woken when data piles up, else after the timeout: then read all */
 	int n = ring_buffer__poll(e->rb, timeout_ms);
-	return n == -EINTR ? 0 : n < 0 ? -1 : n;
+	if (n < 0 && n != -EINTR)
+		return -1;
+	int more = ring_buffer__consume(e->rb);
+	return (n > 0 ? n : 0) + (more > 0 ? more : 0);
 }
 
 void rr_ebpf_counts(const struct rr_ebpf *e, uint64_t *seen, uint64_t *sent,
@@ -221,27 +225,36 @@ void rr_ebpf_counts(const struct rr_ebpf *e, uint64_t *seen, uint64_t *sent,
 			for (int c = 0; c < ncpu; c++)
 				sums[k] += v[c];
 	free(v);
-	*seen = sums[RR_EBPF_STAT_SEEN];
+	/* the program counts what it sent and what found no room */
 	*sent = sums[RR_EBPF_STAT_SENT];
 	*dropped = sums[RR_EBPF_STAT_DROPPED];
+	*seen = *sent + *dropped;
 }
 
 int rr_ebpf_flows(const struct rr_ebpf *e, rr_ebpf_flow_fn fn, void *ctx)
 {
 	int fd = bpf_map__fd(e->skel->maps.flows);
+	int ncpu = libbpf_num_possible_cpus();
+	struct rr_ebpf_counts *c = ncpu > 0 ? calloc((size_t)ncpu, sizeof(*c)) : NULL;
 	struct rr_ebpf_flow key, next;
-	struct rr_ebpf_counts c;
 	int n = 0;
 	void *prev = NULL;
-	while (bpf_map_get_next_key(fd, prev, &next) == 0) {
-		if (bpf_map_lookup_elem(fd, &next, &c) == 0) {
+	while (c && bpf_map_get_next_key(fd, prev, &next) == 0) {
+		if (bpf_map_lookup_elem(fd, &next, c) == 0) {
+			/* one value per CPU */
+			uint64_t packets = 0, bytes = 0;
+			for (int i = 0; i < ncpu; i++) {
+				packets += c[i].packets;
+				bytes += c[i].bytes;
+			}
 			fn(ctx, next.saddr, next.daddr, next.sport, next.dport,
-			   next.proto, c.packets, c.bytes);
+			   next.proto, packets, bytes);
 			n++;
 		}
 		key = next;
 		prev = &key;
 	}
+	free(c);
 	return n;
 }
 
