@@ -2,6 +2,7 @@
 #define _DEFAULT_SOURCE
 #include "live-source.h"
 
+#include <getopt.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
@@ -34,6 +35,33 @@ void rr_live_opts_init(struct rr_live_opts *o, const char *prog)
 	o->roce_port = 4791;
 	o->iwarp_port = 20049;
 	o->snap_len = 256;
+}
+
+bool rr_live_option(struct rr_live_opts *o, int c, const char *arg,
+		    bool *tracepoints, int *sources)
+{
+	switch (c) {
+	case 'e':
+	case 'i':
+	case 'r':
+	case RR_LIVE_OPT_RDMA:
+		o->kind = c == 'e' ? RR_LIVE_EBPF : c == 'i' ? RR_LIVE_PCAP :
+			  c == 'r' ? RR_LIVE_FILE : RR_LIVE_VERBS;
+		o->name = arg;
+		++*sources;
+		return true;
+	case 't':
+		*tracepoints = true;
+		++*sources;
+		return true;
+	case RR_LIVE_OPT_REALTIME:
+		o->realtime = true;
+		return true;
+	case RR_LIVE_OPT_LIST:
+		exit(rr_verbs_list(stdout) ? 0 : 2);
+	default:
+		return false;
+	}
 }
 
 static uint64_t mono_ns(void)

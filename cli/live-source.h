@@ -31,6 +31,22 @@ struct rr_live_opts {
 
 void rr_live_opts_init(struct rr_live_opts *o, const char *prog);
 
+/* The live tools' source options, for getopt_long: -e IFACE, -i IFACE,
+ * -r FILE, -t, --rdma DEV[:PORT], --realtime, --list-devices. */
+enum { RR_LIVE_OPT_RDMA = 0x200, RR_LIVE_OPT_LIST, RR_LIVE_OPT_REALTIME };
+#define RR_LIVE_SHORT_OPTIONS "e:i:r:t"
+#define RR_LIVE_LONG_OPTIONS \
+	{ "ebpf", required_argument, NULL, 'e' }, \
+	{ "tracepoints", no_argument, NULL, 't' }, \
+	{ "rdma", required_argument, NULL, RR_LIVE_OPT_RDMA }, \
+	{ "list-devices", no_argument, NULL, RR_LIVE_OPT_LIST }, \
+	{ "realtime", no_argument, NULL, RR_LIVE_OPT_REALTIME }
+/* True when getopt's c was one of them; counts the sources in *sources
+ * and says whether -t (the kernel's tracepoints, not frames) was given.
+ * --list-devices lists the RDMA devices and exits. */
+bool rr_live_option(struct rr_live_opts *o, int c, const char *arg,
+		    bool *tracepoints, int *sources);
+
 typedef void (*rr_live_fn)(void *ctx, uint64_t ts_ns, const uint8_t *data,
 			   uint32_t caplen, uint32_t wirelen);
 

@@ -115,13 +115,9 @@ static bool number_arg(const char *arg, long max, const char *what, long *out)
 
 static int parse_args(int argc, char **argv, struct opts *o)
 {
-	enum { O_REALTIME = 256, O_SERIES, O_MOUNTSTATS, O_SVC, O_RDMA, O_LIST };
+	enum { O_SERIES = 256, O_MOUNTSTATS, O_SVC };
 	static const struct option longs[] = {
-		{ "realtime", no_argument, NULL, O_REALTIME },
-		{ "ebpf", required_argument, NULL, 'e' },
-		{ "rdma", required_argument, NULL, O_RDMA },
-		{ "list-devices", no_argument, NULL, O_LIST },
-		{ "tracepoints", no_argument, NULL, 't' },
+		RR_LIVE_LONG_OPTIONS,
 		{ "max-connection-series", required_argument, NULL, O_SERIES },
 		{ "mountstats", required_argument, NULL, O_MOUNTSTATS },
 		{ "svc-rdma", required_argument, NULL, O_SVC },
@@ -133,27 +129,11 @@ static int parse_args(int argc, char **argv, struct opts *o)
 			    .svc_rdma = "/proc/sys/sunrpc/svc_rdma" };
 	rr_live_opts_init(&o->src, "rpcrdma-exporter");
 	int c, sources = 0;
-	while ((c = getopt_long(argc, argv, "e:i:r:tl:B:h", longs, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, RR_LIVE_SHORT_OPTIONS "l:B:h", longs, NULL)) != -1) {
+		if (rr_live_option(&o->src, c, optarg, &o->tracepoints, &sources))
+			continue;
 		switch (c) {
-		case 't':
-			o->tracepoints = true;
-			sources++;
-			break;
-		case O_RDMA:
-			o->src.kind = RR_LIVE_VERBS;
-			o->src.name = optarg;
-			sources++;
-			break;
-		case O_LIST:
-			exit(rr_verbs_list(stdout) ? 0 : EXIT_INPUT);
-		case 'e':
-		case 'i':
-		case 'r':
-			o->src.kind = c == 'e' ? RR_LIVE_EBPF : c == 'i' ? RR_LIVE_PCAP :
-									 RR_LIVE_FILE;
-			o->src.name = optarg;
-			sources++;
-			break;
+
 		case 'l':
 			o->listen = optarg;
 			break;
@@ -161,9 +141,6 @@ static int parse_args(int argc, char **argv, struct opts *o)
 			if (!number_arg(optarg, 4194304, "-B", &o->src.buffer_kib) ||
 			    !o->src.buffer_kib)
 				return -1;
-			break;
-		case O_REALTIME:
-			o->src.realtime = true;
 			break;
 		case O_SERIES:
 			if (!number_arg(optarg, 1000000, "--max-connection-series",

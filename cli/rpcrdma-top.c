@@ -143,13 +143,9 @@ static bool number(const char *arg, double max, const char *what, double *out)
 
 static int parse_args(int argc, char **argv, struct opts *o)
 {
-	enum { O_REALTIME = 256, O_ROCE, O_IWARP, O_SNAP, O_RDMA, O_LIST };
+	enum { O_ROCE = 256, O_IWARP, O_SNAP };
 	static const struct option longs[] = {
-		{ "ebpf", required_argument, NULL, 'e' },
-		{ "rdma", required_argument, NULL, O_RDMA },
-		{ "list-devices", no_argument, NULL, O_LIST },
-		{ "tracepoints", no_argument, NULL, 't' },
-		{ "realtime", no_argument, NULL, O_REALTIME },
+		RR_LIVE_LONG_OPTIONS,
 		{ "roce-port", required_argument, NULL, O_ROCE },
 		{ "iwarp-port", required_argument, NULL, O_IWARP },
 		{ "snaplen", required_argument, NULL, O_SNAP },
@@ -162,27 +158,11 @@ static int parse_args(int argc, char **argv, struct opts *o)
 	o->count = -1;
 	int sources = 0, c;
 	double v;
-	while ((c = getopt_long(argc, argv, "e:i:r:td:bn:js:h", longs, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, RR_LIVE_SHORT_OPTIONS "d:bn:js:h", longs, NULL)) != -1) {
+		if (rr_live_option(&o->src, c, optarg, &o->tracepoints, &sources))
+			continue;
 		switch (c) {
-		case 't':
-			o->tracepoints = true;
-			sources++;
-			break;
-		case O_RDMA:
-			o->src.kind = RR_LIVE_VERBS;
-			o->src.name = optarg;
-			sources++;
-			break;
-		case O_LIST:
-			exit(rr_verbs_list(stdout) ? 0 : EXIT_INPUT);
-		case 'e':
-		case 'i':
-		case 'r':
-			o->src.kind = c == 'e' ? RR_LIVE_EBPF : c == 'i' ? RR_LIVE_PCAP :
-									 RR_LIVE_FILE;
-			o->src.name = optarg;
-			sources++;
-			break;
+
 		case 'd':
 			if (!number(optarg, 3600, "-d", &o->interval))
 				return -1;
@@ -213,9 +193,6 @@ static int parse_args(int argc, char **argv, struct opts *o)
 			o->sort = (enum sort_key)k;
 			break;
 		}
-		case O_REALTIME:
-			o->src.realtime = true;
-			break;
 		case O_ROCE:
 		case O_IWARP:
 			if (!number(optarg, 65535, "a port", &v))
