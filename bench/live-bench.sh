@@ -5,10 +5,13 @@
 # frames/s, the user-space CPU the watcher used, and for eBPF the program's
 # average run time per packet from the kernel's BPF statistics
 # (kernel.bpf_stats_enabled).  Needs root.
-# usage: bench/live-bench.sh [BUILD_DIR] [CALLS]
+# Each source runs RUNS times (3), in turn; the medians are printed last,
+# as one run on a 2-core machine varies with what else runs.
+# usage: bench/live-bench.sh [BUILD_DIR] [CALLS] [RUNS]
 set -u
 build=${1:-build}
 calls=${2:-100000}
+runs=${3:-3}
 top=$build/cli/rpcrdma-top
 peer=$build/cli/rpcrdma-peer
 [ "$(id -u)" -eq 0 ] || { echo "live-bench: needs root (eBPF, live capture)"; exit 1; }
@@ -55,9 +58,25 @@ run() { # label, source options...
 	    -v hz="$hz" -v ns="$run_ns" -v cnt="$run_cnt" -v r="$rate" 'BEGIN {
 		printf "%-8s frames seen %9d  dropped %6d  %9.0f frames/s  user CPU %6.2f s",
 			l, f, d, f / s, u / hz
-		if (cnt > 0) printf "  kernel %5.0f ns/packet (%d runs)", ns / cnt, cnt
-		printf "  (peer %s calls/s)\n", r }'
+		printf "  kernel %5.0f ns/packet", (cnt > 0 ? ns / cnt : 0)
+		printf "  (peer %s calls/s)\n", r }' | tee -a "$work/runs.txt"
 }
-echo "== the peer, $calls mixed calls over udp on lo, at its full rate"
-run ebpf -e lo
-run libpcap -i lo
+echo "== the peer, $calls mixed calls over udp on lo, at its full rate; $runs runs each"
+for _ in $(seq "$runs"); do
+	run ebpf -e lo
+	run libpcap -i lo
+done
+# medians of dropped, frames/s, user CPU and kernel ns per source
+for label in ebpf libpcap; do
+	grep "^$label " "$work/runs.txt" | awk -v l="$label" '
+		{ d[NR] = $6; r[NR] = $7; u[NR] = $11; k[NR] = $14 }
+		function median(a, n,   i, j, t) {
+			for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++)
+				if (a[j] < a[i]) { t = a[i]; a[i] = a[j]; a[j] = t }
+			return a[int((n + 1) / 2)] }
+		END { n = NR
+			printf "median %-8s dropped %d  %.0f frames/s  user CPU %.2f s", l,
+				median(d, n), median(r, n), median(u, n)
+			if (l == "ebpf") printf "  kernel %.0f ns/packet", median(k, n)
+			printf "\n" }'
+done

@@ -8,6 +8,7 @@
 
 #define RR_EBPF_SNAP_MAX 512    /* bytes of a frame a record can hold */
 #define RR_EBPF_IWARP_PORTS 4
+#define RR_EBPF_RING_BYTES (4 << 20) /* each CPU's ring buffer */
 
 struct rr_ebpf_record {
 	__u64 ts_ns;            /* bpf_ktime_get_ns: CLOCK_MONOTONIC */

@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/epoll.h>
+#include <sys/mman.h>
 #include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
@@ -23,9 +25,19 @@
 #define TC_HANDLE 0x7270
 #define TC_PRIORITY 0x7264
 
+/* One CPU's ring buffer, read in place (as libbpf's ring_buffer does) so
+ * that the rings can be merged by time. */
+struct cpu_ring {
+	int fd;
+	uint64_t *cons_pos;      /* the consumer page: ours to write */
+	uint64_t *prod_pos;      /* the producer page, then the data twice */
+	uint8_t *data;
+};
+
 struct rr_ebpf {
 	struct rpcrdma_capture *skel;
-	struct ring_buffer *rb;
+	struct cpu_ring *rings;
+	int nrings, epfd;
 	struct bpf_tc_hook hook;
 	bool attached[2];        /* [0] ingress [1] egress */
 	bool destroy_hook;       /* the clsact qdisc is ours to remove */
@@ -50,15 +62,100 @@ static int64_t clock_ns(clockid_t id)
 	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
 
-static int on_record(void *ctx, void *data, size_t size)
+/* The head record of a ring: NULL when the ring is empty or its head is
+ * still being written (*busy). */
+static const struct rr_ebpf_record *ring_head(const struct cpu_ring *r,
+					      uint32_t *len, bool *busy)
 {
-	struct rr_ebpf *e = ctx;
-	const struct rr_ebpf_record *r = data;
-	if (size < sizeof(*r) || r->cap_len > RR_EBPF_SNAP_MAX)
-		return 0;
-	e->fn(e->ctx, (uint64_t)((int64_t)r->ts_ns + e->mono_to_real), r->data,
-	      r->cap_len, r->wire_len);
-	return 0;
+	uint64_t cons = __atomic_load_n(r->cons_pos, __ATOMIC_ACQUIRE);
+	uint64_t prod = __atomic_load_n(r->prod_pos, __ATOMIC_ACQUIRE);
+	*busy = false;
+	if (cons >= prod)
+		return NULL;
+	const uint32_t *hdr = (const uint32_t *)(r->data + (cons & (RR_EBPF_RING_BYTES - 1)));
+	uint32_t word = __atomic_load_n(hdr, __ATOMIC_ACQUIRE);
+	if (word & BPF_RINGBUF_BUSY_BIT) {
+		*busy = true;
+		return NULL;
+	}
+	*len = word;
+	return (const struct rr_ebpf_record *)(hdr + 2);
+}
+
+static void ring_advance(struct cpu_ring *r, uint32_t word)
+{
+	uint32_t len = word & ~(uint32_t)(BPF_RINGBUF_BUSY_BIT | BPF_RINGBUF_DISCARD_BIT);
+	uint64_t cons = *r->cons_pos + ((len + BPF_RINGBUF_HDR_SZ + 7) & ~7u);
+	__atomic_store_n(r->cons_pos, cons, __ATOMIC_RELEASE);
+}
+
+/*
+ * Hands over the waiting records in time order: each ring is in order, so
+ * the oldest head of all goes first.  A ring found empty can only get
+ * records stamped later than any head seen (the program stamps after it
+ * reserves), so nothing older can follow.
+ */
+static int drain(struct rr_ebpf *e)
+{
+	int n = 0;
+	while (n < 65536) {
+		int best = -1;
+		uint32_t best_len = 0;
+		const struct rr_ebpf_record *best_rec = NULL;
+		for (int i = 0; i < e->nrings; i++) {
+			uint32_t len;
+			bool busy;
+			const struct rr_ebpf_record *h = ring_head(&e->rings[i], &len, &busy);
+			for (int spin = 0; busy && spin < 4096; spin++)
+				h = ring_head(&e->rings[i], &len, &busy);
+			if (busy)
+				return n; /* a record half written: the next call */
+			if (!h)
+				continue;
+			if (len & BPF_RINGBUF_DISCARD_BIT) {
+				ring_advance(&e->rings[i], len);
+				i--;
+				continue;
+			}
+			if (!best_rec || h->ts_ns < best_rec->ts_ns) {
+				best = i;
+				best_rec = h;
+				best_len = len;
+			}
+		}
+		if (best < 0)
+			break;
+		if (best_len >= sizeof(*best_rec) && best_rec->cap_len <= RR_EBPF_SNAP_MAX)
+			e->fn(e->ctx, (uint64_t)((int64_t)best_rec->ts_ns + e->mono_to_real),
+			      best_rec->data, best_rec->cap_len, best_rec->wire_len);
+		ring_advance(&e->rings[best], best_len);
+		n++;
+	}
+	return n;
+}
+
+/* A ring buffer for one CPU, put in the program's array and mapped here. */
+static int ring_open(struct rr_ebpf *e, int cpu)
+{
+	struct cpu_ring *r = &e->rings[cpu];
+	long page = sysconf(_SC_PAGESIZE);
+	r->fd = bpf_map_create(BPF_MAP_TYPE_RINGBUF, NULL, 0, 0, RR_EBPF_RING_BYTES,
+			       NULL);
+	if (r->fd < 0)
+		return r->fd;
+	uint32_t key = (uint32_t)cpu;
+	if (bpf_map_update_elem(bpf_map__fd(e->skel->maps.rings), &key, &r->fd, 0))
+		return -errno;
+	void *c = mmap(NULL, (size_t)page, PROT_READ | PROT_WRITE, MAP_SHARED, r->fd, 0);
+	void *p = mmap(NULL, (size_t)page + 2 * (size_t)RR_EBPF_RING_BYTES, PROT_READ,
+		       MAP_SHARED, r->fd, page);
+	if (c == MAP_FAILED || p == MAP_FAILED)
+		return -errno;
+	r->cons_pos = c;
+	r->prod_pos = p;
+	r->data = (uint8_t *)p + page;
+	struct epoll_event ev = { .events = EPOLLIN, .data.u32 = (uint32_t)cpu };
+	return epoll_ctl(e->epfd, EPOLL_CTL_ADD, r->fd, &ev) ? -errno : 0;
 }
 
 static bool is_loopback(const char *ifname)
@@ -151,16 +248,30 @@ struct rr_ebpf *rr_ebpf_open(const char *ifname, const struct rr_ebpf_opts *o,
 		e->skel->rodata->iwarp_ports[i] = o->iwarp_ports[i];
 	e->skel->rodata->snap_len = o->snap_len > RR_EBPF_SNAP_MAX ?
 					    RR_EBPF_SNAP_MAX : o->snap_len;
+	e->nrings = libbpf_num_possible_cpus();
+	if (e->nrings < 1)
+		e->nrings = 1;
+	bpf_map__set_max_entries(e->skel->maps.rings, (uint32_t)e->nrings);
 	int err = rpcrdma_capture__load(e->skel);
 	if (err) {
 		privileges(msg, msglen, "loading the eBPF program", err);
 		rr_ebpf_close(e);
 		return NULL;
 	}
-	e->rb = ring_buffer__new(bpf_map__fd(e->skel->maps.records), on_record, e,
-				 NULL);
-	if (!e->rb) {
-		privileges(msg, msglen, "opening the ring buffer", -errno);
+	e->rings = calloc((size_t)e->nrings, sizeof(*e->rings));
+	e->epfd = epoll_create1(EPOLL_CLOEXEC);
+	for (int cpu = 0; e->rings && cpu < e->nrings; cpu++)
+		e->rings[cpu].fd = -1;
+	for (int cpu = 0; e->rings && e->epfd >= 0 && cpu < e->nrings; cpu++) {
+		err = ring_open(e, cpu);
+		if (err) {
+			privileges(msg, msglen, "making the ring buffers", err);
+			rr_ebpf_close(e);
+			return NULL;
+		}
+	}
+	if (!e->rings || e->epfd < 0) {
+		snprintf(msg, msglen, "out of memory or descriptors");
 		rr_ebpf_close(e);
 		return NULL;
 	}
@@ -206,12 +317,14 @@ struct rr_ebpf *rr_ebpf_open(const char *ifname, const struct rr_ebpf_opts *o,
 
 int rr_ebpf_poll(struct rr_ebpf *e, int timeout_ms)
 {
-	/* woken when data piles up, else after the timeout: then read all */
-	int n = ring_buffer__poll(e->rb, timeout_ms);
-	if (n < 0 && n != -EINTR)
+	int n = drain(e);
+	if (n)
+		return n;
+	/* woken when a ring fills up, else after the timeout: then read all */
+	struct epoll_event ev[64];
+	if (epoll_wait(e->epfd, ev, 64, timeout_ms) < 0 && errno != EINTR)
 		return -1;
-	int more = ring_buffer__consume(e->rb);
-	return (n > 0 ? n : 0) + (more > 0 ? more : 0);
+	return drain(e);
 }
 
 void rr_ebpf_counts(const struct rr_ebpf *e, uint64_t *seen, uint64_t *sent,
@@ -273,7 +386,19 @@ void rr_ebpf_close(struct rr_ebpf *e)
 		e->hook.attach_point = BPF_TC_INGRESS | BPF_TC_EGRESS;
 		bpf_tc_hook_destroy(&e->hook);
 	}
-	ring_buffer__free(e->rb);
+	long page = sysconf(_SC_PAGESIZE);
+	for (int i = 0; e->rings && i < e->nrings; i++) {
+		struct cpu_ring *r = &e->rings[i];
+		if (r->cons_pos)
+			munmap(r->cons_pos, (size_t)page);
+		if (r->prod_pos)
+			munmap(r->prod_pos, (size_t)page + 2 * (size_t)RR_EBPF_RING_BYTES);
+		if (r->fd >= 0)
+			close(r->fd);
+	}
+	free(e->rings);
+	if (e->epfd > 0)
+		close(e->epfd);
 	rpcrdma_capture__destroy(e->skel);
 	free(e);
 }
