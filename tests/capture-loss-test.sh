@@ -15,19 +15,7 @@ command -v mergecap >/dev/null && command -v editcap >/dev/null || {
 }
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-n=0
-fail=0
-check() { # description, command...
-	n=$((n + 1))
-	desc=$1
-	shift
-	if "$@"; then
-		echo "ok $n - $desc"
-	else
-		echo "not ok $n - $desc"
-		fail=$((fail + 1))
-	fi
-}
+. "$(dirname "$0")/tap.sh"
 
 # mergecap interleaves the two copies by time: each frame twice in a row
 mergecap -w "$work/twice.pcap" "$sample" "$sample"
@@ -51,5 +39,4 @@ check "a reply lost: its call unanswered, the others answered" \
 	grep -q 'replies 17 unanswered 1;' "$work/gap.stats"
 check "a reply lost: no credit or reply finding" \
 	grep -q ' 0 findings$' "$work/gap.stats"
-echo "$((n - fail)) passed, $fail failed"
-[ "$fail" -eq 0 ]
+tap_end

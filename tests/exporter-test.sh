@@ -31,19 +31,7 @@ cleanup() {
 	rm -rf "$work"
 }
 trap cleanup EXIT
-n=0
-fail=0
-check() { # description, command...
-	n=$((n + 1))
-	desc=$1
-	shift
-	if "$@"; then
-		echo "ok $n - $desc"
-	else
-		echo "not ok $n - $desc"
-		fail=$((fail + 1))
-	fi
-}
+. "$(dirname "$0")/tap.sh"
 # A loopback port nothing listens on.
 free_port() {
 	while :; do
@@ -209,5 +197,4 @@ check "SIGTERM stops it within 5 s" eval "! kill -0 $exporter_pid 2>/dev/null"
 wait "$exporter_pid"
 check "and it exits 0" test $? -eq 0
 
-echo "$((n - fail)) passed, $fail failed"
-[ "$fail" -eq 0 ]
+tap_end

@@ -7,6 +7,12 @@ build=$1
 prefix=$(mktemp -d)
 trap 'rm -rf "$prefix"' EXIT
 cmake --install "$build" --prefix "$prefix" >/dev/null
+# the Wireshark plugin goes below the prefix too, never into the system's
+if [ -f "$build/wireshark-plugin/rpcrdma.so" ] &&
+	! find "$prefix" -path '*/wireshark/plugins/*/epan/rpcrdma.so' | grep -q .; then
+	echo "FAIL: the Wireshark plugin was not installed below the prefix"
+	exit 1
+fi
 pc=$(find "$prefix" -name rpcrdma-dissect.pc)
 [ -n "$pc" ] || { echo "FAIL: no rpcrdma-dissect.pc installed"; exit 1; }
 export PKG_CONFIG_PATH=$(dirname "$pc")

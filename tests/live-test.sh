@@ -36,19 +36,7 @@ cleanup() {
 	rm -rf "$work"
 }
 trap cleanup EXIT
-n=0
-fail=0
-check() { # description, command...
-	n=$((n + 1))
-	desc=$1
-	shift
-	if "$@"; then
-		echo "ok $n - $desc"
-	else
-		echo "not ok $n - $desc"
-		fail=$((fail + 1))
-	fi
-}
+. "$(dirname "$0")/tap.sh"
 inA() { ip netns exec "$A" "$@"; }
 inB() { ip netns exec "$B" "$@"; }
 
@@ -258,5 +246,4 @@ check "an absent interface: status 2 and its name" \
 "$top" -r "$work/mixed.pcap" </dev/null >/dev/null 2>"$work/notty.err"
 check "the screen without a terminal: says to use -b" grep -q -- "-b" "$work/notty.err"
 
-echo "$((n - fail)) passed, $fail failed"
-[ "$fail" -eq 0 ]
+tap_end

@@ -30,19 +30,7 @@ ts() { # tshark as an unprivileged user when run as root
 		HOME="$work/home" tshark "$@"
 	fi
 }
-n=0
-fail=0
-check() { # description, command...
-	n=$((n + 1))
-	desc=$1
-	shift
-	if "$@"; then
-		echo "ok $n - $desc"
-	else
-		echo "not ok $n - $desc"
-		fail=$((fail + 1))
-	fi
-}
+. "$(dirname "$0")/tap.sh"
 check "tshark -G plugins lists rpcrdma.so" \
 	eval "ts -G plugins 2>/dev/null | grep -q 'rpcrdma.so'"
 procs='s/"RDMA_MSG"/0/; s/"RDMA_NOMSG"/1/; s/"RDMA_MSGP"/2/; s/"RDMA_DONE"/3/; s/"RDMA_ERROR"/4/'
@@ -78,5 +66,4 @@ for capture in "$src"/tests/captures/*.pcap*; do
 	check "$(basename "$capture"): no rpcrdma packet in another upper layer's traffic" \
 		test "$got" -eq 0
 done
-echo "$((n - fail)) passed, $fail failed"
-[ "$fail" -eq 0 ]
+tap_end
