@@ -60,6 +60,26 @@ for capture in "$src"/samples/rocev2-*.pcap "$src"/samples/iwarp-mixed.pcap \
 	check "$name: every message of rpcrdma-dump is in tshark's rpcrdma fields ($(wc -l <"$work/$name.dump"))" \
 		eval "test -s '$work/$name.dump' && test -z \"\$(comm -23 '$work/$name.dump' '$work/$name.ts')\""
 done
+# RFC 8797 private data in the CM REQ and REP of every RoCEv2 sample: the
+# same version, R bit and sizes as rpcrdma-dump reads, frame by frame
+cm_bad=0
+cm_frames=0
+for capture in "$src"/samples/rocev2-*.pcap; do
+	"$dump" -j -r "$capture" 2>/dev/null | grep '"type":"cm"' | grep '"status":"complete"' |
+		sed 's/.*"frame":\([0-9]*\),.*"version":\([0-9]*\),"rinval":\([a-z]*\),"send_size":\([0-9]*\),"recv_size":\([0-9]*\).*/\1 \2 \3 \4 \5/' |
+		sed 's/ true / 1 /; s/ false / 0 /' >"$work/cm.dump"
+	ts -r "$capture" -Y rpcrdma.cm -T fields -e frame.number -e rpcrdma.cm.version \
+		-e rpcrdma.cm.rinval -e rpcrdma.cm.send_size -e rpcrdma.cm.recv_size \
+		2>/dev/null | tr '\t' ' ' | sed 's/ True / 1 /; s/ False / 0 /' >"$work/cm.ts"
+	cm_frames=$((cm_frames + $(wc -l <"$work/cm.dump")))
+	cmp -s "$work/cm.dump" "$work/cm.ts" || {
+		echo "# $(basename "$capture"): private data differs"
+		diff "$work/cm.dump" "$work/cm.ts" | head -4 | sed 's/^/#   /'
+		cm_bad=$((cm_bad + 1))
+	}
+done
+check "RFC 8797 private data: $cm_frames CM frames, as rpcrdma-dump reads them" \
+	eval "test $cm_bad -eq 0 && test $cm_frames -gt 0"
 for capture in "$src"/tests/captures/*.pcap*; do
 	[ -f "$capture" ] || continue
 	got=$(ts -r "$capture" -Y rpcrdma 2>/dev/null | wc -l)

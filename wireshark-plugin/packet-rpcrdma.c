@@ -21,7 +21,10 @@ static int hf_confidence = -1, hf_reads = -1, hf_writes = -1, hf_reply = -1;
 static int hf_seg_position = -1, hf_seg_handle = -1, hf_seg_length = -1;
 static int hf_seg_offset = -1, hf_write_chunk = -1, hf_err = -1, hf_segment = -1;
 static int hf_vers_low = -1, hf_vers_high = -1, hf_align = -1, hf_thresh = -1;
+static int hf_cm = -1, hf_cm_format = -1, hf_cm_version = -1, hf_cm_flags = -1;
+static int hf_cm_rinval = -1, hf_cm_send = -1, hf_cm_recv = -1;
 static gint ett_rpcrdma = -1, ett_list = -1, ett_chunk = -1, ett_segment = -1;
+static gint ett_cm = -1;
 static dissector_handle_t rpc_handle;
 
 #define RR_X_VS(sym, val, str) { (val), (str) },
@@ -147,6 +150,38 @@ static gboolean heur_rpcrdma(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree
 	return TRUE;
 }
 
+/*
+ * RFC 8797 private data in an IB CM REQ or REP (RoCE and IB), anywhere in
+ * the private data (§4.1), decoded by libdissect: the sizes shown in bytes.
+ */
+static gboolean heur_cm_private(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree,
+				void *data)
+{
+	(void)pinfo;
+	(void)data;
+	guint captured = tvb_captured_length(tvb);
+	if (captured < RR_CM_PRIVATE_LEN)
+		return FALSE;
+	const guint8 *p = tvb_get_ptr(tvb, 0, (gint)captured);
+	struct rr_cm_private cp;
+	if (!rr_cm_private_find(p, 0, captured, tvb_reported_length(tvb), &cp) ||
+	    cp.status != RR_COMPLETE)
+		return FALSE;
+	int o = (int)cp.off;
+	proto_item *ti = proto_tree_add_item(tree, hf_cm, tvb, o, RR_CM_PRIVATE_LEN,
+					     ENC_NA);
+	proto_item_append_text(ti, ": v%u R=%u send %u recv %u", cp.version,
+			       cp.rinval, cp.send_size, cp.recv_size);
+	proto_tree *t = proto_item_add_subtree(ti, ett_cm);
+	proto_tree_add_uint(t, hf_cm_format, tvb, o, 4, RR_CM_PRIVATE_FORMAT);
+	proto_tree_add_uint(t, hf_cm_version, tvb, o + 4, 1, cp.version);
+	proto_tree_add_uint(t, hf_cm_flags, tvb, o + 5, 1, cp.flags);
+	proto_tree_add_boolean(t, hf_cm_rinval, tvb, o + 5, 1, cp.rinval);
+	proto_tree_add_uint(t, hf_cm_send, tvb, o + 6, 1, cp.send_size);
+	proto_tree_add_uint(t, hf_cm_recv, tvb, o + 7, 1, cp.recv_size);
+	return TRUE;
+}
+
 void proto_register_rpcrdma_tools(void)
 {
 	static hf_register_info hf[] = {
@@ -189,10 +224,29 @@ void proto_register_rpcrdma_tools(void)
 		{ &hf_thresh, { "Threshold", "rpcrdma.thresh", FT_UINT32, BASE_DEC, NULL, 0,
 				NULL, HFILL } },
 	};
-	static gint *ett[] = { &ett_rpcrdma, &ett_list, &ett_chunk, &ett_segment };
+	static hf_register_info hf_cm_fields[] = {
+		{ &hf_cm, { "RPC-over-RDMA private data", "rpcrdma.cm", FT_NONE, BASE_NONE,
+			    NULL, 0, "RFC 8797 §4 in CM private data", HFILL } },
+		{ &hf_cm_format, { "Format identifier", "rpcrdma.cm.format", FT_UINT32,
+				   BASE_HEX, NULL, 0, NULL, HFILL } },
+		{ &hf_cm_version, { "Version", "rpcrdma.cm.version", FT_UINT8, BASE_DEC,
+				    NULL, 0, NULL, HFILL } },
+		{ &hf_cm_flags, { "Flags", "rpcrdma.cm.flags", FT_UINT8, BASE_HEX, NULL, 0,
+				  NULL, HFILL } },
+		{ &hf_cm_rinval, { "Remote invalidation (R)", "rpcrdma.cm.rinval",
+				   FT_BOOLEAN, BASE_NONE, NULL, 0,
+				   "RFC 8797 §4.2: this peer can have its memory invalidated remotely",
+				   HFILL } },
+		{ &hf_cm_send, { "Send size", "rpcrdma.cm.send_size", FT_UINT32, BASE_DEC,
+				 NULL, 0, "largest message this peer sends, bytes", HFILL } },
+		{ &hf_cm_recv, { "Receive size", "rpcrdma.cm.recv_size", FT_UINT32, BASE_DEC,
+				 NULL, 0, "largest message this peer receives, bytes", HFILL } },
+	};
+	static gint *ett[] = { &ett_rpcrdma, &ett_list, &ett_chunk, &ett_segment, &ett_cm };
 	proto_rpcrdma = proto_register_protocol("RPC-over-RDMA (rpcrdma-tools)",
 						"RPCRDMA", "rpcrdma");
 	proto_register_field_array(proto_rpcrdma, hf, array_length(hf));
+	proto_register_field_array(proto_rpcrdma, hf_cm_fields, array_length(hf_cm_fields));
 	proto_register_subtree_array(ett, array_length(ett));
 }
 
@@ -202,6 +256,9 @@ void proto_reg_handoff_rpcrdma_tools(void)
 	heur_dissector_add("infiniband.payload", heur_rpcrdma,
 			   "RPC-over-RDMA on InfiniBand (rpcrdma-tools)",
 			   "rpcrdma_tools_infiniband", proto_rpcrdma, HEURISTIC_ENABLE);
+	heur_dissector_add("infiniband.mad.cm.private", heur_cm_private,
+			   "RPC-over-RDMA private data (rpcrdma-tools)",
+			   "rpcrdma_tools_cm", proto_rpcrdma, HEURISTIC_ENABLE);
 	heur_dissector_add("iwarp_ddp_rdmap", heur_rpcrdma,
 			   "RPC-over-RDMA on iWARP (rpcrdma-tools)",
 			   "rpcrdma_tools_iwarp", proto_rpcrdma, HEURISTIC_ENABLE);
