@@ -112,9 +112,12 @@ struct conn {
 	struct side side[2];  /* [0] requester, [1] responder */
 	uint32_t hnext[2];    /* endpoint hash chains, per side */
 	uint32_t comm_id;     /* IB CM: the REQ's communication ID */
-	bool used, rpcrdma;   /* known to carry RPC-over-RDMA */
-	bool markers, crc;    /* iWARP negotiation */
-	bool setup_cut;       /* the capture cut its setup: R bits unknown */
+	/* bits: a connection's size counts (bench/analyzer-memory) */
+	bool used : 1;
+	bool rpcrdma : 1;     /* known to carry RPC-over-RDMA */
+	bool markers : 1;     /* iWARP negotiation */
+	bool crc : 1;
+	bool setup_cut : 1;   /* the capture cut its setup: R bits unknown */
 };
 
 struct seg {
