@@ -58,7 +58,6 @@ struct exporter {
 	struct rr_trace *trace;        /* -t: the kernel's tracepoints */
 	uint64_t scrapes;
 	bool replay_done;
-	int local_family;
 	struct ifaddrs *ifaddrs;       /* for the "local" end of connections */
 };
 

@@ -52,7 +52,7 @@ struct opts {
 struct conn_view {
 	uint64_t lat[RR_LAT_BUCKETS];       /* this interval's latencies */
 	uint64_t lat_all[RR_LAT_BUCKETS];
-	uint64_t calls0, replies0, bytes0[3], findings0; /* at the last snapshot */
+	uint64_t calls0, bytes0[3]; /* at the last snapshot */
 	uint8_t programs;                   /* 1 NFS, 2 NFS4_CB, 4 other */
 };
 
@@ -397,8 +397,6 @@ static void snapshot(struct top *t)
 		r->findings = s->findings;
 		r->programs = v->programs;
 		v->calls0 = conn_calls;
-		v->replies0 = forward(s, RR_DIR_FWD_REPLY);
-		v->findings0 = s->findings;
 		if (row_shown(t, r))
 			t->nrows++;
 	}

@@ -65,6 +65,42 @@ static json_object *segment(const struct rr_rdma_seg *s, bool position)
 	return o;
 }
 
+/* RFC 8166 §4.3: the read list flat, each write chunk an array of its
+ * segments; returns whether a reply chunk was there. */
+static bool add_segments(const struct rr_rpcrdma *h, json_object *reads,
+			 json_object *writes, json_object *reply)
+{
+	bool has_reply = false;
+	json_object *chunk = NULL;
+	int last_chunk = -1;
+	bool lists = h->body_decoded && h->proc <= RR_RDMA_MSGP;
+	for (unsigned i = 0; lists && i < h->nsegs; i++) {
+		const struct rr_rdma_seg *s = &h->segs[i];
+		if (s->list == RR_LIST_READ) {
+			json_object_array_add(reads, segment(s, true));
+		} else if (s->list == RR_LIST_WRITE) {
+			if (s->chunk != last_chunk) {
+				chunk = json_object_new_array();
+				json_object_array_add(writes, chunk);
+				last_chunk = s->chunk;
+			}
+			json_object_array_add(chunk, segment(s, false));
+		} else {
+			has_reply = true;
+			json_object_array_add(reply, segment(s, false));
+		}
+	}
+	return has_reply;
+}
+
+static void add_findings(json_object *array, const uint16_t *findings,
+			 unsigned n)
+{
+	for (unsigned i = 0; i < n; i++)
+		json_object_array_add(array, json_object_new_string(
+					      rr_finding_info(findings[i])->id));
+}
+
 static json_object *rpc_object(const struct rr_rpc *r)
 {
 	json_object *o = json_object_new_object();
@@ -121,31 +157,17 @@ json_object *rr_json_message(const struct rr_event *ev,
 	const char *proc = rr_rdma_proc_str(h->proc);
 	add(o, "proc", proc ? json_object_new_string(proc) : u64(h->proc));
 	add(o, "len", u64(ev->msg_len));
-	bool lists = h->body_decoded && h->proc <= RR_RDMA_MSGP;
 	json_object *reads = json_object_new_array();
 	json_object *writes = json_object_new_array();
-	json_object *reply = NULL, *chunk = NULL;
-	int last_chunk = -1;
-	for (unsigned i = 0; lists && i < h->nsegs; i++) {
-		const struct rr_rdma_seg *s = &h->segs[i];
-		if (s->list == RR_LIST_READ) {
-			json_object_array_add(reads, segment(s, true));
-		} else if (s->list == RR_LIST_WRITE) {
-			if (s->chunk != last_chunk) {
-				chunk = json_object_new_array();
-				json_object_array_add(writes, chunk);
-				last_chunk = s->chunk;
-			}
-			json_object_array_add(chunk, segment(s, false));
-		} else {
-			if (!reply)
-				reply = json_object_new_array();
-			json_object_array_add(reply, segment(s, false));
-		}
-	}
+	json_object *reply = json_object_new_array();
 	add(o, "reads", reads);
 	add(o, "writes", writes);
-	add(o, "reply", reply);
+	if (add_segments(h, reads, writes, reply)) {
+		add(o, "reply", reply);
+	} else {
+		json_object_put(reply);
+		add(o, "reply", NULL);
+	}
 	if (h->proc == RR_RDMA_MSGP) {
 		add(o, "align", u64(h->align));
 		add(o, "thresh", u64(h->thresh));
@@ -169,9 +191,7 @@ json_object *rr_json_message(const struct rr_event *ev,
 	}
 	add(o, "completed", done);
 	json_object *fa = json_object_new_array();
-	for (unsigned i = 0; i < nfindings; i++)
-		json_object_array_add(fa, json_object_new_string(
-					       rr_finding_info(findings[i])->id));
+	add_findings(fa, findings, nfindings);
 	add(o, "findings", fa);
 	return o;
 }
@@ -625,26 +645,7 @@ const char *rr_json_writer_message(struct rr_json_writer *w,
 	json_object_array_del_idx(w->m_reads, 0, json_object_array_length(w->m_reads));
 	json_object_array_del_idx(w->m_writes, 0, json_object_array_length(w->m_writes));
 	json_object_array_del_idx(w->reply, 0, json_object_array_length(w->reply));
-	bool has_reply = false;
-	json_object *chunk = NULL;
-	int last_chunk = -1;
-	bool lists = h->body_decoded && h->proc <= RR_RDMA_MSGP;
-	for (unsigned i = 0; lists && i < h->nsegs; i++) {
-		const struct rr_rdma_seg *s = &h->segs[i];
-		if (s->list == RR_LIST_READ) {
-			json_object_array_add(w->m_reads, segment(s, true));
-		} else if (s->list == RR_LIST_WRITE) {
-			if (s->chunk != last_chunk) {
-				chunk = json_object_new_array();
-				json_object_array_add(w->m_writes, chunk);
-				last_chunk = s->chunk;
-			}
-			json_object_array_add(chunk, segment(s, false));
-		} else {
-			has_reply = true;
-			json_object_array_add(w->reply, segment(s, false));
-		}
-	}
+	bool has_reply = add_segments(h, w->m_reads, w->m_writes, w->reply);
 	hold(o, "reply", &w->m_reply_cur, w->reply, has_reply);
 	writer_rpc(w, o, &w->m_rpc_cur, rpc);
 	if (completed) {
@@ -656,9 +657,7 @@ const char *rr_json_writer_message(struct rr_json_writer *w,
 	hold(o, "completed", &w->m_done_cur, w->done, completed != NULL);
 	json_object_array_del_idx(w->m_findings, 0,
 				  json_object_array_length(w->m_findings));
-	for (unsigned i = 0; i < nfindings; i++)
-		json_object_array_add(w->m_findings, json_object_new_string(
-				      rr_finding_info(findings[i])->id));
+	add_findings(w->m_findings, findings, nfindings);
 	return text(w, o);
 }
 

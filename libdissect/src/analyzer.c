@@ -1113,7 +1113,9 @@ static void place(struct rr_analyzer *a, uint32_t si, uint64_t pos,
 	struct call *c = &a->calls[g->call];
 	if (!a->lim.rebuild_slots || c->answered != g->rrc)
 		return; /* writes after the reply, reads of a settled call */
-	struct rebuild *r = rebuild_get(a, g->call, chunk_space(a, c, g->rrc));
+	/* the chunk space is summed once, when the slot is taken */
+	struct rebuild *r = c->rebuild != NO_SLOT ? &a->rebuilds[c->rebuild] :
+			    rebuild_get(a, g->call, chunk_space(a, c, g->rrc));
 	if (!r)
 		return;
 	if (have < len || pos > r->size || len > r->size - pos) {
@@ -1371,6 +1373,15 @@ static void on_call(struct rr_analyzer *a, uint32_t cn, uint8_t dir,
 		call_rebuild_setup(a, ci, h, m, kept, len);
 }
 
+/* RFC 8797 §4.2: Send With Invalidate needs the peer's R bit; a capture
+ * that cut the setup cannot tell. */
+static void check_swi_allowed(struct rr_analyzer *a, uint32_t cn)
+{
+	const struct conn *k = &a->conns[cn];
+	if (!k->info.thresholds.remote_invalidation && !k->setup_cut)
+		finding(a, cn, RR_FIND_SWI_WITHOUT_R, NULL);
+}
+
 static void on_reply(struct rr_analyzer *a, uint32_t cn, uint8_t dir,
 		     const struct rr_rpcrdma *h, uint32_t inv_key,
 		     const uint8_t *m, uint32_t kept, uint32_t len)
@@ -1407,8 +1418,7 @@ static void on_reply(struct rr_analyzer *a, uint32_t cn, uint8_t dir,
 	if (inv_key) {
 		/* RFC 8797 §4.2: both R, and a key of this xid's chunks */
 		if (!k->info.thresholds.remote_invalidation) {
-			if (!k->setup_cut)
-				finding(a, cn, RR_FIND_SWI_WITHOUT_R, NULL);
+			check_swi_allowed(a, cn);
 		} else {
 			bool mine = false;
 			for (uint32_t s = c->segs; s != NONE; s = a->segs[s].next)
@@ -1471,9 +1481,8 @@ static void on_done(struct rr_analyzer *a, uint32_t cn,
 {
 	uint32_t ci = call_find(a, cn, RR_DIR_FWD_CALL, h->xid);
 	if (ci != NONE && a->calls[ci].rrc_pending) {
-		if (inv_key && !a->conns[cn].info.thresholds.remote_invalidation &&
-		    !a->conns[cn].setup_cut)
-			finding(a, cn, RR_FIND_SWI_WITHOUT_R, NULL);
+		if (inv_key)
+			check_swi_allowed(a, cn);
 		remember_done_xid(a, h->xid);
 		call_free(a, ci);
 		return;
