@@ -576,21 +576,34 @@ static void trace_report(const struct rr_tp_stats *s, const struct rr_tp_stats *
 			 double dt, bool json)
 {
 	if (json) {
-		printf("{\"time\":%lld,\"source\":\"tracepoints\",\"client\":{\"calls\":%llu,"
-		       "\"replies\":%llu,\"credits\":%u,\"read_segments\":%llu,"
-		       "\"write_segments\":%llu,\"reply_segments\":%llu,\"segment_bytes\":%llu},"
-		       "\"server\":{\"requests\":%llu,\"credits\":%u,\"read_segments\":%llu,"
-		       "\"write_segments\":%llu,\"segment_bytes\":%llu}}\n",
-		       (long long)time(NULL), (unsigned long long)s->calls,
-		       (unsigned long long)s->replies, s->credits,
-		       (unsigned long long)s->read_segments,
-		       (unsigned long long)s->write_segments,
-		       (unsigned long long)s->reply_segments,
-		       (unsigned long long)s->segment_bytes,
-		       (unsigned long long)s->requests, s->requested_credits,
-		       (unsigned long long)s->server_read_segments,
-		       (unsigned long long)s->server_write_segments,
-		       (unsigned long long)s->server_segment_bytes);
+		const struct { const char *key; uint64_t v; } client[] = {
+			{ "calls", s->calls }, { "replies", s->replies },
+			{ "credits", s->credits },
+			{ "read_segments", s->read_segments },
+			{ "write_segments", s->write_segments },
+			{ "reply_segments", s->reply_segments },
+			{ "segment_bytes", s->segment_bytes },
+		}, server[] = {
+			{ "requests", s->requests },
+			{ "credits", s->requested_credits },
+			{ "read_segments", s->server_read_segments },
+			{ "write_segments", s->server_write_segments },
+			{ "segment_bytes", s->server_segment_bytes },
+		};
+		json_object *o = json_object_new_object();
+		json_object *c = json_object_new_object(), *v = json_object_new_object();
+		for (size_t i = 0; i < sizeof(client) / sizeof(client[0]); i++)
+			json_object_object_add(c, client[i].key,
+					       json_object_new_uint64(client[i].v));
+		for (size_t i = 0; i < sizeof(server) / sizeof(server[0]); i++)
+			json_object_object_add(v, server[i].key,
+					       json_object_new_uint64(server[i].v));
+		json_object_object_add(o, "time", json_object_new_int64(time(NULL)));
+		json_object_object_add(o, "source", json_object_new_string("tracepoints"));
+		json_object_object_add(o, "client", c);
+		json_object_object_add(o, "server", v);
+		puts(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
+		json_object_put(o);
 	} else {
 		printf("rpcrdma-top  kernel tracepoints\n"
 		       "client: calls/s %.0f  replies/s %.0f  credits %u  chunk segments "
