@@ -366,7 +366,8 @@ static void on_event(void *ctx, const struct rr_event *ev)
 	if (d->o.quiet ||
 	    (ev->kind != RR_EV_MESSAGE && ev->kind != RR_EV_FINDING &&
 	     ev->kind != RR_EV_NEGOTIATED && ev->kind != RR_EV_RPC_DONE &&
-	     ev->kind != RR_EV_RPC_MESSAGE))
+	     ev->kind != RR_EV_RPC_MESSAGE &&
+	     !(ev->kind == RR_EV_CHUNK_DATA && d->o.all_frames)))
 		return;
 	if (d->nev == FRAME_EVENTS)
 		return;
@@ -415,6 +416,14 @@ static struct pending *rebuilt_of(struct dump *d, unsigned i)
 	return NULL;
 }
 
+/* With -a: the chunk an RDMA packet serves, below the packet's line. */
+static void print_chunk_data(const struct rr_event *e)
+{
+	printf("\t%s chunk of xid 0x%08" PRIx32 ": %s %" PRIu32 " bytes at %" PRIu64
+	       " of segment 0x%08" PRIx32 "\n", rr_chunk_kind_str(e->source), e->xid,
+	       rr_access_str(e->access), e->data_len, e->seg_offset, e->handle);
+}
+
 static void print_completion(const struct rr_event *e)
 {
 	unsigned long long us = (unsigned long long)(e->latency_ns / 1000u);
@@ -448,6 +457,8 @@ static void print_events_json(struct dump *d)
 				json_line(rr_json_negotiated(&p->ev, c));
 		} else if (p->ev.kind == RR_EV_FINDING) {
 			json_line(rr_json_finding(&p->ev));
+		} else if (p->ev.kind == RR_EV_CHUNK_DATA) {
+			json_line(rr_json_chunk_data(&p->ev));
 		} else if (p->ev.kind == RR_EV_RPC_MESSAGE) {
 			writer_line(d, rr_json_writer_rpc_message(d->jw, &p->ev,
 					p->has_rpc ? &p->rpc : NULL));
@@ -499,6 +510,10 @@ static void print_events(struct dump *d, const struct pcap_pkthdr *h,
 		}
 		if (d->o.findings_only || p->shown)
 			continue;
+		if (p->ev.kind == RR_EV_CHUNK_DATA) {
+			print_chunk_data(&p->ev);
+			continue;
+		}
 		print_time(h);
 		print_endpoints(f);
 		if (p->ev.kind == RR_EV_RPC_MESSAGE) {
@@ -579,17 +594,7 @@ static void print_stats(const struct rr_analyzer *a)
 	for (unsigned p = 0; p < RR_PROC_SLOTS; p++) {
 		if (!st->rpc_calls[p])
 			continue;
-		uint64_t n = 0, half = 0;
-		unsigned med = 0;
-		for (unsigned b = 0; b < RR_LAT_BUCKETS; b++)
-			n += st->latency[p][b];
-		for (unsigned b = 0; b < RR_LAT_BUCKETS; b++) {
-			half += st->latency[p][b];
-			if (half * 2 >= n && n) {
-				med = b;
-				break;
-			}
-		}
+		int med = rr_latency_quantile_bucket(st->latency[p], 0.5);
 		struct rr_proc_slot_info si = rr_analyzer_proc_slot_info(p);
 		char name[48];
 		if (si.version == 3)
@@ -599,8 +604,8 @@ static void print_stats(const struct rr_analyzer *a)
 				 (unsigned)si.version, si.procedure);
 		printf("  %-14s %8llu  latency ~%llu-%llu us\n", name,
 		       (unsigned long long)st->rpc_calls[p],
-		       n ? (unsigned long long)(1ull << med) : 0ull,
-		       n ? (unsigned long long)(2ull << med) : 0ull);
+		       med >= 0 ? (unsigned long long)(1ull << med) : 0ull,
+		       med >= 0 ? (unsigned long long)(2ull << med) : 0ull);
 	}
 	printf("\nFindings\n");
 	for (unsigned i = 0; i < RR_FINDING_COUNT; i++)

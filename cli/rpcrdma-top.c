@@ -283,17 +283,8 @@ static void on_frame(void *ctx, uint64_t ts, const uint8_t *data,
 /* The upper bound of the bucket that holds the q-quantile, microseconds. */
 static uint64_t quantile_us(const uint64_t *h, double q)
 {
-	uint64_t n = 0, run = 0;
-	for (unsigned b = 0; b < RR_LAT_BUCKETS; b++)
-		n += h[b];
-	if (!n)
-		return 0;
-	for (unsigned b = 0; b < RR_LAT_BUCKETS; b++) {
-		run += h[b];
-		if ((double)run >= q * (double)n)
-			return (uint64_t)2 << b;
-	}
-	return (uint64_t)2 << (RR_LAT_BUCKETS - 1);
+	int b = rr_latency_quantile_bucket(h, q);
+	return b < 0 ? 0 : (uint64_t)2 << b;
 }
 
 static bool row_shown(const struct top *t, const struct row *r)

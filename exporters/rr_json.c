@@ -209,6 +209,20 @@ json_object *rr_json_finding(const struct rr_event *ev)
 	return o;
 }
 
+json_object *rr_json_chunk_data(const struct rr_event *ev)
+{
+	json_object *o = header("chunk_data", ev->frame, ev->ts_ns);
+	add(o, "conn", u64(ev->conn));
+	add(o, "dir", json_object_new_string(rr_dir_str(ev->dir)));
+	add(o, "xid", u64(ev->xid));
+	add(o, "chunk", json_object_new_string(rr_chunk_kind_str(ev->source)));
+	add(o, "op", json_object_new_string(rr_access_str(ev->access)));
+	add(o, "handle", u64(ev->handle));
+	add(o, "offset", u64(ev->seg_offset));
+	add(o, "len", u64(ev->data_len));
+	return o;
+}
+
 static json_object *private_data(const struct rr_cm_private *p)
 {
 	json_object *o = json_object_new_object();

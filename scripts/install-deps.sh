@@ -5,7 +5,7 @@ set -eu
 
 packages="build-essential cmake pkg-config clang llvm libclang-rt-14-dev
 libpcap-dev tshark wireshark-dev libibverbs-dev librdmacm-dev libjson-c-dev bc
-libmicrohttpd-dev prometheus curl
+libmicrohttpd-dev prometheus curl jq
 bpftool libbpf-dev libelf-dev zlib1g-dev libncurses-dev tmux iproute2 util-linux"
 
 missing=""

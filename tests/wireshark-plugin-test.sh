@@ -1,20 +1,27 @@
 #!/bin/bash
 # SPDX-License-Identifier: BSD-2-Clause
-# The Wireshark plugin in the real tshark 4.0 (a first part of it: the
-# header and its chunk lists, by libdissect): it loads, every message it
-# shows has rpcrdma-dump's xid, credits and procedure, every message of the
-# peer's captures without version or xid faults is shown, no dissector bug
-# is reported, and the real captures of other upper layers show no rpcrdma
-# packet.  tshark ignores
+# The Wireshark plugin in the real tshark 4.0, against rpcrdma-dump on every
+# sample capture: the plugin loads; message by message the header fields and
+# the analysis (direction, credits, completion, bytes moved) agree with
+# rpcrdma-dump -j; so do the RPC messages rebuilt from chunk data and the
+# chunk each RDMA Read or Write packet serves; -z expert lists exactly the
+# findings of rpcrdma-dump --findings; -z rpcrdma,stat matches --stats;
+# NFS replies are matched to their calls (-z rpc,programs); RFC 8797 private
+# data in CM and MPA frames reads as rpcrdma-dump reads it; a capture cut
+# before its connection setup still links calls and replies; no dissector
+# bug anywhere, the real captures of other upper layers show no rpcrdma
+# packet, and tshark survives randomly corrupted captures.  tshark ignores
 # personal plugin folders as root, so it runs as nobody with a HOME that
 # holds the plugin.
-# usage: wireshark-plugin-test.sh BUILD_DIR SOURCE_DIR
+# usage: wireshark-plugin-test.sh BUILD_DIR SOURCE_DIR [CORRUPTED_RUNS]
 set -u
 build=$1
 src=$2
+corrupted_runs=${3:-500}
 plugin=$build/wireshark-plugin/rpcrdma.so
 dump=$build/cli/rpcrdma-dump
 command -v tshark >/dev/null || { echo "SKIP: tshark is not installed"; exit 77; }
+command -v jq >/dev/null || { echo "SKIP: jq is not installed"; exit 77; }
 [ -f "$plugin" ] || { echo "SKIP: the plugin was not built (wireshark-dev)"; exit 77; }
 work=$(mktemp -d)
 trap '[ -n "${KEEP:-}" ] || rm -rf "$work"' EXIT
@@ -31,42 +38,134 @@ ts() { # tshark as an unprivileged user when run as root
 	fi
 }
 . "$(dirname "$0")/tap.sh"
+equal_files() { # expected file, got file: equal and not empty, or the diff
+	[ -s "$1" ] && cmp -s "$1" "$2" && return 0
+	diff "$1" "$2" | head -6 | sed 's/^/#   /'
+	return 1
+}
+same() { # label, expected file, got file
+	check "$1 ($(wc -l <"$2") lines)" equal_files "$2" "$3"
+}
 check "tshark -G plugins lists rpcrdma.so" \
 	eval "ts -G plugins 2>/dev/null | grep -q 'rpcrdma.so'"
-procs='s/"RDMA_MSG"/0/; s/"RDMA_NOMSG"/1/; s/"RDMA_MSGP"/2/; s/"RDMA_DONE"/3/; s/"RDMA_ERROR"/4/'
-for capture in "$src"/samples/rocev2-*.pcap "$src"/samples/iwarp-mixed.pcap \
-	       "$src"/samples/rpcrdma-sample.pcap; do
+check "every finding is an expert item of its own (tshark -G fields)" \
+	eval "test \"\$(ts -G fields 2>/dev/null | awk -F'\t' '\$3 ~ /^rpcrdma\\./ && \$4 == \"FT_NONE\"' | grep -c .)\" -ge 24"
+
+# rpcrdma-dump's names as the numbers tshark -T fields prints
+names='def dir: {"call": 0, "reply": 1, "backward call": 2, "backward reply": 3, "unknown": 4}[.];
+def proc: {"RDMA_MSG": 0, "RDMA_NOMSG": 1, "RDMA_MSGP": 2, "RDMA_DONE": 3, "RDMA_ERROR": 4}[.];
+def kind: {"inline": 0, "read": 1, "position_zero_read": 2, "write": 3, "reply": 4, "responder_read": 5}[.];
+def op: {"read_request": 0, "read_response": 1, "write": 2}[.];'
+for capture in "$src"/samples/*.pcap; do
 	name=$(basename "$capture" .pcap)
-	# rpcrdma-dump's messages: xid credits proc, one line each
-	"$dump" -j -r "$capture" 2>/dev/null | grep '"type":"message"' |
-		sed 's/.*"xid":\([0-9]*\),"vers":[0-9]*,"credits":\([0-9]*\),"proc":\("[A-Z_]*"\).*/\1 \2 \3/' |
-		sed "$procs" | sort >"$work/$name.dump"
-	ts -r "$capture" -Y rpcrdma -T fields -e rpcrdma.xid -e rpcrdma.credits \
-		-e rpcrdma.proc -E occurrence=f 2>"$work/$name.err" |
-		while read -r xid credits proc; do
-			printf '%d %s %s\n' "$xid" "$credits" "$proc"
-		done | sort >"$work/$name.ts"
+	"$dump" -j -a -r "$capture" >"$work/dump.json" 2>/dev/null
+	ts -r "$capture" -T fields -E occurrence=f -e frame.number -e rpcrdma.xid \
+		-e rpcrdma.dir -e rpcrdma.credits -e rpcrdma.proc -e rpcrdma.time \
+		-e rpcrdma.moved.inline -e rpcrdma.moved.read -e rpcrdma.moved.write \
+		-e rpcrdma.rebuilt.xid -e rpcrdma.rebuilt.source -e rpcrdma.rebuilt \
+		-Y 'rpcrdma.xid || rpcrdma.rebuilt' 2>"$work/ts.err" >"$work/ts.fields"
+	# messages: frame xid dir credits proc, and for a reply that completed
+	# its call the RPC time in ns and the bytes moved
+	jq -r "$names"'select(.type == "message") | "\(.frame) \(.xid) \(.dir | dir) \(.credits) \(.proc | proc) " +
+		(.completed | if . then "\(.latency_ns) \(.bytes_inline) \(.bytes_read) \(.bytes_write)" else "-" end)' \
+		"$work/dump.json" | sort -n >"$work/msg.dump"
+	awk -F'\t' '$2 != "" { printf "%d %.0f %d %d %d ", $1, $2, $3, $4, $5
+		if ($6 == "") print "-"
+		else printf "%.0f %d %d %d\n", $6 * 1e9, $7, $8, $9 }' \
+		"$work/ts.fields" | sort -n >"$work/msg.ts"
 	check "$name: tshark reports no dissector bug" \
-		eval "! grep -qi 'dissector bug' '$work/$name.err'"
-	# the built-in dissector takes this connection over (a conversation
-	# it sets when it accepts the version-2 exchange) before our
-	# heuristic is asked: turning the built-in off is a next step
-	[ "$name" = rocev2-fault-wrong-version ] && continue
-	check "$name: every message tshark shows as rpcrdma has rpcrdma-dump's xid, credits and proc" \
-		eval "test -s '$work/$name.ts' && test -z \"\$(comm -13 '$work/$name.dump' '$work/$name.ts')\""
-	# without the connection's context the plugin does not yet take a
-	# message of another version, or one whose RPC xid differs
-	case $name in *wrong-version|*xid-mismatch|rpcrdma-sample) continue ;; esac
-	check "$name: every message of rpcrdma-dump is in tshark's rpcrdma fields ($(wc -l <"$work/$name.dump"))" \
-		eval "test -s '$work/$name.dump' && test -z \"\$(comm -23 '$work/$name.dump' '$work/$name.ts')\""
+		eval "! grep -qi 'dissector bug' '$work/ts.err'"
+	same "$name: every message, field by field as rpcrdma-dump -j has it" \
+		"$work/msg.dump" "$work/msg.ts"
+	# RPC messages rebuilt from chunk data: frame xid chunk length
+	jq -r "$names"'select(.type == "rpc_message") | "\(.frame) \(.xid) \(.source | kind) \(.len)"' \
+		"$work/dump.json" | sort -n >"$work/rebuilt.dump"
+	awk -F'\t' '$10 != "" { printf "%d %.0f %d %d\n", $1, $10, $11, $12 }' \
+		"$work/ts.fields" | sort -n >"$work/rebuilt.ts"
+	if [ -s "$work/rebuilt.dump" ]; then
+		same "$name: RPC messages rebuilt from chunks as rpcrdma-dump -j" \
+			"$work/rebuilt.dump" "$work/rebuilt.ts"
+	fi
+	# the chunk of each RDMA Read or Write packet: frame xid chunk op bytes
+	jq -r "$names"'select(.type == "chunk_data") | "\(.frame) \(.xid) \(.chunk | kind) \(.op | op) \(.handle) \(.offset) \(.len)"' \
+		"$work/dump.json" | sort -n >"$work/chunks.dump"
+	ts -r "$capture" -Y rpcrdma.chunk -T fields -E occurrence=a -E aggregator=, \
+		-e frame.number -e rpcrdma.chunk.xid -e rpcrdma.chunk.kind -e rpcrdma.chunk.op \
+		-e rpcrdma.chunk.handle -e rpcrdma.chunk.offset -e rpcrdma.chunk.bytes 2>/dev/null |
+		awk -F'\t' '{ n = split($2, x, ","); split($3, k, ","); split($4, o, ",")
+			split($5, h, ","); split($6, f, ","); split($7, b, ",")
+			for (i = 1; i <= n; i++) printf "%d %.0f %d %d %.0f %.0f %d\n", $1, x[i], k[i], o[i], h[i], f[i], b[i] }' |
+		sort -n >"$work/chunks.ts"
+	if [ -s "$work/chunks.dump" ]; then
+		same "$name: the chunk each RDMA packet serves, as rpcrdma-dump -j -a" \
+			"$work/chunks.dump" "$work/chunks.ts"
+	fi
+	# findings (end-of-capture ones too, hence two passes)
+	"$dump" --findings -r "$capture" 2>/dev/null |
+		sed -n 's/.*! [a-z_.]* ([a-z]*): //p' | sort | uniq -c |
+		awk '{ n = $1; $1 = ""; print n "\t" substr($0, 2) }' | sort >"$work/find.dump"
+	ts -2 -r "$capture" -q -z expert,note 2>/dev/null |
+		awk '$3 == "RPCRDMA" { n = $1; $1 = $2 = $3 = ""; sub(/^ +/, ""); print n "\t" $0 }' |
+		sort >"$work/find.ts"
+	if [ -s "$work/find.dump" ]; then
+		same "$name: tshark -z expert lists rpcrdma-dump's findings" \
+			"$work/find.dump" "$work/find.ts"
+	else
+		check "$name: no finding, no rpcrdma expert item" test ! -s "$work/find.ts"
+	fi
+	# statistics
+	"$dump" -q --stats=json -r "$capture" 2>/dev/null | jq -r '
+		(.connections[] | . as $c | "conn \(.conn) calls \(.calls)",
+		 "conn \(.conn) replies \(.replies)", "conn \(.conn) unanswered \(.unanswered)",
+		 "conn \(.conn) credits granted \(.credits.granted)",
+		 "conn \(.conn) calls in flight max \(.credits.in_flight_max)",
+		 "conn \(.conn) backward credits granted \(.credits.backward_granted)",
+		 (.chunks | to_entries[] | "conn \($c.conn) chunks \(.key) \(.value)"),
+		 "conn \(.conn) bytes send \(.bytes.send)",
+		 "conn \(.conn) bytes RDMA read \(.bytes.rdma_read)",
+		 "conn \(.conn) bytes RDMA write \(.bytes.rdma_write)",
+		 "conn \(.conn) findings \(.findings)"),
+		(.procedures[] | "\(.program) v\(.version) \(.procedure) \(.calls)"),
+		(.findings | to_entries[] | select(.value > 0) | "\(.key) \(.value)"),
+		"frames \(.frames.total)", "frames truncated \(.frames.truncated)",
+		"frames malformed \(.frames.malformed)", "IB PSN gaps \(.frames.ib_psn_gaps)",
+		"IB retransmissions \(.frames.ib_retransmissions)",
+		"iWARP stream gaps \(.frames.iwarp_stream_gaps)"' | sort >"$work/stat.dump"
+	ts -2 -r "$capture" -q -z rpcrdma,stat 2>/dev/null |
+		awk -F'|' 'NF >= 3 { gsub(/^ +| +$/, "", $1); gsub(/ /, "", $2); print $1 " " $2 }' |
+		sort >"$work/stat.all"
+	grep -Fxf "$work/stat.dump" "$work/stat.all" >"$work/stat.ts"
+	same "$name: tshark -z rpcrdma,stat has rpcrdma-dump --stats' numbers" \
+		"$work/stat.dump" "$work/stat.ts"
+	# NFS replies matched to their calls: -z rpc,programs counts, per
+	# program and version, the calls whose RPC reply it saw (inline or
+	# rebuilt from chunks; forward, or backward as RFC 8167's callbacks)
+	{
+		jq -rs '[.[] | select(.type == "message" or .type == "rpc_message")] as $all |
+			[$all[] | select(.rpc.msg_type == "CALL") |
+			 {key: "\(.conn) \(.xid)", value: "\(.rpc.prog_name) \(.rpc.vers)"}] | from_entries as $calls |
+			[$all[] | select(.rpc.msg_type == "REPLY")] | unique_by("\(.conn) \(.xid)") |
+			map($calls["\(.conn) \(.xid)"] | select(. != null and startswith("NFS"))) |
+			group_by(.)[] | "\(.[0]) \(length)"' "$work/dump.json"
+	} | sort >"$work/rpc.dump"
+	ts -r "$capture" -q -z rpc,programs 2>/dev/null |
+		awk '$1 ~ /^NFS\(100003\)$/ { print "NFS " $2 " " $3 }
+		     $1 == "NFS" && $2 == "CB(1073741824)" { print "NFS4_CB " $3 " " $4 }' |
+		sort >"$work/rpc.ts"
+	if [ -s "$work/rpc.dump" ]; then
+		same "$name: tshark -z rpc,programs counts the answered NFS calls" \
+			"$work/rpc.dump" "$work/rpc.ts"
+	fi
 done
-# RFC 8797 private data in the CM REQ and REP of every RoCEv2 sample: the
-# same version, R bit and sizes as rpcrdma-dump reads, frame by frame
+
+# RFC 8797 private data in every CM REQ/REP and MPA Request/Reply frame:
+# the same version, R bit and sizes as rpcrdma-dump reads, frame by frame
 cm_bad=0
 cm_frames=0
-for capture in "$src"/samples/rocev2-*.pcap; do
-	"$dump" -j -r "$capture" 2>/dev/null | grep '"type":"cm"' | grep '"status":"complete"' |
-		sed 's/.*"frame":\([0-9]*\),.*"version":\([0-9]*\),"rinval":\([a-z]*\),"send_size":\([0-9]*\),"recv_size":\([0-9]*\).*/\1 \2 \3 \4 \5/' |
+for capture in "$src"/samples/*.pcap; do
+	"$dump" -j -r "$capture" 2>/dev/null |
+		jq -r 'select(.type == "cm" or .type == "mpa") | select(.private_data.status == "complete")
+			| "\(.frame) \(.private_data.version) \(.private_data.rinval) \(.private_data.send_size) \(.private_data.recv_size)"' |
 		sed 's/ true / 1 /; s/ false / 0 /' >"$work/cm.dump"
 	ts -r "$capture" -Y rpcrdma.cm -T fields -e frame.number -e rpcrdma.cm.version \
 		-e rpcrdma.cm.rinval -e rpcrdma.cm.send_size -e rpcrdma.cm.recv_size \
@@ -78,12 +177,61 @@ for capture in "$src"/samples/rocev2-*.pcap; do
 		cm_bad=$((cm_bad + 1))
 	}
 done
-check "RFC 8797 private data: $cm_frames CM frames, as rpcrdma-dump reads them" \
+check "RFC 8797 private data: $cm_frames CM and MPA frames, as rpcrdma-dump reads them" \
 	eval "test $cm_bad -eq 0 && test $cm_frames -gt 0"
+check "RFC 8797 private data in MPA frames is among them" \
+	eval "ts -r '$src/samples/iwarp-mixed.pcap' -Y 'rpcrdma.cm && iwarp_mpa' 2>/dev/null | grep -q MPA"
+
+# a capture that starts after the connection setup: the analyzer links
+# the two directions from the traffic, and replies find their calls
+editcap "$src/samples/rocev2-mixed.pcap" "$work/midway.pcap" 1-3 2>/dev/null
+chmod a+r "$work/midway.pcap"
+want=$("$dump" -j -r "$work/midway.pcap" 2>/dev/null | jq -r 'select(.type == "message" and .completed) | .frame' | grep -c .)
+got=$(ts -r "$work/midway.pcap" -Y rpcrdma.call_in 2>/dev/null | grep -c .)
+check "a capture without the CM exchange: $got replies linked to their calls, as rpcrdma-dump ($want)" \
+	eval "test '$want' -gt 0 && test '$got' -eq '$want'"
+got_nfs=$(ts -r "$work/midway.pcap" -Y 'nfs && rpc.msgtyp == 1 && rpc.repframe' 2>/dev/null | grep -c .)
+check "... and NFS replies decode against their calls ($got_nfs)" test "$got_nfs" -gt 0
+
 for capture in "$src"/tests/captures/*.pcap*; do
 	[ -f "$capture" ] || continue
 	got=$(ts -r "$capture" -Y rpcrdma 2>/dev/null | wc -l)
 	check "$(basename "$capture"): no rpcrdma packet in another upper layer's traffic" \
 		test "$got" -eq 0
 done
+
+# randomly corrupted captures: no crash, no dissector bug
+mkdir -p "$work/fuzz"
+chmod 777 "$work/fuzz"
+samples=("$src"/samples/*.pcap)
+fuzz_one() { # run number
+	local run=$1 in out rc
+	in=${samples[$((run % ${#samples[@]}))]}
+	out=$work/fuzz/$run.pcap
+	# every third capture also cut to 96 bytes a frame
+	editcap -E 0.02 -s $((run % 3 == 0 ? 96 : 0)) "$in" "$out" 2>/dev/null || return 0
+	chmod a+r "$out"
+	ts -r "$out" -V >"$work/fuzz/$run.out" 2>"$work/fuzz/$run.err"
+	rc=$?
+	if [ $rc -ge 128 ] || grep -qi 'dissector bug' "$work/fuzz/$run.out" ||
+	   grep -qi 'dissector bug\|assertion\|critical' "$work/fuzz/$run.err"; then
+		echo "# corrupted capture $run (from $(basename "$in")): status $rc, kept as $out"
+		head -3 "$work/fuzz/$run.err" | sed 's/^/#   /'
+		return 1
+	fi
+	rm -f "$out" "$work/fuzz/$run.out" "$work/fuzz/$run.err"
+}
+fuzz_worker() { # first run: every other run from it
+	local run fails=0
+	for ((run = $1; run <= corrupted_runs; run += 2)); do
+		fuzz_one "$run" || fails=$((fails + 1))
+	done
+	echo "$fails" >"$work/fuzz/failed.$1"
+}
+fuzz_worker 1 &
+fuzz_worker 2 &
+wait
+fuzz_failed=$(($(cat "$work/fuzz/failed.1") + $(cat "$work/fuzz/failed.2")))
+check "tshark with the plugin survives $corrupted_runs randomly corrupted captures (editcap -E 0.02)" \
+	test "$fuzz_failed" -eq 0
 tap_end

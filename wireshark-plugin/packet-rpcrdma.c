@@ -1,17 +1,28 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * RPC-over-RDMA v1 (RFC 8166) for Wireshark, decoded by libdissect: this
- * file maps libdissect's results and offsets into the tree and hands the
- * RPC message to Wireshark's own rpc dissector.  Filter name "rpcrdma"; the
- * built-in dissector is "rpcordma", and its names and heuristic names are
- * left alone (a clash is fatal in Wireshark).  Heuristics on InfiniBand
- * payloads (RoCE and IB) and on iWARP RDMAP, tried before the built-in's.
+ * RPC-over-RDMA v1 (RFC 8166) for Wireshark, decoded and analysed by
+ * libdissect: this file maps libdissect's results and offsets into the
+ * tree, makes its findings expert items, and hands RPC messages (inline,
+ * reassembled from several packets, or rebuilt from chunk data) to
+ * Wireshark's own rpc dissector.  Filter name "rpcrdma"; the built-in
+ * dissector is "rpcordma", and its names and heuristic names are left alone
+ * (a clash is fatal in Wireshark).  Heuristics on InfiniBand payloads (RoCE
+ * and IB) and on iWARP RDMAP, tried before the built-in's; a post-dissector
+ * for what arrives in no payload (RDMA Read Requests, findings, MPA private
+ * data, rebuilt messages).
  */
 #include <epan/packet.h>
 #include <epan/proto.h>
+#include <epan/exceptions.h>
+#include <epan/expert.h>
+#include <epan/show_exception.h>
+#include <epan/proto_data.h>
+#include <epan/tap.h>
 
+#include <rpcrdma/analyzer.h>
 #include <rpcrdma/dissect.h>
 
+#include "analysis.h"
 #include "packet-rpcrdma.h"
 
 /* Wireshark 4.0 wants every id at -1 until it assigns one. */
@@ -23,32 +34,93 @@ static int hf_seg_offset = -1, hf_write_chunk = -1, hf_err = -1, hf_segment = -1
 static int hf_vers_low = -1, hf_vers_high = -1, hf_align = -1, hf_thresh = -1;
 static int hf_cm = -1, hf_cm_format = -1, hf_cm_version = -1, hf_cm_flags = -1;
 static int hf_cm_rinval = -1, hf_cm_send = -1, hf_cm_recv = -1;
+/* analysis */
+static int hf_analysis = -1, hf_dir = -1, hf_granted = -1, hf_in_flight = -1;
+static int hf_reply_in = -1, hf_response_to = -1, hf_time = -1;
+static int hf_moved_inline = -1, hf_moved_read = -1, hf_moved_write = -1;
+static int hf_thr_call = -1, hf_thr_reply = -1, hf_thr_rinval = -1;
+static int hf_chunk = -1, hf_chunk_xid = -1, hf_chunk_kind = -1;
+static int hf_chunk_access = -1, hf_chunk_handle = -1, hf_chunk_seg_offset = -1;
+static int hf_chunk_bytes = -1, hf_fragment = -1, hf_rebuilt = -1;
+static int hf_rebuilt_source = -1, hf_rebuilt_xid = -1;
 static gint ett_rpcrdma = -1, ett_list = -1, ett_chunk = -1, ett_segment = -1;
-static gint ett_cm = -1;
+static gint ett_cm = -1, ett_analysis = -1, ett_chunk_data = -1;
+static expert_field ei_findings[RR_FINDING_COUNT];
 static dissector_handle_t rpc_handle;
+static int rpcrdma_tap = -1;
 
 #define RR_X_VS(sym, val, str) { (val), (str) },
 static const value_string proc_names[] = { RR_RDMA_PROC_LIST(RR_X_VS) { 0, NULL } };
 static const value_string err_names[] = { RR_RDMA_ERR_LIST(RR_X_VS) { 0, NULL } };
 static const value_string conf_names[] = { RR_CONFIDENCE_LIST(RR_X_VS) { 0, NULL } };
+static const value_string kind_names[] = { RR_CHUNK_KIND_LIST(RR_X_VS) { 0, NULL } };
+static const value_string access_names[] = { RR_ACCESS_LIST(RR_X_VS) { 0, NULL } };
+static const value_string dir_names[] = {
+	{ RR_DIR_FWD_CALL, "call" }, { RR_DIR_FWD_REPLY, "reply" },
+	{ RR_DIR_BWD_CALL, "backward call" }, { RR_DIR_BWD_REPLY, "backward reply" },
+	{ RR_DIR_UNKNOWN, "unknown" }, { 0, NULL } };
 
-/* Read list entries start at their position word; write and reply
- * segments at their handle (RFC 8166 §4.2.1). */
-static void add_segment(proto_tree *tree, tvbuff_t *tvb, const struct rr_rdma_seg *s)
+/*
+ * An RPC message to the rpc dissector.  It matches replies to calls by
+ * conversation, and an IB packet names only its destination QP: both QPNs
+ * of the connection, as the analyzer linked them, make the two directions
+ * one conversation.
+ */
+static void call_rpc(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree,
+		     const struct rr_ws_item *m)
 {
-	int off = (int)s->off;
+	if (!rpc_handle)
+		return;
+	port_type ptype = pinfo->ptype;
+	guint32 srcport = pinfo->srcport, destport = pinfo->destport;
+	if (m && !m->iwarp && (m->requester_id || m->responder_id)) {
+		bool from_requester = m->dir == RR_DIR_FWD_CALL || m->dir == RR_DIR_BWD_REPLY;
+		pinfo->ptype = PT_IBQP;
+		pinfo->srcport = from_requester ? m->requester_id : m->responder_id;
+		pinfo->destport = from_requester ? m->responder_id : m->requester_id;
+	}
+	/* an RPC cut short must not end this frame's other items */
+	TRY {
+		call_dissector(rpc_handle, tvb, pinfo, tree);
+	}
+	CATCH_NONFATAL_ERRORS {
+		show_exception(tvb, pinfo, tree, EXCEPT_CODE, GET_MESSAGE);
+	}
+	ENDTRY;
+	pinfo->ptype = ptype;
+	pinfo->srcport = srcport;
+	pinfo->destport = destport;
+}
+
+/* A field of the header on its own bytes, where libdissect places it. */
+static proto_item *add_field(proto_tree *tree, int hf, tvbuff_t *tvb,
+			     const struct rr_rpcrdma *h, enum rr_field field,
+			     unsigned index, uint64_t value)
+{
+	struct rr_span sp = { 0, 0 };
+	if (!rr_rpcrdma_field_span(h, tvb_captured_length(tvb), field, index, &sp))
+		sp = (struct rr_span){ h->off, 0 };
+	if (field == RR_F_SEG_OFFSET)
+		return proto_tree_add_uint64(tree, hf, tvb, (int)sp.off, (int)sp.len, value);
+	return proto_tree_add_uint(tree, hf, tvb, (int)sp.off, (int)sp.len, (guint32)value);
+}
+
+/* RFC 8166 §4.2.1: read segments start at their position word, write and
+ * reply segments at their handle. */
+static void add_segment(proto_tree *tree, tvbuff_t *tvb, const struct rr_rpcrdma *h,
+			unsigned index)
+{
+	const struct rr_rdma_seg *s = &h->segs[index];
 	int len = s->list == RR_LIST_READ ? 20 : 16;
-	proto_item *it = proto_tree_add_none_format(tree, hf_segment, tvb, off, len,
+	proto_item *it = proto_tree_add_none_format(tree, hf_segment, tvb, (int)s->off, len,
 		"Segment: handle 0x%08x, length %u, offset 0x%016" PRIx64,
 		s->handle, s->length, s->offset);
 	proto_tree *st = proto_item_add_subtree(it, ett_segment);
-	if (s->list == RR_LIST_READ) {
-		proto_tree_add_uint(st, hf_seg_position, tvb, off, 4, s->position);
-		off += 4;
-	}
-	proto_tree_add_uint(st, hf_seg_handle, tvb, off, 4, s->handle);
-	proto_tree_add_uint(st, hf_seg_length, tvb, off + 4, 4, s->length);
-	proto_tree_add_uint64(st, hf_seg_offset, tvb, off + 8, 8, s->offset);
+	if (s->list == RR_LIST_READ)
+		add_field(st, hf_seg_position, tvb, h, RR_F_SEG_POSITION, index, s->position);
+	add_field(st, hf_seg_handle, tvb, h, RR_F_SEG_HANDLE, index, s->handle);
+	add_field(st, hf_seg_length, tvb, h, RR_F_SEG_LENGTH, index, s->length);
+	add_field(st, hf_seg_offset, tvb, h, RR_F_SEG_OFFSET, index, s->offset);
 }
 
 static void add_lists(proto_tree *tree, tvbuff_t *tvb, const struct rr_rpcrdma *h)
@@ -77,12 +149,81 @@ static void add_lists(proto_tree *tree, tvbuff_t *tvb, const struct rr_rpcrdma *
 			}
 			parent = chunk_tree;
 		}
-		add_segment(parent, tvb, s);
+		add_segment(parent, tvb, h, i);
 	}
 }
 
-static int dissect_rpcrdma(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree,
-			   const struct rr_rpcrdma *h)
+static proto_item *generated(proto_item *it)
+{
+	proto_item_set_generated(it);
+	return it;
+}
+
+static void add_thresholds(proto_tree *t, tvbuff_t *tvb, const struct rr_ws_item *m)
+{
+	generated(proto_tree_add_uint(t, hf_thr_call, tvb, 0, 0, m->thresholds.call));
+	generated(proto_tree_add_uint(t, hf_thr_reply, tvb, 0, 0, m->thresholds.reply));
+	generated(proto_tree_add_boolean(t, hf_thr_rinval, tvb, 0, 0,
+					 m->thresholds.remote_invalidation));
+}
+
+/* What the analyzer knows of a message: credits, its call or reply, what
+ * the RPC moved, the connection's thresholds. */
+static void add_message_analysis(proto_tree *t, tvbuff_t *tvb, const struct rr_ws_item *m)
+{
+	generated(proto_tree_add_uint(t, hf_dir, tvb, 0, 0, m->dir));
+	generated(proto_tree_add_uint(t, hf_granted, tvb, 0, 0, m->grant));
+	generated(proto_tree_add_uint(t, hf_in_flight, tvb, 0, 0, m->in_flight));
+	bool call = m->dir == RR_DIR_FWD_CALL || m->dir == RR_DIR_BWD_CALL;
+	if (m->other_frame)
+		generated(proto_tree_add_uint(t, call ? hf_reply_in : hf_response_to,
+					      tvb, 0, 0, m->other_frame));
+	if (m->done) {
+		nstime_t ns;
+		ns.secs = (time_t)(m->latency_ns / 1000000000u);
+		ns.nsecs = (int)(m->latency_ns % 1000000000u);
+		generated(proto_tree_add_time(t, hf_time, tvb, 0, 0, &ns));
+		generated(proto_tree_add_uint64(t, hf_moved_inline, tvb, 0, 0, m->bytes_inline));
+		generated(proto_tree_add_uint64(t, hf_moved_read, tvb, 0, 0, m->bytes_read));
+		generated(proto_tree_add_uint64(t, hf_moved_write, tvb, 0, 0, m->bytes_write));
+	}
+	add_thresholds(t, tvb, m);
+}
+
+static void add_chunk_data(proto_tree *tree, packet_info *pinfo, tvbuff_t *tvb,
+			   const struct rr_ws_item *c)
+{
+	proto_item *it = generated(proto_tree_add_none_format(tree, hf_chunk, tvb, 0, 0,
+		"%s chunk of xid 0x%08x: %s, %u bytes at %" PRIu64 " of segment 0x%08x",
+		val_to_str_const(c->source, kind_names, "?"), c->xid,
+		val_to_str_const(c->access, access_names, "?"), c->data_len,
+		c->seg_offset, c->handle));
+	proto_tree *t = proto_item_add_subtree(it, ett_chunk_data);
+	generated(proto_tree_add_uint(t, hf_chunk_xid, tvb, 0, 0, c->xid));
+	generated(proto_tree_add_uint(t, hf_chunk_kind, tvb, 0, 0, c->source));
+	generated(proto_tree_add_uint(t, hf_chunk_access, tvb, 0, 0, c->access));
+	generated(proto_tree_add_uint(t, hf_chunk_handle, tvb, 0, 0, c->handle));
+	generated(proto_tree_add_uint64(t, hf_chunk_seg_offset, tvb, 0, 0, c->seg_offset));
+	generated(proto_tree_add_uint(t, hf_chunk_bytes, tvb, 0, 0, c->data_len));
+	col_append_fstr(pinfo->cinfo, COL_INFO, " [%s chunk, xid 0x%08x]",
+			val_to_str_const(c->source, kind_names, "?"), c->xid);
+}
+
+/* The message item of this frame for header h, if the analyzer saw it
+ * in this one packet (not reassembled from several). */
+static const struct rr_ws_item *message_item(const struct rr_ws_frame *r,
+					     const struct rr_rpcrdma *h)
+{
+	for (uint32_t i = 0; r && i < r->nitems; i++)
+		if (r->items[i].kind == RR_EV_MESSAGE && r->items[i].xid == h->xid &&
+		    r->items[i].proc == h->proc && !r->items[i].first_pass_at)
+			return &r->items[i];
+	return NULL;
+}
+
+static void dissect_header(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree,
+			   const struct rr_rpcrdma *h, const struct rr_ws_item *m,
+			   bool whole)
 {
 	col_set_str(pinfo->cinfo, COL_PROTOCOL, "RPCRDMA");
 	col_add_fstr(pinfo->cinfo, COL_INFO, "%s xid 0x%08x credits %u",
@@ -90,52 +231,127 @@ static int dissect_rpcrdma(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree,
 	proto_item *ti = proto_tree_add_item(tree, proto_rpcrdma, tvb, (int)h->off,
 					     (int)h->len, ENC_NA);
 	proto_tree *t = proto_item_add_subtree(ti, ett_rpcrdma);
-	int o = (int)h->off;
-	proto_tree_add_uint(t, hf_xid, tvb, o, 4, h->xid);
-	proto_tree_add_uint(t, hf_vers, tvb, o + 4, 4, h->vers);
-	proto_tree_add_uint(t, hf_credits, tvb, o + 8, 4, h->credits);
-	proto_tree_add_uint(t, hf_proc, tvb, o + 12, 4, h->proc);
-	proto_item *c = proto_tree_add_uint(t, hf_confidence, tvb, o, 0, h->confidence);
-	proto_item_set_generated(c);
+	add_field(t, hf_xid, tvb, h, RR_F_XID, 0, h->xid);
+	add_field(t, hf_vers, tvb, h, RR_F_VERS, 0, h->vers);
+	add_field(t, hf_credits, tvb, h, RR_F_CREDITS, 0, h->credits);
+	add_field(t, hf_proc, tvb, h, RR_F_PROC, 0, h->proc);
+	generated(proto_tree_add_uint(t, hf_confidence, tvb, (int)h->off, 0, h->confidence));
 	if (h->body_decoded && h->proc <= RR_RDMA_MSGP)
 		add_lists(t, tvb, h);
 	if (h->proc == RR_RDMA_MSGP && h->body_decoded) {
-		proto_tree_add_uint(t, hf_align, tvb, o + 16, 4, h->align);
-		proto_tree_add_uint(t, hf_thresh, tvb, o + 20, 4, h->thresh);
+		add_field(t, hf_align, tvb, h, RR_F_ALIGN, 0, h->align);
+		add_field(t, hf_thresh, tvb, h, RR_F_THRESH, 0, h->thresh);
 	}
 	if (h->proc == RR_RDMA_ERROR && h->body_decoded) {
-		proto_tree_add_uint(t, hf_err, tvb, o + 16, 4, h->err);
+		add_field(t, hf_err, tvb, h, RR_F_ERR, 0, h->err);
 		if (h->err == RR_ERR_VERS) {
-			proto_tree_add_uint(t, hf_vers_low, tvb, o + 20, 4, h->vers_low);
-			proto_tree_add_uint(t, hf_vers_high, tvb, o + 24, 4, h->vers_high);
+			add_field(t, hf_vers_low, tvb, h, RR_F_VERS_LOW, 0, h->vers_low);
+			add_field(t, hf_vers_high, tvb, h, RR_F_VERS_HIGH, 0, h->vers_high);
 		}
 	}
-	/* a call whose read chunks hold part of it (position > 0) is not
-	 * whole here: its RPC waits for the rebuilt message */
-	bool reduced = h->nread_chunks && !h->pzrc;
-	if (h->payload.len && (h->proc == RR_RDMA_MSG || h->proc == RR_RDMA_MSGP) &&
-	    rpc_handle && !reduced) {
-		tvbuff_t *next = tvb_new_subset_remaining(tvb, (int)h->payload.off);
-		call_dissector(rpc_handle, next, pinfo, tree);
+	if (m)
+		add_message_analysis(t, tvb, m);
+	if (!whole) {
+		generated(proto_tree_add_none_format(t, hf_fragment, tvb, (int)h->off, 0,
+			"SEND of %u bytes, of which the capture kept %u: its RPC is "
+			"not shown", tvb_reported_length(tvb), tvb_captured_length(tvb)));
+		return;
 	}
-	return tvb_captured_length(tvb);
+	/* RFC 8166 §3.5: a call whose read chunks hold part of it (position
+	 * > 0), or a reply whose write chunks do, is not whole here: its RPC
+	 * comes with the message rebuilt from them */
+	bool reply = h->payload.len >= 8 &&
+		     tvb_get_ntohl(tvb, (int)h->payload.off + 4) == RR_RPC_REPLY;
+	bool reduced = (h->nread_chunks && !h->pzrc) || (reply && h->nwrite_chunks);
+	if (h->payload.len && (h->proc == RR_RDMA_MSG || h->proc == RR_RDMA_MSGP) &&
+	    !reduced)
+		call_rpc(tvb_new_subset_remaining(tvb, (int)h->payload.off), pinfo, tree, m);
 }
 
-/* Is this SEND's payload RPC-over-RDMA?  libdissect's decoder answers, with
- * the built-in's bar: an RPC xid that matches, or a header with no RPC
- * message (NOMSG, DONE, ERROR) that parses whole. */
+static void add_rebuilt(proto_tree *tree, packet_info *pinfo, tvbuff_t *tvb,
+			const struct rr_ws_item *m);
+
+/*
+ * This plugin took the frame's payload: the RPC messages rebuilt in this
+ * frame are dissected here, where the rpc dissector sees the same
+ * addresses as for the calls it matches them to.
+ */
+static void claim(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree,
+		  const struct rr_ws_frame *r)
+{
+	p_add_proto_data(pinfo->pool, pinfo, proto_rpcrdma, 0, GUINT_TO_POINTER(1));
+	for (uint32_t i = 0; r && i < r->nitems; i++)
+		if (r->items[i].kind == RR_EV_RPC_MESSAGE)
+			add_rebuilt(tree, pinfo, tvb, &r->items[i]);
+}
+
+/*
+ * Is this payload RPC-over-RDMA?  What the analyzer saw in this frame
+ * answers first: a message (whatever its version or xid), the last packet
+ * of a SEND of several (shown from the reassembled message), or any other
+ * packet of a connection known to carry RPC-over-RDMA (chunk data, SEND
+ * fragments).  Without it, libdissect's decoder answers with the built-in's
+ * bar: an RPC xid that matches, or a header with no RPC message (NOMSG,
+ * DONE, ERROR) that parses whole.
+ */
 static gboolean heur_rpcrdma(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree,
 			     void *data)
 {
 	(void)data;
+	const struct rr_ws_frame *r = rr_ws_frame_of(pinfo);
 	guint captured = tvb_captured_length(tvb);
-	if (captured < 16)
-		return FALSE;
-	const guint8 *p = tvb_get_ptr(tvb, 0, (gint)captured);
 	struct rr_rpcrdma h;
 	struct rr_note note;
-	enum rr_status st = rr_rpcrdma_decode(p, 0, captured,
-					      tvb_reported_length(tvb), &h, &note);
+	enum rr_status st = RR_MALFORMED;
+	if (captured >= 16)
+		st = rr_rpcrdma_decode(tvb_get_ptr(tvb, 0, (gint)captured), 0, captured,
+				       tvb_reported_length(tvb), &h, &note);
+	const struct rr_ws_item *m = st != RR_MALFORMED ? message_item(r, &h) : NULL;
+	if (m) {
+		dissect_header(tvb, pinfo, tree, &h, m, true);
+		claim(tvb, pinfo, tree, r);
+		return TRUE;
+	}
+	/* the last packet of a SEND of several: the reassembled message */
+	for (uint32_t i = 0; r && i < r->nitems; i++) {
+		const struct rr_ws_item *w = &r->items[i];
+		const uint8_t *bytes = rr_ws_item_bytes(pinfo, w);
+		if (w->kind != RR_EV_MESSAGE || !bytes)
+			continue;
+		/* a long one is kept in part: its headers */
+		tvbuff_t *whole = tvb_new_child_real_data(tvb, bytes, w->data_len, w->msg_len);
+		add_new_data_source(pinfo, whole, "Reassembled RPC-over-RDMA message");
+		struct rr_rpcrdma wh;
+		if (rr_rpcrdma_decode(bytes, 0, w->data_len, w->msg_len, &wh, &note) !=
+		    RR_MALFORMED)
+			dissect_header(whole, pinfo, tree, &wh, w, w->data_len == w->msg_len);
+		claim(tvb, pinfo, tree, r);
+		return TRUE;
+	}
+	if (r && r->on_conn) {
+		/* chunk data, or a SEND's first or middle packet */
+		bool chunk = false;
+		for (uint32_t i = 0; i < r->nitems; i++)
+			chunk |= r->items[i].kind == RR_EV_CHUNK_DATA;
+		col_set_str(pinfo->cinfo, COL_PROTOCOL, "RPCRDMA");
+		proto_item *ti = proto_tree_add_item(tree, proto_rpcrdma, tvb, 0, -1, ENC_NA);
+		proto_tree *t = proto_item_add_subtree(ti, ett_rpcrdma);
+		if (chunk) {
+			proto_item_append_text(ti, ": chunk data");
+			for (uint32_t i = 0; i < r->nitems; i++)
+				if (r->items[i].kind == RR_EV_CHUNK_DATA)
+					add_chunk_data(t, pinfo, tvb, &r->items[i]);
+		} else {
+			/* shown whole with its last packet, once */
+			proto_item_append_text(ti, ": SEND fragment");
+			col_append_str(pinfo->cinfo, COL_INFO, " [RPC-over-RDMA SEND fragment]");
+			generated(proto_tree_add_none_format(t, hf_fragment, tvb, 0, 0,
+				"Part of a SEND of several packets: the message is shown "
+				"with its last packet"));
+		}
+		claim(tvb, pinfo, tree, r);
+		return TRUE;
+	}
 	if (st == RR_MALFORMED)
 		return FALSE;
 	bool no_rpc = h.proc == RR_RDMA_NOMSG || h.proc == RR_RDMA_DONE ||
@@ -146,8 +362,38 @@ static gboolean heur_rpcrdma(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree
 	    !(no_rpc && (h.vers == 1 || err_vers) && st == RR_COMPLETE &&
 	      h.body_decoded))
 		return FALSE;
-	dissect_rpcrdma(tvb, pinfo, tree, &h);
+	dissect_header(tvb, pinfo, tree, &h, NULL, true);
+	claim(tvb, pinfo, tree, r);
 	return TRUE;
+}
+
+/* RFC 8797 §4 private data found at cp->off of tvb. */
+static void add_private_data(proto_tree *tree, tvbuff_t *tvb, const struct rr_cm_private *cp)
+{
+	guint captured = tvb_captured_length(tvb);
+	proto_item *ti = proto_tree_add_item(tree, hf_cm, tvb, (int)cp->off,
+					     RR_CM_PRIVATE_LEN, ENC_NA);
+	proto_item_append_text(ti, ": v%u R=%u send %u recv %u", cp->version,
+			       cp->rinval, cp->send_size, cp->recv_size);
+	proto_tree *t = proto_item_add_subtree(ti, ett_cm);
+	static const struct { int *hf; enum rr_field field; } fields[] = {
+		{ &hf_cm_format, RR_F_PRIV_FORMAT }, { &hf_cm_version, RR_F_PRIV_VERSION },
+		{ &hf_cm_flags, RR_F_PRIV_FLAGS }, { &hf_cm_rinval, RR_F_PRIV_FLAGS },
+		{ &hf_cm_send, RR_F_PRIV_SEND }, { &hf_cm_recv, RR_F_PRIV_RECV },
+	};
+	const uint32_t values[] = { RR_CM_PRIVATE_FORMAT, cp->version, cp->flags,
+				    cp->rinval, cp->send_size, cp->recv_size };
+	for (size_t i = 0; i < G_N_ELEMENTS(fields); i++) {
+		struct rr_span sp;
+		if (!rr_cm_private_field_span(cp, captured, fields[i].field, &sp))
+			continue;
+		if (fields[i].hf == &hf_cm_rinval)
+			proto_tree_add_boolean(t, *fields[i].hf, tvb, (int)sp.off,
+					       (int)sp.len, values[i]);
+		else
+			proto_tree_add_uint(t, *fields[i].hf, tvb, (int)sp.off,
+					    (int)sp.len, values[i]);
+	}
 }
 
 /*
@@ -157,8 +403,8 @@ static gboolean heur_rpcrdma(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree
 static gboolean heur_cm_private(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree,
 				void *data)
 {
-	(void)pinfo;
 	(void)data;
+	rr_ws_frame_of(pinfo);
 	guint captured = tvb_captured_length(tvb);
 	if (captured < RR_CM_PRIVATE_LEN)
 		return FALSE;
@@ -167,19 +413,159 @@ static gboolean heur_cm_private(tvbuff_t *tvb, packet_info *pinfo, proto_tree *t
 	if (!rr_cm_private_find(p, 0, captured, tvb_reported_length(tvb), &cp) ||
 	    cp.status != RR_COMPLETE)
 		return FALSE;
-	int o = (int)cp.off;
-	proto_item *ti = proto_tree_add_item(tree, hf_cm, tvb, o, RR_CM_PRIVATE_LEN,
-					     ENC_NA);
-	proto_item_append_text(ti, ": v%u R=%u send %u recv %u", cp.version,
-			       cp.rinval, cp.send_size, cp.recv_size);
-	proto_tree *t = proto_item_add_subtree(ti, ett_cm);
-	proto_tree_add_uint(t, hf_cm_format, tvb, o, 4, RR_CM_PRIVATE_FORMAT);
-	proto_tree_add_uint(t, hf_cm_version, tvb, o + 4, 1, cp.version);
-	proto_tree_add_uint(t, hf_cm_flags, tvb, o + 5, 1, cp.flags);
-	proto_tree_add_boolean(t, hf_cm_rinval, tvb, o + 5, 1, cp.rinval);
-	proto_tree_add_uint(t, hf_cm_send, tvb, o + 6, 1, cp.send_size);
-	proto_tree_add_uint(t, hf_cm_recv, tvb, o + 7, 1, cp.recv_size);
+	add_private_data(tree, tvb, &cp);
 	return TRUE;
+}
+
+/* MPA Request and Reply frames (RFC 5044 §7.1) carry RFC 8797 private data
+ * too (§4.1); Wireshark's MPA dissector offers no table for it. */
+static void mpa_private_data(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree)
+{
+	int link = rr_ws_link_type(pinfo);
+	if (link < 0)
+		return;
+	guint captured = tvb_captured_length(tvb);
+	struct rr_config cfg;
+	rr_config_init(&cfg);
+	static struct rr_frame f; /* 2 KiB of segments: not on the stack */
+	if (!rr_decode_frame(&cfg, (uint32_t)link, tvb_get_ptr(tvb, 0, (gint)captured), captured,
+			     tvb_reported_length(tvb), NULL, &f) ||
+	    !rr_has(&f, RR_LAYER_MPA) || !rr_has(&f, RR_LAYER_CM_PRIVATE) ||
+	    f.cm_private.status != RR_COMPLETE)
+		return;
+	proto_item *ti = proto_tree_add_item(tree, proto_rpcrdma, tvb, 0, 0, ENC_NA);
+	proto_item_append_text(ti, ": MPA %s private data", f.mpa.reply ? "Reply" : "Request");
+	add_private_data(proto_item_add_subtree(ti, ett_rpcrdma), tvb, &f.cm_private);
+}
+
+static void add_finding(proto_tree *t, packet_info *pinfo, tvbuff_t *tvb,
+			const struct rr_ws_item *f)
+{
+	const struct rr_finding_info *fi = rr_finding_info(f->finding);
+	if (!fi)
+		return;
+	proto_tree_add_expert_format(t, pinfo, &ei_findings[f->finding], tvb, 0, 0,
+				     "%s%s%s%s [%s]", fi->message, f->detail ? " (" : "",
+				     f->detail ? f->detail : "", f->detail ? ")" : "",
+				     fi->reference);
+}
+
+/* An RPC message rebuilt from chunk data, to the rpc dissector. */
+static void add_rebuilt(proto_tree *tree, packet_info *pinfo, tvbuff_t *tvb,
+			const struct rr_ws_item *m)
+{
+	proto_item *ti = generated(proto_tree_add_item(tree, proto_rpcrdma, tvb, 0, 0, ENC_NA));
+	proto_item_append_text(ti, ": rebuilt RPC message");
+	proto_tree *t = proto_item_add_subtree(ti, ett_analysis);
+	proto_item *it = generated(proto_tree_add_uint(t, hf_rebuilt, tvb, 0, 0, m->msg_len));
+	const uint8_t *bytes = rr_ws_item_bytes(pinfo, m);
+	proto_item_append_text(it, " bytes, xid 0x%08x, from the %s chunk%s", m->xid,
+			       val_to_str_const(m->source, kind_names, "?"),
+			       bytes ? "" : " (not kept for a second look: memory budget spent)");
+	generated(proto_tree_add_uint(t, hf_rebuilt_xid, tvb, 0, 0, m->xid));
+	generated(proto_tree_add_uint(t, hf_rebuilt_source, tvb, 0, 0, m->source));
+	if (!bytes)
+		return;
+	tvbuff_t *rebuilt = tvb_new_child_real_data(tvb, bytes, m->msg_len, m->msg_len);
+	add_new_data_source(pinfo, rebuilt, "Rebuilt RPC message");
+	call_rpc(rebuilt, pinfo, tree, m);
+}
+
+/*
+ * Every frame: what arrives in no payload the heuristics see.  Findings as
+ * expert items, negotiated thresholds, chunk data of RDMA Read Requests,
+ * rebuilt RPC messages, MPA private data; and the statistics tap.
+ */
+static int post_rpcrdma(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, void *data)
+{
+	(void)data;
+	const struct rr_ws_frame *r = rr_ws_frame_of(pinfo);
+	tap_queue_packet(rpcrdma_tap, pinfo, NULL);
+	/* Wireshark's MPA dissector leaves its own port type */
+	if (pinfo->ptype == PT_TCP || pinfo->ptype == PT_IWARP_MPA)
+		mpa_private_data(tvb, pinfo, tree);
+	if (!r || !r->nitems)
+		return 0;
+	bool claimed = p_get_proto_data(pinfo->pool, pinfo, proto_rpcrdma, 0) != NULL;
+	bool shown = false;
+	for (uint32_t i = 0; i < r->nitems; i++) {
+		shown |= r->items[i].kind == RR_EV_FINDING ||
+			 r->items[i].kind == RR_EV_NEGOTIATED ||
+			 (!claimed && r->items[i].kind == RR_EV_CHUNK_DATA);
+		if (!claimed && r->items[i].kind == RR_EV_RPC_MESSAGE)
+			add_rebuilt(tree, pinfo, tvb, &r->items[i]);
+	}
+	if (!shown)
+		return 0;
+	proto_item *ti = generated(proto_tree_add_item(tree, hf_analysis, tvb, 0, 0, ENC_NA));
+	proto_tree *t = proto_item_add_subtree(ti, ett_analysis);
+	for (uint32_t i = 0; i < r->nitems; i++) {
+		const struct rr_ws_item *it = &r->items[i];
+		switch (it->kind) {
+		case RR_EV_FINDING:
+			add_finding(t, pinfo, tvb, it);
+			break;
+		case RR_EV_NEGOTIATED:
+			proto_item_append_text(ti, ": inline thresholds negotiated");
+			add_thresholds(t, tvb, it);
+			break;
+		case RR_EV_CHUNK_DATA:
+			if (!claimed)
+				add_chunk_data(t, pinfo, tvb, it);
+			break;
+		default:
+			break;
+		}
+	}
+	return 0;
+}
+
+static void analysis_init(void)
+{
+	rr_ws_analysis_init();
+}
+
+static void analysis_cleanup(void)
+{
+	rr_ws_analysis_cleanup();
+}
+
+static int expert_group(unsigned id)
+{
+	switch (id) {
+	case RR_FIND_MALFORMED:
+	case RR_FIND_CM_PRIVATE:
+		return PI_MALFORMED;
+	case RR_FIND_ICRC:
+	case RR_FIND_CRC32C:
+		return PI_CHECKSUM;
+	case RR_FIND_OVER_CREDIT:
+	case RR_FIND_ZERO_CREDIT:
+	case RR_FIND_BC_ZERO_CREDIT:
+	case RR_FIND_DUP_XID:
+	case RR_FIND_REPLY_NO_CALL:
+	case RR_FIND_RRC_NOT_RELEASED:
+	case RR_FIND_DONE_UNKNOWN:
+		return PI_SEQUENCE;
+	default:
+		return PI_PROTOCOL;
+	}
+}
+
+static void register_findings(void)
+{
+	static ei_register_info ei[RR_FINDING_COUNT];
+	static const int severity[] = { [RR_SEV_NOTE] = PI_NOTE, [RR_SEV_WARN] = PI_WARN,
+					[RR_SEV_ERROR] = PI_ERROR };
+	for (unsigned i = 0; i < RR_FINDING_COUNT; i++) {
+		const struct rr_finding_info *fi = rr_finding_info(i);
+		ei_findings[i] = (expert_field)EI_INIT;
+		ei[i] = (ei_register_info){ &ei_findings[i],
+			{ fi->id, expert_group(i), severity[fi->severity], fi->message,
+			  EXPFILL } };
+	}
+	expert_register_field_array(expert_register_protocol(proto_rpcrdma), ei,
+				    RR_FINDING_COUNT);
 }
 
 void proto_register_rpcrdma_tools(void)
@@ -187,7 +573,7 @@ void proto_register_rpcrdma_tools(void)
 	static hf_register_info hf[] = {
 		{ &hf_xid, { "XID", "rpcrdma.xid", FT_UINT32, BASE_HEX, NULL, 0,
 			     "RFC 8166 §4.2.1 rdma_xid", HFILL } },
-		{ &hf_vers, { "Version", "rpcrdma.vers", FT_UINT32, BASE_DEC, NULL, 0,
+		{ &hf_vers, { "Version", "rpcrdma.version", FT_UINT32, BASE_DEC, NULL, 0,
 			      "RFC 8166 §4.2.2 rdma_vers", HFILL } },
 		{ &hf_credits, { "Credits", "rpcrdma.credits", FT_UINT32, BASE_DEC, NULL, 0,
 				 "RFC 8166 §3.3.1 credits requested or granted", HFILL } },
@@ -242,17 +628,85 @@ void proto_register_rpcrdma_tools(void)
 		{ &hf_cm_recv, { "Receive size", "rpcrdma.cm.recv_size", FT_UINT32, BASE_DEC,
 				 NULL, 0, "largest message this peer receives, bytes", HFILL } },
 	};
-	static gint *ett[] = { &ett_rpcrdma, &ett_list, &ett_chunk, &ett_segment, &ett_cm };
+	static hf_register_info hf_analysis_fields[] = {
+		{ &hf_analysis, { "RPC-over-RDMA analysis", "rpcrdma.analysis", FT_NONE,
+				  BASE_NONE, NULL, 0, "what libdissect's analyzer found",
+				  HFILL } },
+		{ &hf_dir, { "Direction", "rpcrdma.dir", FT_UINT8, BASE_DEC, VALS(dir_names),
+			     0, "RFC 8167 §3: forward or backward, call or reply", HFILL } },
+		{ &hf_granted, { "Credits granted", "rpcrdma.credits.granted", FT_UINT32,
+				 BASE_DEC, NULL, 0,
+				 "RFC 8166 §3.3.1: the responder's last grant", HFILL } },
+		{ &hf_in_flight, { "Calls in flight", "rpcrdma.credits.in_flight", FT_UINT32,
+				   BASE_DEC, NULL, 0, "calls sent and not yet answered",
+				   HFILL } },
+		{ &hf_reply_in, { "Reply in", "rpcrdma.reply_in", FT_FRAMENUM, BASE_NONE,
+				  FRAMENUM_TYPE(FT_FRAMENUM_RESPONSE), 0, NULL, HFILL } },
+		{ &hf_response_to, { "Call in", "rpcrdma.call_in", FT_FRAMENUM, BASE_NONE,
+				     FRAMENUM_TYPE(FT_FRAMENUM_REQUEST), 0, NULL, HFILL } },
+		{ &hf_time, { "RPC time", "rpcrdma.time", FT_RELATIVE_TIME, BASE_NONE, NULL,
+			      0, "from the call to its reply", HFILL } },
+		{ &hf_moved_inline, { "Bytes sent inline", "rpcrdma.moved.inline",
+				      FT_UINT64, BASE_DEC, NULL, 0,
+				      "the call's and the reply's SENDs", HFILL } },
+		{ &hf_moved_read, { "Bytes by RDMA Read", "rpcrdma.moved.read", FT_UINT64,
+				    BASE_DEC, NULL, 0, "read chunks of the call", HFILL } },
+		{ &hf_moved_write, { "Bytes by RDMA Write", "rpcrdma.moved.write",
+				     FT_UINT64, BASE_DEC, NULL, 0,
+				     "write and reply chunks", HFILL } },
+		{ &hf_thr_call, { "Call inline threshold", "rpcrdma.threshold.call",
+				  FT_UINT32, BASE_DEC, NULL, 0,
+				  "RFC 8797 §4.2, or RFC 8166 §3.3.3's 1024", HFILL } },
+		{ &hf_thr_reply, { "Reply inline threshold", "rpcrdma.threshold.reply",
+				   FT_UINT32, BASE_DEC, NULL, 0, NULL, HFILL } },
+		{ &hf_thr_rinval, { "Remote invalidation", "rpcrdma.threshold.rinval",
+				    FT_BOOLEAN, BASE_NONE, NULL, 0,
+				    "both peers set R (RFC 8797 §4.2)", HFILL } },
+		{ &hf_chunk, { "Chunk data", "rpcrdma.chunk", FT_NONE, BASE_NONE, NULL, 0,
+			       "RFC 8166 §3.4: what this RDMA packet moves", HFILL } },
+		{ &hf_chunk_xid, { "XID", "rpcrdma.chunk.xid", FT_UINT32, BASE_HEX, NULL, 0,
+				   "of the call that advertised the chunk", HFILL } },
+		{ &hf_chunk_kind, { "Chunk", "rpcrdma.chunk.kind", FT_UINT8, BASE_DEC,
+				    VALS(kind_names), 0, NULL, HFILL } },
+		{ &hf_chunk_access, { "Operation", "rpcrdma.chunk.op", FT_UINT8, BASE_DEC,
+				      VALS(access_names), 0, NULL, HFILL } },
+		{ &hf_chunk_handle, { "Segment handle", "rpcrdma.chunk.handle", FT_UINT32,
+				      BASE_HEX, NULL, 0, NULL, HFILL } },
+		{ &hf_chunk_seg_offset, { "Offset in segment", "rpcrdma.chunk.offset",
+					  FT_UINT64, BASE_DEC, NULL, 0, NULL, HFILL } },
+		{ &hf_chunk_bytes, { "Bytes", "rpcrdma.chunk.bytes", FT_UINT32, BASE_DEC,
+				     NULL, 0, "data this packet moves (a Read Request: asks for)",
+				     HFILL } },
+		{ &hf_fragment, { "SEND fragment", "rpcrdma.fragment", FT_NONE, BASE_NONE,
+				  NULL, 0, NULL, HFILL } },
+		{ &hf_rebuilt, { "Rebuilt RPC message", "rpcrdma.rebuilt", FT_UINT32,
+				 BASE_DEC, NULL, 0, "RFC 8166 §3.5: an RPC message put "
+				 "together from chunk data", HFILL } },
+		{ &hf_rebuilt_xid, { "XID", "rpcrdma.rebuilt.xid", FT_UINT32, BASE_HEX, NULL,
+				     0, "transport xid of the rebuilt message", HFILL } },
+		{ &hf_rebuilt_source, { "Rebuilt from", "rpcrdma.rebuilt.source", FT_UINT8,
+					BASE_DEC, VALS(kind_names), 0, NULL, HFILL } },
+	};
+	static gint *ett[] = { &ett_rpcrdma, &ett_list, &ett_chunk, &ett_segment, &ett_cm,
+			       &ett_analysis, &ett_chunk_data };
 	proto_rpcrdma = proto_register_protocol("RPC-over-RDMA (rpcrdma-tools)",
 						"RPCRDMA", "rpcrdma");
 	proto_register_field_array(proto_rpcrdma, hf, array_length(hf));
 	proto_register_field_array(proto_rpcrdma, hf_cm_fields, array_length(hf_cm_fields));
+	proto_register_field_array(proto_rpcrdma, hf_analysis_fields,
+				   array_length(hf_analysis_fields));
 	proto_register_subtree_array(ett, array_length(ett));
+	register_findings();
+	register_init_routine(analysis_init);
+	register_cleanup_routine(analysis_cleanup);
+	rpcrdma_tap = register_tap("rpcrdma");
+	rr_ws_register_stat(rpcrdma_tap);
 }
 
 void proto_reg_handoff_rpcrdma_tools(void)
 {
 	rpc_handle = find_dissector_add_dependency("rpc", proto_rpcrdma);
+	register_postdissector(create_dissector_handle(post_rpcrdma, proto_rpcrdma));
 	heur_dissector_add("infiniband.payload", heur_rpcrdma,
 			   "RPC-over-RDMA on InfiniBand (rpcrdma-tools)",
 			   "rpcrdma_tools_infiniband", proto_rpcrdma, HEURISTIC_ENABLE);

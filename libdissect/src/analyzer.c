@@ -39,6 +39,11 @@ const char *rr_chunk_kind_str(unsigned v)
 	switch (v) { RR_CHUNK_KIND_LIST(RR_X_CASE) default: return NULL; }
 }
 
+const char *rr_access_str(unsigned v)
+{
+	switch (v) { RR_ACCESS_LIST(RR_X_CASE) default: return NULL; }
+}
+
 const struct rr_finding_info *rr_finding_info(unsigned id)
 {
 	return id < RR_FINDING_COUNT ? &finding_infos[id] : NULL;
@@ -51,12 +56,28 @@ const char *rr_dir_str(unsigned v)
 	return v <= RR_DIR_UNKNOWN ? names[v] : NULL;
 }
 
+int rr_latency_quantile_bucket(const uint64_t *latency, double q)
+{
+	uint64_t n = 0, run = 0;
+	for (unsigned b = 0; b < RR_LAT_BUCKETS; b++)
+		n += latency[b];
+	if (!n)
+		return -1;
+	for (unsigned b = 0; b < RR_LAT_BUCKETS; b++) {
+		run += latency[b];
+		if ((double)run >= q * (double)n)
+			return (int)b;
+	}
+	return RR_LAT_BUCKETS - 1;
+}
+
 void rr_analyzer_limits_init(struct rr_analyzer_limits *lim)
 {
 	lim->max_connections = 4096;
 	lim->max_calls = 65536;
 	lim->max_segments = 262144;
 	lim->max_message = 262144;
+	lim->send_keep = HDR_KEEP;
 	lim->reassembly_slots = 256;
 	lim->tcp_streams = 16;
 	lim->call_timeout_ms = 60000;
@@ -174,6 +195,7 @@ struct call {
 	bool counted;         /* in the connection's calls in flight */
 	uint16_t slot;
 	uint32_t prog, vers, proc;
+	uint32_t frame;       /* low bits of the call's frame number */
 	uint64_t ts_ns;
 	uint32_t segs;        /* first segment, chained by seg.next */
 	uint32_t hnext;       /* (conn, dir, xid) hash chain */
@@ -200,7 +222,7 @@ struct stream {
 struct rsm {                /* a SEND being reassembled */
 	uint32_t len, kept;
 	bool used;
-	uint8_t bytes[HDR_KEEP];
+	uint8_t *bytes;       /* send_keep bytes of rsm_bytes */
 };
 
 struct rr_analyzer {
@@ -225,6 +247,7 @@ struct rr_analyzer {
 	uint32_t seg_hash_size, *seg_hash, free_seg;
 	/* reassembly */
 	struct rsm *rsm;
+	uint8_t *rsm_bytes;
 	uint32_t free_rsm_hint;
 	struct stream *streams;
 	struct rr_frame fpdu;   /* a unit decoded from a reassembled stream */
@@ -286,7 +309,10 @@ struct rr_analyzer *rr_analyzer_new(const struct rr_config *cfg,
 	a->call_hash = alloc(a, a->call_hash_size, sizeof(uint32_t));
 	a->segs = alloc(a, a->lim.max_segments, sizeof(struct seg));
 	a->seg_hash = alloc(a, a->seg_hash_size, sizeof(uint32_t));
+	if (!a->lim.send_keep)
+		a->lim.send_keep = HDR_KEEP;
 	a->rsm = alloc(a, a->lim.reassembly_slots, sizeof(struct rsm));
+	a->rsm_bytes = alloc(a, a->lim.reassembly_slots, a->lim.send_keep);
 	a->streams = alloc(a, a->lim.tcp_streams, sizeof(struct stream));
 	a->pool_pages = a->lim.rebuild_bytes / POOL_PAGE;
 	if (!a->lim.max_rebuild || !a->pool_pages)
@@ -300,7 +326,7 @@ struct rr_analyzer *rr_analyzer_new(const struct rr_config *cfg,
 	a->pool_used = alloc(a, (a->pool_pages + 63) / 64, sizeof(uint64_t));
 	a->rebuilt = alloc(a, a->lim.rebuild_slots ? a->lim.max_rebuild : 0, 1);
 	if (!a->conns || !a->conn_hash || !a->calls || !a->call_hash ||
-	    !a->segs || !a->seg_hash || !a->rsm || !a->streams ||
+	    !a->segs || !a->seg_hash || !a->rsm || !a->rsm_bytes || !a->streams ||
 	    !a->rebuilds || !a->pool || !a->pool_used || !a->rebuilt) {
 		rr_analyzer_free(a);
 		return NULL;
@@ -323,6 +349,8 @@ struct rr_analyzer *rr_analyzer_new(const struct rr_config *cfg,
 	a->free_seg = a->lim.max_segments ? 0 : NONE;
 	for (unsigned i = 0; i < RECENT; i++)
 		a->recent[i] = 0;
+	for (uint32_t i = 0; i < a->lim.reassembly_slots; i++)
+		a->rsm[i].bytes = a->rsm_bytes + (size_t)i * a->lim.send_keep;
 	return a;
 }
 
@@ -337,6 +365,7 @@ void rr_analyzer_free(struct rr_analyzer *a)
 	free(a->segs);
 	free(a->seg_hash);
 	free(a->rsm);
+	free(a->rsm_bytes);
 	free(a->streams);
 	free(a->rebuilds);
 	free(a->pool);
@@ -664,6 +693,7 @@ static uint32_t call_new(struct rr_analyzer *a, uint32_t conn, uint8_t dir,
 	c->segs = NONE;
 	c->rebuild = NO_SLOT;
 	c->ts_ns = a->now_ns;
+	c->frame = (uint32_t)a->frame_no;
 	uint32_t h = call_hash(a, conn, dir, xid);
 	c->hnext = a->call_hash[h];
 	a->call_hash[h] = ci;
@@ -1448,7 +1478,10 @@ static void on_reply(struct rr_analyzer *a, uint32_t cn, uint8_t dir,
 				       .proc = c->proc, .latency_ns = lat,
 				       .bytes_inline = c->bytes_inline + len,
 				       .bytes_read = c->bytes_read,
-				       .bytes_write = c->bytes_write };
+				       .bytes_write = c->bytes_write,
+				       /* calls age out long before 2^32 frames */
+				       .call_frame = a->frame_no -
+					       (uint32_t)((uint32_t)a->frame_no - c->frame) };
 		emit(a, &ev);
 		reply_rebuild(a, ci, h, m, kept, len);
 	}
@@ -1615,6 +1648,28 @@ static void message(struct rr_analyzer *a, uint32_t cn, int to,
 }
 
 /* ---- RDMA data traffic ------------------------------------------------ */
+
+static enum rr_chunk_kind seg_kind(const struct seg *g)
+{
+	if (g->rrc)
+		return RR_KIND_RRC;
+	if (g->list == RR_LIST_READ)
+		return g->position_zero ? RR_KIND_PZRC : RR_KIND_READ;
+	return g->list == RR_LIST_WRITE ? RR_KIND_WRITE : RR_KIND_REPLY;
+}
+
+/* Which chunk an RDMA packet serves, and where in segment si its data goes. */
+static void chunk_data(struct rr_analyzer *a, uint32_t cn, uint32_t si,
+		       enum rr_access access, uint64_t seg_offset, uint32_t len)
+{
+	const struct seg *g = &a->segs[si];
+	const struct call *c = &a->calls[g->call];
+	struct rr_event ev = { .kind = RR_EV_CHUNK_DATA, .conn = cn, .dir = c->dir,
+			       .xid = c->xid, .source = (uint8_t)seg_kind(g),
+			       .access = (uint8_t)access, .handle = g->handle,
+			       .seg_offset = seg_offset, .data_len = len };
+	emit(a, &ev);
+}
 
 /* An RDMA Write (its first packet) to a chunk segment: the segment. */
 static uint32_t rdma_write(struct rr_analyzer *a, uint32_t cn, uint32_t key,
@@ -1839,9 +1894,10 @@ static void rsm_put(struct rr_analyzer *a, struct side *sd)
 	}
 }
 
-static void rsm_append(struct rsm *r, const uint8_t *p, uint32_t n)
+static void rsm_append(const struct rr_analyzer *a, struct rsm *r,
+		       const uint8_t *p, uint32_t n)
 {
-	uint32_t room = HDR_KEEP - r->kept;
+	uint32_t room = a->lim.send_keep - r->kept;
 	uint32_t take = n < room ? n : room;
 	memcpy(r->bytes + r->kept, p, take);
 	r->kept += take;
@@ -1889,6 +1945,7 @@ static void ib_packet(struct rr_analyzer *a, const struct rr_frame *f)
 		return;
 	struct conn *k = &a->conns[cn];
 	k->info.last_ns = a->now_ns;
+	a->last.rpcrdma += k->rpcrdma;
 	struct side *sd = &k->side[to];
 	const uint8_t *pl = f->data + f->payload.off;
 	uint32_t plen = f->payload.len;
@@ -1928,7 +1985,7 @@ static void ib_packet(struct rr_analyzer *a, const struct rr_frame *f)
 		rsm_put(a, sd);
 		struct rsm *r = rsm_get(a, sd);
 		if (r) {
-			rsm_append(r, pl, have);
+			rsm_append(a, r, pl, have);
 			r->len += plen - have;
 		}
 		break;
@@ -1944,7 +2001,7 @@ static void ib_packet(struct rr_analyzer *a, const struct rr_frame *f)
 			rsm_put(a, sd); /* its middle is lost */
 			break;
 		}
-		rsm_append(r, pl, have);
+		rsm_append(a, r, pl, have);
 		r->len += plen - have;
 		if (op != RR_OP_RC_SEND_MIDDLE) {
 			message(a, cn, to, r->bytes, r->kept, r->len,
@@ -1958,7 +2015,11 @@ static void ib_packet(struct rr_analyzer *a, const struct rr_frame *f)
 	case RR_OP_RC_WRITE_ONLY_IMM: {
 		uint32_t si = rdma_write(a, cn, f->ext.reth.rkey, f->ext.reth.va,
 					 f->ext.reth.dma_len);
-		if (si == NONE || !a->lim.rebuild_slots)
+		if (si == NONE)
+			break;
+		chunk_data(a, cn, si, RR_ACCESS_WRITE,
+			   f->ext.reth.va - a->segs[si].offset, plen);
+		if (!a->lim.rebuild_slots)
 			break;
 		struct rdma_op *o = op_new(a, cn, si, false, 1 - to,
 					   chunk_pos(a, si, f->ext.reth.va),
@@ -1983,6 +2044,9 @@ static void ib_packet(struct rr_analyzer *a, const struct rr_frame *f)
 		struct rdma_op *o = op_by_psn(a, cn, 1 - to, read, f->bth.psn);
 		if (!o)
 			break;
+		chunk_data(a, cn, o->seg,
+			   read ? RR_ACCESS_READ_RESPONSE : RR_ACCESS_WRITE,
+			   o->pos - seg_base(a, o->seg), plen);
 		op_data(a, o, 0, pl, have, plen);
 		o->pos += plen;
 		o->next_psn = (f->bth.psn + 1) & 0xFFFFFF;
@@ -1996,6 +2060,10 @@ static void ib_packet(struct rr_analyzer *a, const struct rr_frame *f)
 		 * receiver of the request, which sends the data back */
 		uint32_t si = rdma_read(a, cn, f->ext.reth.rkey, f->ext.reth.va,
 					f->ext.reth.dma_len);
+		if (si != NONE && f->ext.reth.va >= a->segs[si].offset)
+			chunk_data(a, cn, si, RR_ACCESS_READ_REQUEST,
+				   f->ext.reth.va - a->segs[si].offset,
+				   f->ext.reth.dma_len);
 		if (si == NONE || !read_wanted(a, si, f->ext.reth.va))
 			break;
 		struct rdma_op *o = op_new(a, cn, si, true, to,
@@ -2281,6 +2349,7 @@ static void iwarp_ddp(struct rr_analyzer *a, uint32_t cn, int to,
 {
 	struct conn *k = &a->conns[cn];
 	k->info.last_ns = a->now_ns;
+	a->last.rpcrdma += k->rpcrdma;
 	const struct rr_ddp *d = &f->ddp;
 	struct side *sd = &k->side[to];
 	const uint8_t *pl = f->unit_data + f->payload.off;
@@ -2292,6 +2361,9 @@ static void iwarp_ddp(struct rr_analyzer *a, uint32_t cn, int to,
 	case RR_RDMAP_WRITE: {
 		/* every DDP segment is tagged with its own STag and TO */
 		uint32_t si = rdma_write(a, cn, d->stag, d->to, plen);
+		if (si != NONE)
+			chunk_data(a, cn, si, RR_ACCESS_WRITE,
+				   d->to - a->segs[si].offset, plen);
 		if (si != NONE && a->lim.rebuild_slots)
 			place(a, si, chunk_pos(a, si, d->to), pl, have, plen);
 		break;
@@ -2299,6 +2371,9 @@ static void iwarp_ddp(struct rr_analyzer *a, uint32_t cn, int to,
 	case RR_RDMAP_READ_REQUEST: {
 		uint32_t si = rdma_read(a, cn, d->src_stag, d->src_to,
 					d->read_size);
+		if (si != NONE && d->src_to >= a->segs[si].offset)
+			chunk_data(a, cn, si, RR_ACCESS_READ_REQUEST,
+				   d->src_to - a->segs[si].offset, d->read_size);
 		if (si == NONE || !read_wanted(a, si, d->src_to))
 			break;
 		struct rdma_op *o = op_new(a, cn, si, true, to,
@@ -2318,9 +2393,12 @@ static void iwarp_ddp(struct rr_analyzer *a, uint32_t cn, int to,
 			    d->to < o->sink_to || d->to - o->sink_to > o->left ||
 			    plen > o->left - (d->to - o->sink_to))
 				continue;
-			if (op_live(a, o))
-				op_data(a, o, (uint32_t)(d->to - o->sink_to), pl,
-					have, plen);
+			if (op_live(a, o)) {
+				uint32_t at = (uint32_t)(d->to - o->sink_to);
+				chunk_data(a, cn, o->seg, RR_ACCESS_READ_RESPONSE,
+					   o->pos + at - seg_base(a, o->seg), plen);
+				op_data(a, o, at, pl, have, plen);
+			}
 			if (d->last)
 				op_end(a, o);
 			break;
@@ -2351,7 +2429,7 @@ static void iwarp_ddp(struct rr_analyzer *a, uint32_t cn, int to,
 			rsm_put(a, sd);
 			break;
 		}
-		rsm_append(r, pl, have);
+		rsm_append(a, r, pl, have);
 		r->len += plen - have;
 		if (d->last) {
 			message(a, cn, to, r->bytes, r->kept, r->len,

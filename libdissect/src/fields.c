@@ -37,6 +37,46 @@ static bool rpcrdma_field_present(const struct rr_rpcrdma *h,
 	}
 }
 
+/* A field at `off` of `base`, if its bytes are within cap. */
+static bool span_at(uint32_t base, const struct rr_field_info *fi, uint8_t off,
+		    uint32_t cap, struct rr_span *out)
+{
+	out->off = base + off;
+	out->len = fi->len;
+	return out->off <= cap && out->len <= cap - out->off;
+}
+
+bool rr_rpcrdma_field_span(const struct rr_rpcrdma *h, uint32_t captured,
+			   enum rr_field field, unsigned index,
+			   struct rr_span *out)
+{
+	const struct rr_field_info *fi = rr_field_info(field);
+	if (!fi)
+		return false;
+	if (fi->anchor == RR_ANCHOR_RPCRDMA)
+		return rpcrdma_field_present(h, field) &&
+		       span_at(h->off, fi, fi->off, captured, out);
+	if (fi->anchor != RR_ANCHOR_SEGMENT || index >= h->nsegs)
+		return false;
+	const struct rr_rdma_seg *s = &h->segs[index];
+	uint8_t off = fi->off;
+	/* write and reply segments have no position word */
+	if (s->list != RR_LIST_READ) {
+		if (field == RR_F_SEG_POSITION)
+			return false;
+		off -= 4;
+	}
+	return span_at(s->off, fi, off, captured, out);
+}
+
+bool rr_cm_private_field_span(const struct rr_cm_private *cp, uint32_t captured,
+			      enum rr_field field, struct rr_span *out)
+{
+	const struct rr_field_info *fi = rr_field_info(field);
+	return fi && fi->anchor == RR_ANCHOR_CM_PRIVATE && cp->found &&
+	       span_at(cp->off, fi, fi->off, captured, out);
+}
+
 bool rr_field_span(const struct rr_frame *f, enum rr_field field,
 		   unsigned index, struct rr_span *out)
 {
@@ -47,31 +87,13 @@ bool rr_field_span(const struct rr_frame *f, enum rr_field field,
 	uint8_t off = fi->off;
 	switch ((enum rr_anchor)fi->anchor) {
 	case RR_ANCHOR_RPCRDMA:
-		if (!rr_has(f, RR_LAYER_RPCRDMA) ||
-		    !rpcrdma_field_present(&f->rdma, field))
-			return false;
-		base = f->rdma.off;
-		cap = f->unit_cap;
-		break;
-	case RR_ANCHOR_SEGMENT: {
-		if (!rr_has(f, RR_LAYER_RPCRDMA) || index >= f->rdma.nsegs)
-			return false;
-		const struct rr_rdma_seg *s = &f->rdma.segs[index];
-		/* write and reply segments have no position word */
-		if (s->list != RR_LIST_READ) {
-			if (field == RR_F_SEG_POSITION)
-				return false;
-			off -= 4;
-		}
-		base = s->off;
-		cap = f->unit_cap;
-		break;
-	}
+	case RR_ANCHOR_SEGMENT:
+		return rr_has(f, RR_LAYER_RPCRDMA) &&
+		       rr_rpcrdma_field_span(&f->rdma, f->unit_cap, field, index,
+					     out);
 	case RR_ANCHOR_CM_PRIVATE:
-		if (!rr_has(f, RR_LAYER_CM_PRIVATE))
-			return false;
-		base = f->cm_private.off;
-		break;
+		return rr_has(f, RR_LAYER_CM_PRIVATE) &&
+		       rr_cm_private_field_span(&f->cm_private, cap, field, out);
 	case RR_ANCHOR_BTH:
 		if (!rr_has(f, RR_LAYER_BTH))
 			return false;
@@ -121,7 +143,5 @@ bool rr_field_span(const struct rr_frame *f, enum rr_field field,
 	default:
 		return false;
 	}
-	out->off = base + off;
-	out->len = fi->len;
-	return out->off <= cap && out->len <= cap - out->off;
+	return span_at(base, fi, off, cap, out);
 }

@@ -36,6 +36,13 @@ static const struct need rpc_message[] = {
 	{ "xid", json_type_int, false }, { "source", json_type_string, false },
 	{ "len", json_type_int, false }, { "rpc", json_type_object, true },
 };
+static const struct need chunk_data[] = {
+	{ "frame", json_type_int, false }, { "ts", json_type_double, false },
+	{ "conn", json_type_int, false }, { "dir", json_type_string, false },
+	{ "xid", json_type_int, false }, { "chunk", json_type_string, false },
+	{ "op", json_type_string, false }, { "handle", json_type_int, false },
+	{ "offset", json_type_int, false }, { "len", json_type_int, false },
+};
 static const struct need setup[] = {
 	{ "frame", json_type_int, false }, { "ts", json_type_double, false },
 	{ "private_data", json_type_object, true },
@@ -98,6 +105,8 @@ static int check_object(json_object *o, unsigned line, unsigned *types)
 		bad += CHECK(o, stats, line), types[4]++;
 	else if (!strcmp(type, "rpc_message"))
 		bad += CHECK(o, rpc_message, line), types[5]++;
+	else if (!strcmp(type, "chunk_data"))
+		bad += CHECK(o, chunk_data, line), types[6]++;
 	else {
 		printf("line %u: unknown type '%s'\n", line, type);
 		bad++;
@@ -108,7 +117,7 @@ static int check_object(json_object *o, unsigned line, unsigned *types)
 int main(int argc, char **argv)
 {
 	bool document = argc > 1 && !strcmp(argv[1], "--document");
-	unsigned types[6] = { 0 }, line = 0;
+	unsigned types[7] = { 0 }, line = 0;
 	int bad = 0;
 	if (document) {
 		static char buf[1 << 22];
@@ -128,8 +137,8 @@ int main(int argc, char **argv)
 		free(l);
 	}
 	printf("%u messages, %u setup, %u negotiated, %u findings, %u stats, "
-	       "%u rebuilt RPC messages\n",
-	       types[0], types[1], types[2], types[3], types[4], types[5]);
+	       "%u rebuilt RPC messages, %u chunk data\n",
+	       types[0], types[1], types[2], types[3], types[4], types[5], types[6]);
 	printf("%d passed, %d failed\n", bad ? 0 : 1, bad ? 1 : 0);
 	return bad || (!document && !types[0]) ? 1 : 0;
 }

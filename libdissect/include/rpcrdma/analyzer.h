@@ -188,7 +188,17 @@ enum rr_event_kind {
 	RR_EV_RPC_DONE,      /* a reply matched its call */
 	RR_EV_NEGOTIATED,    /* both sides' setup seen: see rr_analyzer_conn */
 	RR_EV_RPC_MESSAGE,   /* an RPC message rebuilt from chunk data */
+	RR_EV_CHUNK_DATA,    /* an RDMA Read or Write packet serving a chunk */
 };
+
+/* What an RDMA packet serving a chunk does (RR_EV_CHUNK_DATA). */
+#define RR_ACCESS_LIST(X) \
+	X(RR_ACCESS_READ_REQUEST, 0, "read_request") \
+	X(RR_ACCESS_READ_RESPONSE, 1, "read_response") \
+	X(RR_ACCESS_WRITE, 2, "write")
+
+enum rr_access { RR_ACCESS_LIST(RR_X_ENUM) };
+RR_API const char *rr_access_str(unsigned v);
 
 struct rr_event {
 	enum rr_event_kind kind;
@@ -209,15 +219,23 @@ struct rr_event {
 	const uint8_t *data;
 	uint32_t data_len;
 	uint8_t source;
-	/* RR_EV_RPC_DONE */
+	/* RR_EV_RPC_DONE; xid also for RR_EV_CHUNK_DATA */
 	uint32_t xid, prog, vers, proc;
 	uint64_t latency_ns;
+	uint64_t call_frame;  /* the frame that ended the call */
 	/* bytes the RPC moved up to its reply: both SENDs, RDMA Reads of
 	 * its read chunks, RDMA Writes into its write or reply chunk (a
 	 * responder-provided read chunk is read after the reply and is
 	 * counted on the connection only) */
 	uint32_t bytes_inline;
 	uint64_t bytes_read, bytes_write;
+	/* RR_EV_CHUNK_DATA: the call's xid and direction, the chunk (source),
+	 * the segment's handle, where in the segment the packet's data goes
+	 * and how much it moves (data_len; for a Read Request, the length
+	 * asked for) */
+	uint8_t access;      /* enum rr_access */
+	uint32_t handle;
+	uint64_t seg_offset;
 	/* RR_EV_FINDING */
 	uint16_t finding;    /* enum rr_finding_id */
 	const char *detail;  /* static or analyzer-owned until the next frame */
@@ -228,6 +246,9 @@ struct rr_analyzer_limits {
 	uint32_t max_calls;         /* outstanding RPCs, all connections: 65536 */
 	uint32_t max_segments;      /* chunk segments remembered: 262144 */
 	uint32_t max_message;       /* largest SEND reassembled: 262144 */
+	/* bytes kept of a SEND of several packets: 4096, its headers (a
+	 * front end that shows whole RPC messages asks for more) */
+	uint32_t send_keep;
 	uint32_t reassembly_slots;  /* messages reassembled at once: 256 */
 	uint32_t tcp_streams;       /* iWARP directions reassembled at once: 64 */
 	uint32_t call_timeout_ms;   /* unanswered calls age out: 60000 */
@@ -262,6 +283,8 @@ RR_API void rr_analyzer_dropped(struct rr_analyzer *a, uint64_t n);
 struct rr_frame_summary {
 	uint32_t cm, mpa;              /* CM MADs, MPA Req/Rep */
 	uint32_t icrc_good, icrc_bad;
+	uint32_t rpcrdma;              /* units of a known RPC-over-RDMA
+					* connection: SENDs, chunk RDMA, ACKs */
 };
 RR_API const struct rr_frame_summary *
 rr_analyzer_last_summary(const struct rr_analyzer *a);
@@ -295,6 +318,9 @@ struct rr_proc_slot_info {
 	const char *procedure;
 };
 RR_API struct rr_proc_slot_info rr_analyzer_proc_slot_info(unsigned slot);
+/* The latency bucket (rr_stats latency: [2^b, 2^(b+1)) microseconds) that
+ * holds the q-quantile of a histogram; -1 when it is empty. */
+RR_API int rr_latency_quantile_bucket(const uint64_t *latency, double q);
 
 #ifdef __cplusplus
 }

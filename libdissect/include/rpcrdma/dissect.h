@@ -572,6 +572,15 @@ RR_API const struct rr_field_info *rr_field_info(unsigned field);
  */
 RR_API bool rr_field_span(const struct rr_frame *f, enum rr_field field,
 			  unsigned index, struct rr_span *out);
+/* The same for a header decoded on its own (rr_rpcrdma_decode, offsets
+ * from its message) and for RFC 8797 private data (rr_cm_private_find):
+ * captured is how many bytes of that buffer are present. */
+RR_API bool rr_rpcrdma_field_span(const struct rr_rpcrdma *h, uint32_t captured,
+				  enum rr_field field, unsigned index,
+				  struct rr_span *out);
+RR_API bool rr_cm_private_field_span(const struct rr_cm_private *cp,
+				     uint32_t captured, enum rr_field field,
+				     struct rr_span *out);
 
 /* ---- Decoders of one layer, for reassembled messages ------------------ */
 

@@ -1,0 +1,303 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * The analyzer's events, kept per frame in the capture file's memory.
+ * Wireshark dissects frames again in any order (GUI clicks, filters,
+ * taps), but feeds each one to the analyzer only on the first pass.
+ */
+#include <string.h>
+
+#include <epan/packet.h>
+#include <wiretap/pcap-encap.h>
+#include <wiretap/wtap.h>
+
+#include "analysis.h"
+
+#define SCRATCH_ITEMS 256
+/* rebuilt and reassembled messages kept for later passes, per file */
+#define KEEP_BUDGET (64u << 20)
+
+static struct rr_analyzer *analyzer;
+static wmem_map_t *frame_records;
+static GArray *fed_numbers;     /* Wireshark's number of each frame fed */
+static guint32 last_fed;
+static bool finished;
+static size_t kept_bytes;
+/* messages of the frame just fed, for its first dissection */
+static GByteArray *first_pass_bytes;
+static guint32 first_pass_frame;
+static struct rr_ws_item scratch[SCRATCH_ITEMS];
+static guint32 scratch_frame[SCRATCH_ITEMS];
+static unsigned nscratch;
+
+const struct rr_analyzer *rr_ws_analyzer(void)
+{
+	return analyzer;
+}
+
+/* The analyzer counts frames from 1 in the order it was fed. */
+static guint32 wireshark_number(uint64_t analyzer_frame)
+{
+	if (analyzer_frame == 0 || analyzer_frame > fed_numbers->len)
+		return 0;
+	return g_array_index(fed_numbers, guint32, analyzer_frame - 1);
+}
+
+/* An event's bytes: for the frame's first dissection, and while the
+ * budget lasts for later ones (the GUI, tshark -2). */
+static const uint8_t *keep(const uint8_t *data, uint32_t len, struct rr_ws_item *it)
+{
+	if (!data)
+		return NULL;
+	it->first_pass_at = first_pass_bytes->len + 1;
+	g_byte_array_append(first_pass_bytes, data, len);
+	if (len > KEEP_BUDGET - kept_bytes)
+		return NULL;
+	kept_bytes += len;
+	return wmem_memdup(wmem_file_scope(), data, len);
+}
+
+const uint8_t *rr_ws_item_bytes(const packet_info *pinfo, const struct rr_ws_item *it)
+{
+	if (it->data)
+		return it->data;
+	uint32_t len = it->kind == RR_EV_MESSAGE ? it->data_len : it->msg_len;
+	if (it->first_pass_at && pinfo->num == first_pass_frame && first_pass_bytes &&
+	    it->first_pass_at - 1 + len <= first_pass_bytes->len)
+		return first_pass_bytes->data + it->first_pass_at - 1;
+	return NULL;
+}
+
+static struct rr_ws_frame *record_of(guint32 number)
+{
+	return wmem_map_lookup(frame_records, GUINT_TO_POINTER(number));
+}
+
+/* The call's message, to note which frame answered it. */
+static void note_reply(guint32 call_number, const struct rr_ws_item *reply,
+		       guint32 reply_number)
+{
+	struct rr_ws_frame *r = record_of(call_number);
+	for (uint32_t i = 0; r && i < r->nitems; i++) {
+		struct rr_ws_item *m = &r->items[i];
+		if (m->kind == RR_EV_MESSAGE && m->conn == reply->conn &&
+		    m->xid == reply->xid && m->other_frame == 0 &&
+		    (m->dir == RR_DIR_FWD_CALL || m->dir == RR_DIR_BWD_CALL)) {
+			m->other_frame = reply_number;
+			return;
+		}
+	}
+}
+
+/* A reply's completion joins the reply message just reported. */
+static void on_done(const struct rr_event *ev, guint32 number)
+{
+	for (unsigned i = nscratch; i-- > 0;) {
+		struct rr_ws_item *m = &scratch[i];
+		if (m->kind != RR_EV_MESSAGE || m->conn != ev->conn ||
+		    m->xid != ev->xid)
+			continue;
+		m->done = true;
+		m->latency_ns = ev->latency_ns;
+		m->bytes_inline = ev->bytes_inline;
+		m->bytes_read = ev->bytes_read;
+		m->bytes_write = ev->bytes_write;
+		m->other_frame = wireshark_number(ev->call_frame);
+		note_reply(m->other_frame, m, number);
+		return;
+	}
+}
+
+static void on_event(void *ctx, const struct rr_event *ev)
+{
+	(void)ctx;
+	guint32 number = wireshark_number(ev->frame);
+	if (ev->kind == RR_EV_RPC_DONE) {
+		on_done(ev, number);
+		return;
+	}
+	if (nscratch == SCRATCH_ITEMS || ev->kind == RR_EV_CONN_OPEN ||
+	    ev->kind == RR_EV_CONN_CLOSE)
+		return;
+	struct rr_ws_item *it = &scratch[nscratch];
+	memset(it, 0, sizeof(*it));
+	it->kind = (uint8_t)ev->kind;
+	it->conn = ev->conn;
+	it->dir = ev->dir;
+	const struct rr_conn_info *c = rr_analyzer_conn(analyzer, ev->conn);
+	if (c) {
+		it->requester_id = c->requester_qpn;
+		it->responder_id = c->responder_qpn;
+		it->iwarp = c->transport == RR_TRANSPORT_IWARP;
+	}
+	switch (ev->kind) {
+	case RR_EV_MESSAGE: {
+		it->xid = ev->hdr->xid;
+		it->proc = (uint8_t)ev->hdr->proc;
+		it->credits = ev->hdr->credits;
+		it->msg_len = ev->msg_len;
+		if (c) {
+			it->grant = c->st.grant;
+			it->in_flight = c->st.in_flight;
+			it->thresholds = c->thresholds;
+		}
+		/* a SEND of several packets: no one packet holds it */
+		const struct rr_frame *f = rr_analyzer_last_frame(analyzer);
+		if (f->payload.len != ev->msg_len) {
+			it->data_len = MIN(ev->data_len, ev->msg_len);
+			it->data = keep(ev->data, it->data_len, it);
+		}
+		break;
+	}
+	case RR_EV_RPC_MESSAGE:
+		it->xid = ev->xid;
+		it->source = ev->source;
+		it->msg_len = ev->data_len;
+		it->data = keep(ev->data, ev->data_len, it);
+		break;
+	case RR_EV_CHUNK_DATA:
+		it->xid = ev->xid;
+		it->source = ev->source;
+		it->access = ev->access;
+		it->handle = ev->handle;
+		it->seg_offset = ev->seg_offset;
+		it->data_len = ev->data_len;
+		break;
+	case RR_EV_FINDING:
+		it->finding = ev->finding;
+		it->detail = ev->detail ? wmem_strdup(wmem_file_scope(), ev->detail) : NULL;
+		break;
+	case RR_EV_NEGOTIATED:
+		if (c)
+			it->thresholds = c->thresholds;
+		break;
+	default:
+		return;
+	}
+	scratch_frame[nscratch++] = number;
+}
+
+/* Add the scratch items of frame `number` to its record. */
+static void store(guint32 number, bool on_conn)
+{
+	uint32_t n = 0;
+	for (unsigned i = 0; i < nscratch; i++)
+		n += scratch_frame[i] == number;
+	struct rr_ws_frame *old = record_of(number);
+	if (!n && !on_conn)
+		return;
+	uint32_t have = old ? old->nitems : 0;
+	struct rr_ws_frame *r = wmem_alloc0(wmem_file_scope(),
+		sizeof(*r) + (have + n) * sizeof(struct rr_ws_item));
+	if (old) {
+		memcpy(r, old, sizeof(*r) + have * sizeof(struct rr_ws_item));
+		wmem_free(wmem_file_scope(), old);
+	}
+	r->on_conn |= on_conn;
+	for (unsigned i = 0; i < nscratch; i++)
+		if (scratch_frame[i] == number)
+			r->items[r->nitems++] = scratch[i];
+	wmem_map_insert(frame_records, GUINT_TO_POINTER(number), r);
+}
+
+/* libdissect's link type of a frame, through Wireshark's own mapping. */
+int rr_ws_link_type(const packet_info *pinfo)
+{
+	if (pinfo->rec->rec_type != REC_TYPE_PACKET)
+		return -1;
+	int wtap_encap = pinfo->rec->rec_header.packet_header.pkt_encap;
+	static const uint32_t links[] = {
+#define RR_X_LINK(sym, val, str) val,
+		RR_LINK_LIST(RR_X_LINK)
+#undef RR_X_LINK
+	};
+	for (size_t i = 0; i < G_N_ELEMENTS(links); i++)
+		if (wtap_pcap_encap_to_wtap_encap((int)links[i]) == wtap_encap)
+			return (int)links[i];
+	return -1;
+}
+
+static void feed(packet_info *pinfo)
+{
+	if (!analyzer || pinfo->num <= last_fed)
+		return;
+	last_fed = pinfo->num;
+	int link = rr_ws_link_type(pinfo);
+	if (link < 0 || !pinfo->data_src)
+		return;
+	/* the first data source is the whole frame */
+	tvbuff_t *frame = get_data_source_tvb(pinfo->data_src->data);
+	guint captured = tvb_captured_length(frame);
+	const guint8 *bytes = captured ? tvb_get_ptr(frame, 0, (gint)captured) : NULL;
+	uint64_t ts = (uint64_t)pinfo->abs_ts.secs * 1000000000u +
+		      (uint64_t)pinfo->abs_ts.nsecs;
+	nscratch = 0;
+	g_byte_array_set_size(first_pass_bytes, 0);
+	first_pass_frame = pinfo->num;
+	g_array_append_val(fed_numbers, pinfo->num);
+	rr_analyzer_frame(analyzer, (uint32_t)link, ts, bytes, captured,
+			  tvb_reported_length(frame));
+	store(pinfo->num, rr_analyzer_last_summary(analyzer)->rpcrdma > 0);
+	nscratch = 0;
+}
+
+/* The first pass is over: raise the end-of-capture findings on the frames
+ * they name. */
+static void finish(void)
+{
+	finished = true;
+	nscratch = 0;
+	rr_analyzer_finish(analyzer);
+	for (unsigned i = 0; i < nscratch; i++) {
+		guint32 number = scratch_frame[i];
+		bool stored = false;
+		for (unsigned j = 0; j < i; j++)
+			stored |= scratch_frame[j] == number;
+		if (!stored)
+			store(number, false);
+	}
+	nscratch = 0;
+}
+
+const struct rr_ws_frame *rr_ws_frame_of(packet_info *pinfo)
+{
+	if (!analyzer)
+		return NULL;
+	if (!PINFO_FD_VISITED(pinfo))
+		feed(pinfo);
+	else if (!finished)
+		finish();
+	return record_of(pinfo->num);
+}
+
+void rr_ws_analysis_init(void)
+{
+	struct rr_config cfg;
+	struct rr_analyzer_limits lim;
+	rr_config_init(&cfg);
+	rr_analyzer_limits_init(&lim);
+	/* SENDs of several packets whole, for the rpc dissector: a 64 KiB
+	 * inline threshold is as large as implementations go */
+	lim.send_keep = 65536;
+	analyzer = rr_analyzer_new(&cfg, &lim, on_event, NULL);
+	frame_records = wmem_map_new(wmem_file_scope(), g_direct_hash, g_direct_equal);
+	fed_numbers = g_array_new(FALSE, FALSE, sizeof(guint32));
+	first_pass_bytes = g_byte_array_new();
+	first_pass_frame = 0;
+	last_fed = 0;
+	finished = false;
+	kept_bytes = 0;
+	nscratch = 0;
+}
+
+void rr_ws_analysis_cleanup(void)
+{
+	rr_analyzer_free(analyzer);
+	analyzer = NULL;
+	if (fed_numbers)
+		g_array_free(fed_numbers, TRUE);
+	fed_numbers = NULL;
+	if (first_pass_bytes)
+		g_byte_array_free(first_pass_bytes, TRUE);
+	first_pass_bytes = NULL;
+	frame_records = NULL; /* freed with the file's memory */
+}

@@ -1,0 +1,61 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * libdissect's analyzer inside Wireshark: fed every frame once, in order,
+ * on the first pass (as tshark reads a file in one pass, or as the GUI
+ * loads it), it keeps what it said about each frame so that any later
+ * dissection of that frame shows the same.
+ */
+#ifndef RPCRDMA_TOOLS_ANALYSIS_H
+#define RPCRDMA_TOOLS_ANALYSIS_H
+
+#include <epan/packet.h>
+
+#include <rpcrdma/analyzer.h>
+
+/* One thing the analyzer said about a frame (one of its events). */
+struct rr_ws_item {
+	uint8_t kind;         /* enum rr_event_kind */
+	uint8_t dir, proc, source, access;
+	bool done;            /* MESSAGE: a reply that completed its call */
+	uint16_t finding;
+	uint32_t conn, xid, credits, grant, in_flight, msg_len;
+	/* MESSAGE: the call's reply frame, or the reply's call frame */
+	uint32_t other_frame;
+	/* CHUNK_DATA: bytes the packet moves; MESSAGE of several packets:
+	 * bytes of it kept (a long one in part: its headers) */
+	uint32_t handle, data_len, bytes_inline;
+	/* MESSAGE, RPC_MESSAGE: the connection's QPNs (TCP ports for iWARP) */
+	uint32_t requester_id, responder_id;
+	bool iwarp;
+	uint64_t seg_offset, latency_ns, bytes_read, bytes_write;
+	struct rr_inline_thresholds thresholds;
+	const char *detail;   /* FINDING */
+	/* MESSAGE of several packets, or RPC_MESSAGE: its bytes when kept
+	 * for later passes (rr_ws_item_bytes has them on the first) */
+	const uint8_t *data;
+	uint32_t first_pass_at;   /* 1 + offset in the first pass's copy */
+};
+
+struct rr_ws_frame {
+	bool on_conn;         /* on a connection known to carry RPC-over-RDMA */
+	uint32_t nitems;
+	struct rr_ws_item items[];
+};
+
+/* What the analyzer said about this frame (feeding it first if it is new),
+ * or NULL when nothing. */
+const struct rr_ws_frame *rr_ws_frame_of(packet_info *pinfo);
+/* libdissect's link type of a frame, -1 for one it does not read. */
+int rr_ws_link_type(const packet_info *pinfo);
+/* The bytes of a MESSAGE or RPC_MESSAGE item, or NULL when they were
+ * neither kept nor is this the first dissection of their frame. */
+const uint8_t *rr_ws_item_bytes(const packet_info *pinfo, const struct rr_ws_item *it);
+/* The analyzer of the file being read, NULL before the first frame. */
+const struct rr_analyzer *rr_ws_analyzer(void);
+void rr_ws_analysis_init(void);
+void rr_ws_analysis_cleanup(void);
+
+/* The statistics table (-z rpcrdma,stat), fed from the analyzer. */
+void rr_ws_register_stat(int tap_id);
+
+#endif

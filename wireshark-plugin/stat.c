@@ -1,0 +1,242 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * Statistics > RPC-over-RDMA, and tshark -z rpcrdma,stat: the analyzer's
+ * statistics (what rpcrdma-dump --stats prints) as tables of Item, Value,
+ * Detail.  The analyzer holds the numbers; each tapped frame copies them in.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include <epan/packet.h>
+#include <epan/stat_tap_ui.h>
+#include <epan/tap.h>
+
+#include "analysis.h"
+
+enum { TABLE_CONNECTIONS, TABLE_MESSAGES, TABLE_PROCEDURES, TABLE_FINDINGS,
+       TABLE_CAPTURE, TABLE_COUNT };
+static const char *const table_names[TABLE_COUNT] = {
+	"Connections", "Messages by direction and procedure",
+	"RPC calls by procedure", "Findings", "Capture",
+};
+
+static stat_tap_table_item fields[] = {
+	{ TABLE_ITEM_STRING, TAP_ALIGN_LEFT, "Item", "%-40s" },
+	{ TABLE_ITEM_UINT, TAP_ALIGN_RIGHT, "Value", "%12u" },
+	{ TABLE_ITEM_STRING, TAP_ALIGN_LEFT, "Detail", "%s" },
+};
+
+static uint64_t last_frames = UINT64_MAX;
+
+static void stat_init(stat_tap_table_ui *ui)
+{
+	last_frames = UINT64_MAX;
+	for (unsigned i = 0; i < TABLE_COUNT; i++) {
+		stat_tap_table *t = stat_tap_find_table(ui, table_names[i]);
+		if (t) {
+			if (ui->stat_tap_reset_table_cb)
+				ui->stat_tap_reset_table_cb(t);
+			continue;
+		}
+		t = stat_tap_init_table(table_names[i], (int)G_N_ELEMENTS(fields), 0, NULL);
+		stat_tap_add_table(ui, t);
+	}
+}
+
+static void set_string(stat_tap_table_item_type *f, const char *s)
+{
+	if (f->value.string_value && !strcmp(f->value.string_value, s))
+		return;
+	g_free((char *)f->value.string_value);
+	f->value.string_value = g_strdup(s);
+}
+
+/* Row `row` of t says label, value, detail; values past 2^32 show as the
+ * largest (Wireshark's table cells are 32-bit). */
+static void set_row(stat_tap_table *t, guint row, const char *label, uint64_t value,
+		    const char *detail)
+{
+	if (row >= t->num_elements) {
+		stat_tap_table_item_type cells[3];
+		memset(cells, 0, sizeof(cells));
+		cells[0].type = TABLE_ITEM_STRING;
+		cells[1].type = TABLE_ITEM_UINT;
+		cells[2].type = TABLE_ITEM_STRING;
+		stat_tap_init_table_row(t, row, 3, cells);
+	}
+	set_string(stat_tap_get_field_data(t, row, 0), label);
+	stat_tap_get_field_data(t, row, 1)->value.uint_value =
+		value > G_MAXUINT ? G_MAXUINT : (guint)value;
+	set_string(stat_tap_get_field_data(t, row, 2), detail ? detail : "");
+}
+
+struct filler {
+	stat_tap_table *t;
+	guint row;
+	char label[96];
+};
+
+static void row(struct filler *f, uint64_t value, const char *detail, const char *fmt, ...)
+	G_GNUC_PRINTF(4, 5);
+static void row(struct filler *f, uint64_t value, const char *detail, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(f->label, sizeof(f->label), fmt, ap);
+	va_end(ap);
+	set_row(f->t, f->row++, f->label, value, detail);
+}
+
+static void fill_connections(struct filler *f, const struct rr_analyzer *a)
+{
+	char s0[64], s1[64], detail[256];
+	for (uint32_t i = 0; i < rr_analyzer_conn_count(a); i++) {
+		const struct rr_conn_info *c = rr_analyzer_conn(a, i);
+		if (!c)
+			continue;
+		const struct rr_conn_stats *cs = &c->st;
+		bool tcp = c->transport == RR_TRANSPORT_IWARP;
+		rr_conn_addr_str(c, false, s0, sizeof(s0));
+		rr_conn_addr_str(c, true, s1, sizeof(s1));
+		snprintf(detail, sizeof(detail), "%s requester %s %s 0x%x > responder %s %s 0x%x%s%s",
+			 rr_transport_str(c->transport), s0, tcp ? "port" : "qp",
+			 c->requester_qpn, s1, tcp ? "port" : "qp", c->responder_qpn,
+			 c->inferred ? " (linked from traffic)" : " (from the connection setup)",
+			 c->closed ? " closed" : "");
+		row(f, i, detail, "conn %u", i);
+		row(f, cs->calls, NULL, "conn %u calls", i);
+		row(f, cs->replies, NULL, "conn %u replies", i);
+		row(f, cs->unmatched, "no reply seen", "conn %u unanswered", i);
+		snprintf(detail, sizeof(detail), "min %u max %u",
+			 cs->grant_min == UINT32_MAX ? 0 : cs->grant_min, cs->grant_max);
+		row(f, cs->grant, detail, "conn %u credits granted", i);
+		row(f, cs->in_flight, NULL, "conn %u calls in flight", i);
+		row(f, cs->in_flight_max, NULL, "conn %u calls in flight max", i);
+		row(f, cs->bc_grant, NULL, "conn %u backward credits granted", i);
+		row(f, c->thresholds.call, NULL, "conn %u inline threshold call", i);
+		row(f, c->thresholds.reply, c->thresholds.remote_invalidation ?
+		    "remote invalidation" : "no remote invalidation",
+		    "conn %u inline threshold reply", i);
+		for (unsigned k = 0; k < RR_KIND_COUNT; k++)
+			row(f, cs->chunks[k], NULL, "conn %u chunks %s", i, rr_chunk_kind_str(k));
+		row(f, cs->bytes_send, NULL, "conn %u bytes send", i);
+		row(f, cs->bytes_read, NULL, "conn %u bytes RDMA read", i);
+		row(f, cs->bytes_write, NULL, "conn %u bytes RDMA write", i);
+		row(f, cs->findings, NULL, "conn %u findings", i);
+	}
+}
+
+static void fill_messages(struct filler *f, const struct rr_stats *st)
+{
+	for (unsigned d = 0; d <= RR_DIR_UNKNOWN; d++)
+		for (unsigned p = 0; p < 5; p++)
+			if (st->total.messages[d][p])
+				row(f, st->total.messages[d][p], NULL, "%s %s", rr_dir_str(d),
+				    rr_rdma_proc_str(p));
+}
+
+static void fill_procedures(struct filler *f, const struct rr_stats *st)
+{
+	char detail[96];
+	for (unsigned p = 0; p < RR_PROC_SLOTS; p++) {
+		if (!st->rpc_calls[p])
+			continue;
+		struct rr_proc_slot_info si = rr_analyzer_proc_slot_info(p);
+		int med = rr_latency_quantile_bucket(st->latency[p], 0.5);
+		uint64_t answered = 0;
+		for (unsigned b = 0; b < RR_LAT_BUCKETS; b++)
+			answered += st->latency[p][b];
+		if (med < 0)
+			snprintf(detail, sizeof(detail), "no reply seen");
+		else
+			snprintf(detail, sizeof(detail), "latency median ~%llu-%llu us, mean %llu us",
+				 1ull << med, 2ull << med,
+				 (unsigned long long)(st->latency_sum_ns[p] / answered / 1000u));
+		row(f, st->rpc_calls[p], detail, "%s v%u %s", si.program,
+		    (unsigned)si.version, si.procedure);
+	}
+}
+
+static void fill_findings(struct filler *f, const struct rr_stats *st)
+{
+	for (unsigned i = 0; i < RR_FINDING_COUNT; i++)
+		if (st->findings[i])
+			row(f, st->findings[i], rr_severity_str(rr_finding_info(i)->severity),
+			    "%s", rr_finding_info(i)->id);
+}
+
+static void fill_capture(struct filler *f, const struct rr_stats *st)
+{
+	row(f, st->frames, NULL, "frames");
+	row(f, st->frames_truncated, NULL, "frames truncated");
+	row(f, st->frames_malformed, NULL, "frames malformed");
+	row(f, st->connections_evicted, NULL, "connections evicted");
+	row(f, st->calls_evicted, NULL, "calls evicted");
+	row(f, st->reassembly_dropped, NULL, "reassembly slots exhausted");
+	row(f, st->tcp_resyncs, NULL, "iWARP stream gaps");
+	row(f, st->psn_gaps, NULL, "IB PSN gaps");
+	row(f, st->psn_duplicates, NULL, "IB retransmissions");
+	row(f, st->messages_rebuilt, NULL, "RPC messages rebuilt");
+	row(f, st->rebuild_incomplete, NULL, "RPC messages not rebuilt");
+}
+
+static tap_packet_status stat_packet(void *tapdata, packet_info *pinfo, epan_dissect_t *edt,
+				     const void *data, tap_flags_t flags)
+{
+	(void)pinfo;
+	(void)edt;
+	(void)data;
+	(void)flags;
+	stat_data_t *sd = tapdata;
+	const struct rr_analyzer *a = rr_ws_analyzer();
+	if (!a)
+		return TAP_PACKET_DONT_REDRAW;
+	const struct rr_stats *st = rr_analyzer_stats(a);
+	/* on later passes the numbers are final: copied once */
+	if (st->frames == last_frames)
+		return TAP_PACKET_DONT_REDRAW;
+	last_frames = st->frames;
+	for (unsigned i = 0; i < TABLE_COUNT; i++) {
+		struct filler f = { stat_tap_find_table(sd->stat_tap_data, table_names[i]), 0, "" };
+		if (!f.t)
+			continue;
+		switch (i) {
+		case TABLE_CONNECTIONS: fill_connections(&f, a); break;
+		case TABLE_MESSAGES: fill_messages(&f, st); break;
+		case TABLE_PROCEDURES: fill_procedures(&f, st); break;
+		case TABLE_FINDINGS: fill_findings(&f, st); break;
+		default: fill_capture(&f, st); break;
+		}
+	}
+	return TAP_PACKET_REDRAW;
+}
+
+static void stat_reset(stat_tap_table *t)
+{
+	for (guint r = 0; r < t->num_elements; r++)
+		stat_tap_get_field_data(t, r, 1)->value.uint_value = 0;
+	last_frames = UINT64_MAX;
+}
+
+static void stat_free_item(stat_tap_table *t, guint row, guint column,
+			   stat_tap_table_item_type *field)
+{
+	(void)t;
+	(void)row;
+	if (column != 1) {
+		g_free((char *)field->value.string_value);
+		field->value.string_value = NULL;
+	}
+}
+
+void rr_ws_register_stat(int tap_id)
+{
+	(void)tap_id;
+	static tap_param params[] = { { PARAM_FILTER, "filter", "Filter", NULL, TRUE } };
+	static stat_tap_table_ui ui = {
+		REGISTER_STAT_GROUP_GENERIC, "RPC-over-RDMA (rpcrdma-tools)", "rpcrdma",
+		"rpcrdma,stat", stat_init, stat_packet, stat_reset, stat_free_item, NULL,
+		G_N_ELEMENTS(fields), fields, G_N_ELEMENTS(params), params, NULL, 0,
+	};
+	register_stat_tap_table_ui(&ui);
+}
