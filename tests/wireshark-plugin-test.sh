@@ -1,10 +1,12 @@
 #!/bin/bash
 # SPDX-License-Identifier: BSD-2-Clause
 # The Wireshark plugin in the real tshark 4.0, against rpcrdma-dump on every
-# sample capture: the plugin loads; message by message the header fields and
-# the analysis (direction, credits, completion, bytes moved) agree with
-# rpcrdma-dump -j; so do the RPC messages rebuilt from chunk data and the
-# chunk each RDMA Read or Write packet serves; -z expert lists exactly the
+# sample capture: the plugin loads; message by message the header fields,
+# every chunk segment and the analysis (direction, credits, completion,
+# bytes moved) agree with rpcrdma-dump -j, and a second pass shows the same;
+# so do the RPC messages rebuilt from chunk data and the chunk each RDMA
+# Read or Write packet serves; each RPC message is dissected once in one
+# pass, and clean captures give no malformed packet; -z expert lists exactly the
 # findings of rpcrdma-dump --findings; -z rpcrdma,stat matches --stats;
 # NFS replies are matched to their calls (-z rpc,programs); RFC 8797 private
 # data in CM and MPA frames reads as rpcrdma-dump reads it; a capture cut
@@ -48,6 +50,8 @@ same() { # label, expected file, got file
 }
 check "tshark -G plugins lists rpcrdma.so" \
 	eval "ts -G plugins 2>/dev/null | grep -q 'rpcrdma.so'"
+check "tshark -z help offers rpcrdma,stat (the table Statistics shows in the GUI)" \
+	eval "ts -z help 2>&1 | grep -qx ' *rpcrdma,stat'"
 check "every finding is an expert item of its own (tshark -G fields)" \
 	eval "test \"\$(ts -G fields 2>/dev/null | awk -F'\t' '\$3 ~ /^rpcrdma\\./ && \$4 == \"FT_NONE\"' | grep -c .)\" -ge 24"
 
@@ -75,8 +79,33 @@ for capture in "$src"/samples/*.pcap; do
 		"$work/ts.fields" | sort -n >"$work/msg.ts"
 	check "$name: tshark reports no dissector bug" \
 		eval "! grep -qi 'dissector bug' '$work/ts.err'"
+	# a second look (tshark -2, as the GUI's clicks) shows what the first
+	# pass showed: the analyzer's results are kept per frame
+	ts -2 -r "$capture" -T fields -E occurrence=f -e frame.number -e rpcrdma.xid \
+		-e rpcrdma.dir -e rpcrdma.credits -e rpcrdma.proc -e rpcrdma.time \
+		-e rpcrdma.moved.inline -e rpcrdma.moved.read -e rpcrdma.moved.write \
+		-e rpcrdma.rebuilt.xid -e rpcrdma.rebuilt.source -e rpcrdma.rebuilt \
+		-Y 'rpcrdma.xid || rpcrdma.rebuilt' 2>/dev/null >"$work/ts2.fields"
+	same "$name: a second pass shows the first pass's analysis" \
+		"$work/ts.fields" "$work/ts2.fields"
 	same "$name: every message, field by field as rpcrdma-dump -j has it" \
 		"$work/msg.dump" "$work/msg.ts"
+	# every segment of every chunk list (read list, write list, reply
+	# chunk, in header order): handle length offset, frame by frame
+	jq -rs '[.[] | select(.type == "message")] | group_by(.frame)[] | . as $m |
+		[$m[] | (.reads[], .writes[][], (.reply // [])[]) | "\(.handle)/\(.length)/\(.offset)"] |
+		select(length > 0) | "\($m[0].frame) \(join(","))"' "$work/dump.json" | sort -n >"$work/seg.dump"
+	ts -r "$capture" -Y rpcrdma.segment -T fields -E occurrence=a -E aggregator=, \
+		-e frame.number -e rpcrdma.segment.handle -e rpcrdma.segment.length \
+		-e rpcrdma.segment.offset 2>/dev/null |
+		awk -F'\t' '{ n = split($2, h, ","); split($3, l, ","); split($4, o, ",")
+			printf "%d ", $1
+			for (i = 1; i <= n; i++) printf "%s%.0f/%d/%.0f", (i > 1 ? "," : ""), h[i], l[i], o[i]
+			print "" }' | sort -n >"$work/seg.ts"
+	if [ -s "$work/seg.dump" ]; then
+		same "$name: every chunk segment (handle, length, offset) as rpcrdma-dump -j" \
+			"$work/seg.dump" "$work/seg.ts"
+	fi
 	# RPC messages rebuilt from chunk data: frame xid chunk length
 	jq -r "$names"'select(.type == "rpc_message") | "\(.frame) \(.xid) \(.source | kind) \(.len)"' \
 		"$work/dump.json" | sort -n >"$work/rebuilt.dump"
@@ -100,6 +129,21 @@ for capture in "$src"/samples/*.pcap; do
 		same "$name: the chunk each RDMA packet serves, as rpcrdma-dump -j -a" \
 			"$work/chunks.dump" "$work/chunks.ts"
 	fi
+	# each RPC message once, in one pass: the inline ones that are whole
+	# (not reduced by read chunks past position zero or by a reply's write
+	# chunks, RFC 8166 §3.5) and the rebuilt ones; clean captures give no
+	# malformed packet
+	want=$(jq -rs '[.[] | select(.type == "message" and .rpc != null) |
+		select(((.reads | length) > 0 and all(.reads[]; .position != 0)) or
+		       ((.dir | endswith("reply")) and (.writes | length) > 0) | not)] | length' "$work/dump.json")
+	want=$((want + $(jq -r 'select(.type == "rpc_message") | .frame' "$work/dump.json" | grep -c .)))
+	got=$(ts -r "$capture" -T fields -e rpc.xid -E occurrence=a -E aggregator=, 2>/dev/null |
+		tr ',' '\n' | grep -c .)
+	check "$name: each RPC message once, in one pass ($got, rpcrdma-dump $want)" test "$got" -eq "$want"
+	case $name in *fault*) ;; *)
+		check "$name: no malformed packet in one pass" \
+			eval "test \"\$(ts -r '$capture' -Y _ws.malformed 2>/dev/null | grep -c .)\" -eq 0" ;;
+	esac
 	# findings (end-of-capture ones too, hence two passes)
 	"$dump" --findings -r "$capture" 2>/dev/null |
 		sed -n 's/.*! [a-z_.]* ([a-z]*): //p' | sort | uniq -c |

@@ -279,6 +279,9 @@ static void add_rebuilt(proto_tree *tree, packet_info *pinfo, tvbuff_t *tvb,
 static void claim(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree,
 		  const struct rr_ws_frame *r)
 {
+	/* an iWARP segment may hold several messages: once a frame */
+	if (p_get_proto_data(pinfo->pool, pinfo, proto_rpcrdma, 0))
+		return;
 	p_add_proto_data(pinfo->pool, pinfo, proto_rpcrdma, 0, GUINT_TO_POINTER(1));
 	for (uint32_t i = 0; r && i < r->nitems; i++)
 		if (r->items[i].kind == RR_EV_RPC_MESSAGE)
@@ -336,12 +339,13 @@ static gboolean heur_rpcrdma(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree
 		col_set_str(pinfo->cinfo, COL_PROTOCOL, "RPCRDMA");
 		proto_item *ti = proto_tree_add_item(tree, proto_rpcrdma, tvb, 0, -1, ENC_NA);
 		proto_tree *t = proto_item_add_subtree(ti, ett_rpcrdma);
-		if (chunk) {
+		/* several DDP segments of a frame: its chunk items once */
+		if (chunk && !p_get_proto_data(pinfo->pool, pinfo, proto_rpcrdma, 0)) {
 			proto_item_append_text(ti, ": chunk data");
 			for (uint32_t i = 0; i < r->nitems; i++)
 				if (r->items[i].kind == RR_EV_CHUNK_DATA)
 					add_chunk_data(t, pinfo, tvb, &r->items[i]);
-		} else {
+		} else if (!chunk) {
 			/* shown whole with its last packet, once */
 			proto_item_append_text(ti, ": SEND fragment");
 			col_append_str(pinfo->cinfo, COL_INFO, " [RPC-over-RDMA SEND fragment]");
