@@ -261,6 +261,7 @@ static void dissect_header(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree,
 	 * > 0), or a reply whose write chunks do, is not whole here: its RPC
 	 * comes with the message rebuilt from them */
 	bool reply = h->payload.len >= 8 &&
+		     tvb_bytes_exist(tvb, (int)h->payload.off + 4, 4) &&
 		     tvb_get_ntohl(tvb, (int)h->payload.off + 4) == RR_RPC_REPLY;
 	bool reduced = (h->nread_chunks && !h->pzrc) || (reply && h->nwrite_chunks);
 	if (h->payload.len && (h->proc == RR_RDMA_MSG || h->proc == RR_RDMA_MSGP) &&
@@ -318,9 +319,18 @@ static gboolean heur_rpcrdma(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree
 	/* the last packet of a SEND of several: the reassembled message */
 	for (uint32_t i = 0; r && i < r->nitems; i++) {
 		const struct rr_ws_item *w = &r->items[i];
-		const uint8_t *bytes = rr_ws_item_bytes(pinfo, w);
-		if (w->kind != RR_EV_MESSAGE || !bytes)
+		if (w->kind != RR_EV_MESSAGE || !w->first_pass_at)
 			continue;
+		const uint8_t *bytes = rr_ws_item_bytes(pinfo, w);
+		if (!bytes) {
+			proto_item *ti = proto_tree_add_item(tree, proto_rpcrdma, tvb, 0, -1,
+							     ENC_NA);
+			proto_item_append_text(ti, ": last packet of a SEND of %u bytes, "
+					       "xid 0x%08x (not kept for a second look: "
+					       "memory budget spent)", w->msg_len, w->xid);
+			claim(tvb, pinfo, tree, r);
+			return TRUE;
+		}
 		/* a long one is kept in part: its headers */
 		tvbuff_t *whole = tvb_new_child_real_data(tvb, bytes, w->data_len, w->msg_len);
 		add_new_data_source(pinfo, whole, "Reassembled RPC-over-RDMA message");
@@ -431,6 +441,8 @@ static void mpa_private_data(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree
 	guint captured = tvb_captured_length(tvb);
 	struct rr_config cfg;
 	rr_config_init(&cfg);
+	/* the private data is all that is wanted here: no CRC computed */
+	cfg.flags &= ~(uint32_t)(RR_CFG_VERIFY_ICRC | RR_CFG_VERIFY_CRC32C);
 	static struct rr_frame f; /* 2 KiB of segments: not on the stack */
 	if (!rr_decode_frame(&cfg, (uint32_t)link, tvb_get_ptr(tvb, 0, (gint)captured), captured,
 			     tvb_reported_length(tvb), NULL, &f) ||
@@ -522,16 +534,6 @@ static int post_rpcrdma(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, voi
 		}
 	}
 	return 0;
-}
-
-static void analysis_init(void)
-{
-	rr_ws_analysis_init();
-}
-
-static void analysis_cleanup(void)
-{
-	rr_ws_analysis_cleanup();
 }
 
 static int expert_group(unsigned id)
@@ -701,8 +703,8 @@ void proto_register_rpcrdma_tools(void)
 				   array_length(hf_analysis_fields));
 	proto_register_subtree_array(ett, array_length(ett));
 	register_findings();
-	register_init_routine(analysis_init);
-	register_cleanup_routine(analysis_cleanup);
+	register_init_routine(rr_ws_analysis_init);
+	register_cleanup_routine(rr_ws_analysis_cleanup);
 	rpcrdma_tap = register_tap("rpcrdma");
 	rr_ws_register_stat(rpcrdma_tap);
 }
