@@ -25,6 +25,9 @@ static size_t kept_bytes;
 /* messages of the frame just fed, for its first dissection */
 static GByteArray *first_pass_bytes;
 static guint32 first_pass_frame;
+/* the frame being fed */
+static const guint8 *feeding_bytes;
+static guint feeding_len;
 static struct rr_ws_item scratch[SCRATCH_ITEMS];
 static guint32 scratch_frame[SCRATCH_ITEMS];
 static unsigned nscratch;
@@ -135,16 +138,20 @@ static void on_event(void *ctx, const struct rr_event *ev)
 		it->proc = (uint8_t)ev->hdr->proc;
 		it->credits = ev->hdr->credits;
 		it->msg_len = ev->msg_len;
+		/* whole in this frame, or kept: a SEND of several packets, or
+		 * one reassembled from a TCP stream */
+		if (feeding_bytes && ev->data >= feeding_bytes &&
+		    ev->data + ev->data_len <= feeding_bytes + feeding_len &&
+		    ev->data_len == ev->msg_len) {
+			it->frame_at = (uint32_t)(ev->data - feeding_bytes) + 1;
+		} else {
+			it->data_len = MIN(ev->data_len, ev->msg_len);
+			it->data = keep(ev->data, it->data_len, it);
+		}
 		if (c) {
 			it->grant = c->st.grant;
 			it->in_flight = c->st.in_flight;
 			it->thresholds = c->thresholds;
-		}
-		/* a SEND of several packets: no one packet holds it */
-		const struct rr_frame *f = rr_analyzer_last_frame(analyzer);
-		if (f->payload.len != ev->msg_len) {
-			it->data_len = MIN(ev->data_len, ev->msg_len);
-			it->data = keep(ev->data, it->data_len, it);
 		}
 		break;
 	}
@@ -234,8 +241,11 @@ static void feed(packet_info *pinfo)
 	g_byte_array_set_size(first_pass_bytes, 0);
 	first_pass_frame = pinfo->num;
 	g_array_append_val(fed_numbers, pinfo->num);
+	feeding_bytes = bytes;
+	feeding_len = captured;
 	rr_analyzer_frame(analyzer, (uint32_t)link, ts, bytes, captured,
 			  tvb_reported_length(frame));
+	feeding_bytes = NULL;
 	store(pinfo->num, rr_analyzer_last_summary(analyzer)->rpcrdma > 0);
 	nscratch = 0;
 }

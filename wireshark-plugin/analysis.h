@@ -34,6 +34,9 @@ struct rr_ws_item {
 	 * for later passes (rr_ws_item_bytes has them on the first) */
 	const uint8_t *data;
 	uint32_t first_pass_at;   /* 1 + offset in the first pass's copy */
+	/* MESSAGE: 1 + where in the frame it lies, whole (0: it does not, as
+	 * a SEND of several packets or one reassembled from a TCP stream) */
+	uint32_t frame_at;
 };
 
 struct rr_ws_frame {

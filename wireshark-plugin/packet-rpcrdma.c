@@ -209,14 +209,14 @@ static void add_chunk_data(proto_tree *tree, packet_info *pinfo, tvbuff_t *tvb,
 			val_to_str_const(c->source, kind_names, "?"), c->xid);
 }
 
-/* The message item of this frame for header h, if the analyzer saw it
- * in this one packet (not reassembled from several). */
+/* The message item of this frame for header h at the start of a payload
+ * of `len` bytes, if the analyzer saw that message whole in it. */
 static const struct rr_ws_item *message_item(const struct rr_ws_frame *r,
-					     const struct rr_rpcrdma *h)
+					     const struct rr_rpcrdma *h, guint len)
 {
 	for (uint32_t i = 0; r && i < r->nitems; i++)
 		if (r->items[i].kind == RR_EV_MESSAGE && r->items[i].xid == h->xid &&
-		    r->items[i].proc == h->proc && !r->items[i].first_pass_at)
+		    r->items[i].proc == h->proc && r->items[i].msg_len == len)
 			return &r->items[i];
 	return NULL;
 }
@@ -310,7 +310,8 @@ static gboolean heur_rpcrdma(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree
 	if (captured >= 16)
 		st = rr_rpcrdma_decode(tvb_get_ptr(tvb, 0, (gint)captured), 0, captured,
 				       tvb_reported_length(tvb), &h, &note);
-	const struct rr_ws_item *m = st != RR_MALFORMED ? message_item(r, &h) : NULL;
+	const struct rr_ws_item *m = st != RR_MALFORMED ?
+		message_item(r, &h, tvb_reported_length(tvb)) : NULL;
 	if (m) {
 		dissect_header(tvb, pinfo, tree, &h, m, true);
 		claim(tvb, pinfo, tree, r);
@@ -319,7 +320,7 @@ static gboolean heur_rpcrdma(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree
 	/* the last packet of a SEND of several: the reassembled message */
 	for (uint32_t i = 0; r && i < r->nitems; i++) {
 		const struct rr_ws_item *w = &r->items[i];
-		if (w->kind != RR_EV_MESSAGE || !w->first_pass_at)
+		if (w->kind != RR_EV_MESSAGE || w->frame_at)
 			continue;
 		const uint8_t *bytes = rr_ws_item_bytes(pinfo, w);
 		if (!bytes) {
@@ -488,6 +489,40 @@ static void add_rebuilt(proto_tree *tree, packet_info *pinfo, tvbuff_t *tvb,
 }
 
 /*
+ * Messages that Wireshark handed to no heuristic: iWARP whose MPA exchange
+ * the capture missed (Wireshark's MPA dissector then leaves the stream to
+ * TCP), RoCE on a port configured in libdissect only.  The analyzer found
+ * them in the frame.
+ */
+static void unclaimed_messages(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree,
+			       const struct rr_ws_frame *r)
+{
+	for (uint32_t i = 0; i < r->nitems; i++) {
+		const struct rr_ws_item *m = &r->items[i];
+		if (m->kind != RR_EV_MESSAGE)
+			continue;
+		tvbuff_t *msg = NULL;
+		const uint8_t *bytes = rr_ws_item_bytes(pinfo, m);
+		if (m->frame_at && tvb_bytes_exist(tvb, (int)m->frame_at - 1, (int)m->msg_len)) {
+			msg = tvb_new_subset_length(tvb, (int)m->frame_at - 1, (int)m->msg_len);
+		} else if (bytes) {
+			/* reassembled from TCP or from several packets */
+			msg = tvb_new_child_real_data(tvb, bytes, m->data_len, m->msg_len);
+			add_new_data_source(pinfo, msg, "Reassembled RPC-over-RDMA message");
+		} else {
+			continue;
+		}
+		guint captured = tvb_captured_length(msg);
+		struct rr_rpcrdma h;
+		struct rr_note note;
+		if (rr_rpcrdma_decode(tvb_get_ptr(msg, 0, (gint)captured), 0, captured,
+				      m->msg_len, &h, &note) == RR_MALFORMED)
+			continue;
+		dissect_header(msg, pinfo, tree, &h, m, captured == m->msg_len);
+	}
+}
+
+/*
  * Every frame: what arrives in no payload the heuristics see.  Findings as
  * expert items, negotiated thresholds, chunk data of RDMA Read Requests,
  * rebuilt RPC messages, MPA private data; and the statistics tap.
@@ -503,6 +538,8 @@ static int post_rpcrdma(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, voi
 	if (!r || !r->nitems)
 		return 0;
 	bool claimed = p_get_proto_data(pinfo->pool, pinfo, proto_rpcrdma, 0) != NULL;
+	if (!claimed)
+		unclaimed_messages(tvb, pinfo, tree, r);
 	bool shown = false;
 	for (uint32_t i = 0; i < r->nitems; i++) {
 		shown |= r->items[i].kind == RR_EV_FINDING ||
