@@ -366,8 +366,7 @@ static void on_event(void *ctx, const struct rr_event *ev)
 	if (d->o.quiet ||
 	    (ev->kind != RR_EV_MESSAGE && ev->kind != RR_EV_FINDING &&
 	     ev->kind != RR_EV_NEGOTIATED && ev->kind != RR_EV_RPC_DONE &&
-	     ev->kind != RR_EV_RPC_MESSAGE &&
-	     !(ev->kind == RR_EV_CHUNK_DATA && d->o.all_frames)))
+	     ev->kind != RR_EV_RPC_MESSAGE && ev->kind != RR_EV_CHUNK_DATA))
 		return;
 	if (d->nev == FRAME_EVENTS)
 		return;
@@ -893,6 +892,8 @@ int main(int argc, char **argv)
 		cfg->flags &= ~(uint32_t)(RR_CFG_VERIFY_ICRC | RR_CFG_VERIFY_CRC32C);
 	if (o->ebpf)
 		cfg->flags |= RR_CFG_CUTS_EXPECTED; /* headers only, by design */
+	if (o->all_frames)
+		cfg->flags |= RR_CFG_CHUNK_EVENTS;
 	struct rr_analyzer_limits lim;
 	rr_analyzer_limits_init(&lim);
 	/* -q prints no message: rebuilding one would serve nobody */

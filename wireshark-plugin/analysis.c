@@ -284,6 +284,7 @@ void rr_ws_analysis_init(void)
 	struct rr_config cfg;
 	struct rr_analyzer_limits lim;
 	rr_config_init(&cfg);
+	cfg.flags |= RR_CFG_CHUNK_EVENTS;
 	rr_analyzer_limits_init(&lim);
 	/* SENDs of several packets whole, for the rpc dissector: a 64 KiB
 	 * inline threshold is as large as implementations go */

@@ -58,7 +58,8 @@ const struct rr_analyzer *rr_ws_analyzer(void);
 void rr_ws_analysis_init(void);
 void rr_ws_analysis_cleanup(void);
 
-/* The statistics table (-z rpcrdma,stat), fed from the analyzer. */
-void rr_ws_register_stat(int tap_id);
+/* The statistics table (-z rpcrdma,stat) on the "rpcrdma" tap, filled
+ * from the analyzer. */
+void rr_ws_register_stat(void);
 
 #endif

@@ -743,7 +743,7 @@ void proto_register_rpcrdma_tools(void)
 	register_init_routine(rr_ws_analysis_init);
 	register_cleanup_routine(rr_ws_analysis_cleanup);
 	rpcrdma_tap = register_tap("rpcrdma");
-	rr_ws_register_stat(rpcrdma_tap);
+	rr_ws_register_stat();
 }
 
 void proto_reg_handoff_rpcrdma_tools(void)

@@ -229,9 +229,8 @@ static void stat_free_item(stat_tap_table *t, guint row, guint column,
 	}
 }
 
-void rr_ws_register_stat(int tap_id)
+void rr_ws_register_stat(void)
 {
-	(void)tap_id;
 	static tap_param params[] = { { PARAM_FILTER, "filter", "Filter", NULL, TRUE } };
 	static stat_tap_table_ui ui = {
 		REGISTER_STAT_GROUP_GENERIC, "RPC-over-RDMA (rpcrdma-tools)", "rpcrdma",

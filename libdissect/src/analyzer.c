@@ -1662,6 +1662,8 @@ static enum rr_chunk_kind seg_kind(const struct seg *g)
 static void chunk_data(struct rr_analyzer *a, uint32_t cn, uint32_t si,
 		       enum rr_access access, uint64_t seg_offset, uint32_t len)
 {
+	if (!(a->cfg.flags & RR_CFG_CHUNK_EVENTS))
+		return;
 	const struct seg *g = &a->segs[si];
 	const struct call *c = &a->calls[g->call];
 	struct rr_event ev = { .kind = RR_EV_CHUNK_DATA, .conn = cn, .dir = c->dir,
@@ -1669,6 +1671,16 @@ static void chunk_data(struct rr_analyzer *a, uint32_t cn, uint32_t si,
 			       .access = (uint8_t)access, .handle = g->handle,
 			       .seg_offset = seg_offset, .data_len = len };
 	emit(a, &ev);
+}
+
+/* The same for a packet of an op, at `pos` of its call's chunk space
+ * (its segment's base is summed only when the event is wanted). */
+static void chunk_data_at(struct rr_analyzer *a, uint32_t cn,
+			  const struct rdma_op *o, enum rr_access access,
+			  uint64_t pos, uint32_t len)
+{
+	if (a->cfg.flags & RR_CFG_CHUNK_EVENTS)
+		chunk_data(a, cn, o->seg, access, pos - seg_base(a, o->seg), len);
 }
 
 /* An RDMA Write (its first packet) to a chunk segment: the segment. */
@@ -2044,9 +2056,8 @@ static void ib_packet(struct rr_analyzer *a, const struct rr_frame *f)
 		struct rdma_op *o = op_by_psn(a, cn, 1 - to, read, f->bth.psn);
 		if (!o)
 			break;
-		chunk_data(a, cn, o->seg,
-			   read ? RR_ACCESS_READ_RESPONSE : RR_ACCESS_WRITE,
-			   o->pos - seg_base(a, o->seg), plen);
+		chunk_data_at(a, cn, o, read ? RR_ACCESS_READ_RESPONSE : RR_ACCESS_WRITE,
+			      o->pos, plen);
 		op_data(a, o, 0, pl, have, plen);
 		o->pos += plen;
 		o->next_psn = (f->bth.psn + 1) & 0xFFFFFF;
@@ -2395,8 +2406,8 @@ static void iwarp_ddp(struct rr_analyzer *a, uint32_t cn, int to,
 				continue;
 			if (op_live(a, o)) {
 				uint32_t at = (uint32_t)(d->to - o->sink_to);
-				chunk_data(a, cn, o->seg, RR_ACCESS_READ_RESPONSE,
-					   o->pos + at - seg_base(a, o->seg), plen);
+				chunk_data_at(a, cn, o, RR_ACCESS_READ_RESPONSE,
+					      (uint64_t)o->pos + at, plen);
 				op_data(a, o, at, pl, have, plen);
 			}
 			if (d->last)

@@ -28,6 +28,10 @@ static void count(void *ctx, const struct rr_event *ev)
 		for (uint32_t i = 0; i < ev->msg_len; i++)
 			sum += ev->data[i];
 	}
+	/* a chunk's packet names a chunk kind and an operation that exist */
+	if (ev->kind == RR_EV_CHUNK_DATA &&
+	    (!rr_chunk_kind_str(ev->source) || !rr_access_str(ev->access)))
+		abort();
 	events++;
 }
 
@@ -41,7 +45,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		struct rr_config cfg;
 		struct rr_analyzer_limits lim;
 		rr_config_init(&cfg);
+		cfg.flags |= RR_CFG_CHUNK_EVENTS;
 		rr_analyzer_limits_init(&lim);
+		lim.send_keep = 2048;
 		lim.max_connections = 4;
 		lim.max_calls = 8;
 		lim.max_segments = 16;

@@ -188,7 +188,8 @@ enum rr_event_kind {
 	RR_EV_RPC_DONE,      /* a reply matched its call */
 	RR_EV_NEGOTIATED,    /* both sides' setup seen: see rr_analyzer_conn */
 	RR_EV_RPC_MESSAGE,   /* an RPC message rebuilt from chunk data */
-	RR_EV_CHUNK_DATA,    /* an RDMA Read or Write packet serving a chunk */
+	RR_EV_CHUNK_DATA,    /* an RDMA Read or Write packet serving a chunk
+			      * (with RR_CFG_CHUNK_EVENTS) */
 };
 
 /* What an RDMA packet serving a chunk does (RR_EV_CHUNK_DATA). */

@@ -394,6 +394,9 @@ enum {
 	/* frames are cut to a snap length on purpose (headers only): the
 	 * analyzer counts a cut frame but raises no finding for it */
 	RR_CFG_CUTS_EXPECTED = 1 << 3,
+	/* the analyzer reports RR_EV_CHUNK_DATA for every RDMA packet that
+	 * serves a chunk (off: a packet of data costs no event) */
+	RR_CFG_CHUNK_EVENTS = 1 << 4,
 };
 
 struct rr_config {
