@@ -74,3 +74,19 @@ char *rr_join_args(int argc, char **argv, int from)
 	}
 	return s;
 }
+
+bool rr_number_arg(const char *prog, const char *what, const char *arg,
+		   double min, double max, bool fractions, double *out)
+{
+	char *end;
+	errno = 0;
+	/* whole numbers through strtoll: a double cannot hold every count */
+	double v = fractions ? strtod(arg, &end) : (double)strtoll(arg, &end, 10);
+	if (errno || *end || end == arg || v < min || v > max) {
+		fprintf(stderr, "%s: invalid %s '%s': %s number from %.15g to %.15g\n",
+			prog, what, arg, fractions ? "a" : "a whole", min, max);
+		return false;
+	}
+	*out = v;
+	return true;
+}

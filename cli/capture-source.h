@@ -28,4 +28,10 @@ pcap_t *rr_source_open(const struct rr_source_opts *o);
  * takes it), or NULL when there is none or no memory. */
 char *rr_join_args(int argc, char **argv, int from);
 
+/* A command-line number for `what` from min to max, a whole one unless
+ * fractions are allowed; false after saying on stderr, as prog, that arg
+ * is not one. */
+bool rr_number_arg(const char *prog, const char *what, const char *arg,
+		   double min, double max, bool fractions, double *out);
+
 #endif

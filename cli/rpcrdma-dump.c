@@ -633,19 +633,6 @@ static void print_stats(const struct rr_analyzer *a)
 		printf("RPC messages not rebuilt from chunks (-q)\n");
 }
 
-/* A whole number in [1, max], or a message naming what it was for. */
-static bool positive_arg(const char *arg, long max, const char *what, long *out)
-{
-	char *end;
-	long v = strtol(arg, &end, 10);
-	if (*end || v <= 0 || v > max) {
-		fprintf(stderr, "rpcrdma-dump: invalid %s '%s'\n", what, arg);
-		return false;
-	}
-	*out = v;
-	return true;
-}
-
 static int parse_args(int argc, char **argv, struct opts *o)
 {
 	enum { O_FINDINGS = 256, O_STATS, O_RDMA, O_LIST };
@@ -659,6 +646,7 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		{ NULL, 0, NULL, 0 },
 	};
 	int c;
+	double v;
 	memset(o, 0, sizeof(*o));
 	o->count = -1;
 	/* RDMA bursts fill tcpdump's 2 MiB default before a reader wakes */
@@ -685,13 +673,16 @@ static int parse_args(int argc, char **argv, struct opts *o)
 			o->iface = optarg;
 			break;
 		case 'B':
-			if (!positive_arg(optarg, 4194304, "buffer size",
-					  &o->buffer_kib))
+			if (!rr_number_arg("rpcrdma-dump", "buffer size", optarg, 1,
+					   4194304, false, &v))
 				return -1;
+			o->buffer_kib = (long)v;
 			break;
 		case 'c':
-			if (!positive_arg(optarg, LONG_MAX, "count", &o->count))
+			if (!rr_number_arg("rpcrdma-dump", "count", optarg, 1,
+					   1e18, false, &v))
 				return -1;
+			o->count = (long)v;
 			break;
 		case 'n':
 			break; /* addresses are never resolved */

@@ -98,20 +98,6 @@ static void usage(FILE *to)
 		DEFAULT_PORT);
 }
 
-static bool number_arg(const char *arg, long max, const char *what, long *out)
-{
-	char *end;
-	errno = 0;
-	long v = strtol(arg, &end, 10);
-	if (errno || *end || end == arg || v < 0 || v > max) {
-		fprintf(stderr, "rpcrdma-exporter: %s must be a number from 0 to %ld\n",
-			what, max);
-		return false;
-	}
-	*out = v;
-	return true;
-}
-
 static int parse_args(int argc, char **argv, struct opts *o)
 {
 	enum { O_SERIES = 256, O_MOUNTSTATS, O_SVC };
@@ -128,6 +114,7 @@ static int parse_args(int argc, char **argv, struct opts *o)
 			    .svc_rdma = "/proc/sys/sunrpc/svc_rdma" };
 	rr_live_opts_init(&o->src, "rpcrdma-exporter");
 	int c, sources = 0;
+	double v;
 	while ((c = getopt_long(argc, argv, RR_LIVE_SHORT_OPTIONS "l:B:h", longs, NULL)) != -1) {
 		if (rr_live_option(&o->src, c, optarg, &o->tracepoints, &sources))
 			continue;
@@ -137,14 +124,16 @@ static int parse_args(int argc, char **argv, struct opts *o)
 			o->listen = optarg;
 			break;
 		case 'B':
-			if (!number_arg(optarg, 4194304, "-B", &o->src.buffer_kib) ||
-			    !o->src.buffer_kib)
+			if (!rr_number_arg("rpcrdma-exporter", "-B", optarg, 1, 4194304,
+					   false, &v))
 				return -1;
+			o->src.buffer_kib = (long)v;
 			break;
 		case O_SERIES:
-			if (!number_arg(optarg, 1000000, "--max-connection-series",
-					&o->max_series))
+			if (!rr_number_arg("rpcrdma-exporter", "--max-connection-series",
+					   optarg, 0, 1000000, false, &v))
 				return -1;
+			o->max_series = (long)v;
 			break;
 		case O_MOUNTSTATS:
 			o->mountstats = optarg;

@@ -127,20 +127,6 @@ static void usage(FILE *to)
 		"      space pause; q quit\n");
 }
 
-static bool number(const char *arg, double max, const char *what, double *out)
-{
-	char *end;
-	errno = 0;
-	double v = strtod(arg, &end);
-	if (errno || *end || end == arg || v <= 0 || v > max) {
-		fprintf(stderr, "rpcrdma-top: %s must be a number above 0 and at "
-				"most %g\n", what, max);
-		return false;
-	}
-	*out = v;
-	return true;
-}
-
 static int parse_args(int argc, char **argv, struct opts *o)
 {
 	enum { O_ROCE = 256, O_IWARP, O_SNAP };
@@ -164,14 +150,16 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		switch (c) {
 
 		case 'd':
-			if (!number(optarg, 3600, "-d", &o->interval))
+			/* refreshes a millisecond apart at most */
+			if (!rr_number_arg("rpcrdma-top", "-d", optarg, 0.001, 3600, true,
+					   &o->interval))
 				return -1;
 			break;
 		case 'b':
 			o->batch = true;
 			break;
 		case 'n':
-			if (!number(optarg, 1e9, "-n", &v))
+			if (!rr_number_arg("rpcrdma-top", "-n", optarg, 1, 1e9, false, &v))
 				return -1;
 			o->count = (long)v;
 			break;
@@ -195,7 +183,7 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		}
 		case O_ROCE:
 		case O_IWARP:
-			if (!number(optarg, 65535, "a port", &v))
+			if (!rr_number_arg("rpcrdma-top", "port", optarg, 1, 65535, false, &v))
 				return -1;
 			if (c == O_ROCE)
 				o->src.roce_port = (uint16_t)v;
@@ -203,10 +191,9 @@ static int parse_args(int argc, char **argv, struct opts *o)
 				o->src.iwarp_port = (uint16_t)v;
 			break;
 		case O_SNAP:
-			if (!number(optarg, 512, "--snaplen", &v) || v < 64) {
-				fprintf(stderr, "rpcrdma-top: --snaplen is from 64 to 512\n");
+			if (!rr_number_arg("rpcrdma-top", "--snaplen", optarg, 64, 512, false,
+					   &v))
 				return -1;
-			}
 			o->src.snap_len = (uint32_t)v;
 			break;
 		case 'h':
