@@ -10,18 +10,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../unit/check.h"
+
 #include "rr_kernel.h"
 
-static int fails, checks;
-
-static void check(int ok, const char *what)
-{
-	checks++;
-	if (!ok) {
-		fails++;
-		printf("not ok - %s\n", what);
-	}
-}
+/* the unit tests' TAP checks, with a sentence for each */
+#define check(ok, what) check_report(!!(ok), what, __FILE__, __LINE__, check_ctx)
 
 static uint64_t field(const struct rr_xprt_rdma *x, const char *name)
 {
@@ -88,6 +82,5 @@ int main(int argc, char **argv)
 	check(rr_mountstats_parse("", x, 8) == 0 &&
 		      rr_mountstats_parse("\txprt:\trdma\n", x, 8) == 1 && x[0].n == 0,
 	      "empty text, and a line with no numbers");
-	printf("%d passed, %d failed\n", checks - fails, fails);
-	return fails ? 1 : 0;
+	return check_done();
 }

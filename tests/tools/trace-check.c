@@ -13,18 +13,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../unit/check.h"
+
 #include "trace-source.h"
 
-static int fails, checks;
-
-static void check(int ok, const char *what)
-{
-	checks++;
-	if (!ok) {
-		fails++;
-		printf("not ok - %s\n", what);
-	}
-}
+/* the unit tests' TAP checks, with a sentence for each */
+#define check(ok, what) check_report(!!(ok), what, __FILE__, __LINE__, check_ctx)
 
 static void layout(const char *dir, const char *gen, const char *ev,
 		   struct rr_tp_layout *l)
@@ -117,6 +111,5 @@ int main(int argc, char **argv)
 	check(st.replies == 1 && st.credits == 32, "xprtrdma_reply: the grant");
 	check(!rr_tp_parse_format("not a format file\n", &old_reply),
 	      "text that is not a format file is refused");
-	printf("%d passed, %d failed\n", checks - fails, fails);
-	return fails ? 1 : 0;
+	return check_done();
 }
