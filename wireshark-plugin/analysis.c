@@ -206,19 +206,39 @@ static void store(guint32 number, bool on_conn)
 	wmem_map_insert(frame_records, GUINT_TO_POINTER(number), r);
 }
 
+/* RFC 8797 private data the analyzer found in an MPA Request or Reply:
+ * where it lies in the frame (Wireshark's MPA dissector offers no table
+ * to show it from). */
+static void note_mpa_private_data(guint32 number)
+{
+	const struct rr_frame *f = rr_analyzer_last_frame(analyzer);
+	if (!rr_analyzer_last_summary(analyzer)->mpa || !rr_has(f, RR_LAYER_MPA) ||
+	    !rr_has(f, RR_LAYER_CM_PRIVATE) || f->cm_private.status != RR_COMPLETE ||
+	    nscratch == SCRATCH_ITEMS)
+		return;
+	struct rr_ws_item *it = &scratch[nscratch];
+	memset(it, 0, sizeof(*it));
+	it->kind = RR_WS_MPA_PRIVATE;
+	it->frame_at = f->cm_private.off + 1;
+	it->dir = f->mpa.reply;
+	scratch_frame[nscratch++] = number;
+}
+
 /* libdissect's link type of a frame, through Wireshark's own mapping. */
-int rr_ws_link_type(const packet_info *pinfo)
+static const uint32_t links[] = {
+#define RR_X_LINK(sym, val, str) val,
+	RR_LINK_LIST(RR_X_LINK)
+#undef RR_X_LINK
+};
+static int link_encaps[G_N_ELEMENTS(links)]; /* Wireshark's numbers of them */
+
+static int link_type_of(const packet_info *pinfo)
 {
 	if (pinfo->rec->rec_type != REC_TYPE_PACKET)
 		return -1;
 	int wtap_encap = pinfo->rec->rec_header.packet_header.pkt_encap;
-	static const uint32_t links[] = {
-#define RR_X_LINK(sym, val, str) val,
-		RR_LINK_LIST(RR_X_LINK)
-#undef RR_X_LINK
-	};
 	for (size_t i = 0; i < G_N_ELEMENTS(links); i++)
-		if (wtap_pcap_encap_to_wtap_encap((int)links[i]) == wtap_encap)
+		if (link_encaps[i] == wtap_encap)
 			return (int)links[i];
 	return -1;
 }
@@ -228,7 +248,7 @@ static void feed(packet_info *pinfo)
 	if (!analyzer || pinfo->num <= last_fed)
 		return;
 	last_fed = pinfo->num;
-	int link = rr_ws_link_type(pinfo);
+	int link = link_type_of(pinfo);
 	if (link < 0 || !pinfo->data_src)
 		return;
 	/* the first data source is the whole frame */
@@ -246,6 +266,7 @@ static void feed(packet_info *pinfo)
 	rr_analyzer_frame(analyzer, (uint32_t)link, ts, bytes, captured,
 			  tvb_reported_length(frame));
 	feeding_bytes = NULL;
+	note_mpa_private_data(pinfo->num);
 	store(pinfo->num, rr_analyzer_last_summary(analyzer)->rpcrdma > 0);
 	nscratch = 0;
 }
@@ -294,6 +315,8 @@ void rr_ws_analysis_init(void)
 	fed_numbers = g_array_new(FALSE, FALSE, sizeof(guint32));
 	first_pass_bytes = g_byte_array_new();
 	first_pass_frame = 0;
+	for (size_t i = 0; i < G_N_ELEMENTS(links); i++)
+		link_encaps[i] = wtap_pcap_encap_to_wtap_encap((int)links[i]);
 	last_fed = 0;
 	finished = false;
 	kept_bytes = 0;

@@ -12,9 +12,13 @@
 
 #include <rpcrdma/analyzer.h>
 
+/* RFC 8797 private data in an MPA frame: at frame_at - 1, dir 1 for a
+ * Reply (beside the analyzer's events, which need no such item) */
+#define RR_WS_MPA_PRIVATE 0x80
+
 /* One thing the analyzer said about a frame (one of its events). */
 struct rr_ws_item {
-	uint8_t kind;         /* enum rr_event_kind */
+	uint8_t kind;         /* enum rr_event_kind, or RR_WS_MPA_PRIVATE */
 	uint8_t dir, proc, source, access;
 	bool done;            /* MESSAGE: a reply that completed its call */
 	uint16_t finding;
@@ -48,8 +52,6 @@ struct rr_ws_frame {
 /* What the analyzer said about this frame (feeding it first if it is new),
  * or NULL when nothing. */
 const struct rr_ws_frame *rr_ws_frame_of(packet_info *pinfo);
-/* libdissect's link type of a frame, -1 for one it does not read. */
-int rr_ws_link_type(const packet_info *pinfo);
 /* The bytes of a MESSAGE or RPC_MESSAGE item, or NULL when they were
  * neither kept nor is this the first dissection of their frame. */
 const uint8_t *rr_ws_item_bytes(const packet_info *pinfo, const struct rr_ws_item *it);

@@ -55,10 +55,8 @@ static const value_string err_names[] = { RR_RDMA_ERR_LIST(RR_X_VS) { 0, NULL } 
 static const value_string conf_names[] = { RR_CONFIDENCE_LIST(RR_X_VS) { 0, NULL } };
 static const value_string kind_names[] = { RR_CHUNK_KIND_LIST(RR_X_VS) { 0, NULL } };
 static const value_string access_names[] = { RR_ACCESS_LIST(RR_X_VS) { 0, NULL } };
-static const value_string dir_names[] = {
-	{ RR_DIR_FWD_CALL, "call" }, { RR_DIR_FWD_REPLY, "reply" },
-	{ RR_DIR_BWD_CALL, "backward call" }, { RR_DIR_BWD_REPLY, "backward reply" },
-	{ RR_DIR_UNKNOWN, "unknown" }, { 0, NULL } };
+/* the analyzer's names (rr_dir_str), filled in at registration */
+static value_string dir_names[RR_DIR_UNKNOWN + 2];
 
 /*
  * An RPC message to the rpc dissector.  It matches replies to calls by
@@ -433,26 +431,19 @@ static gboolean heur_cm_private(tvbuff_t *tvb, packet_info *pinfo, proto_tree *t
 }
 
 /* MPA Request and Reply frames (RFC 5044 §7.1) carry RFC 8797 private data
- * too (§4.1); Wireshark's MPA dissector offers no table for it. */
-static void mpa_private_data(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree)
+ * too (§4.1), where the analyzer found it. */
+static void mpa_private_data(tvbuff_t *tvb, proto_tree *tree, const struct rr_ws_item *m)
 {
-	int link = rr_ws_link_type(pinfo);
-	if (link < 0)
-		return;
-	guint captured = tvb_captured_length(tvb);
-	struct rr_config cfg;
-	rr_config_init(&cfg);
-	/* the private data is all that is wanted here: no CRC computed */
-	cfg.flags &= ~(uint32_t)(RR_CFG_VERIFY_ICRC | RR_CFG_VERIFY_CRC32C);
-	static struct rr_frame f; /* 2 KiB of segments: not on the stack */
-	if (!rr_decode_frame(&cfg, (uint32_t)link, tvb_get_ptr(tvb, 0, (gint)captured), captured,
-			     tvb_reported_length(tvb), NULL, &f) ||
-	    !rr_has(&f, RR_LAYER_MPA) || !rr_has(&f, RR_LAYER_CM_PRIVATE) ||
-	    f.cm_private.status != RR_COMPLETE)
+	guint captured = tvb_captured_length(tvb), at = m->frame_at - 1;
+	struct rr_cm_private cp;
+	if (at >= captured ||
+	    !rr_cm_private_find(tvb_get_ptr(tvb, 0, (gint)captured), at, captured - at,
+				tvb_reported_length(tvb) - at, &cp) ||
+	    cp.status != RR_COMPLETE)
 		return;
 	proto_item *ti = proto_tree_add_item(tree, proto_rpcrdma, tvb, 0, 0, ENC_NA);
-	proto_item_append_text(ti, ": MPA %s private data", f.mpa.reply ? "Reply" : "Request");
-	add_private_data(proto_item_add_subtree(ti, ett_rpcrdma), tvb, &f.cm_private);
+	proto_item_append_text(ti, ": MPA %s private data", m->dir ? "Reply" : "Request");
+	add_private_data(proto_item_add_subtree(ti, ett_rpcrdma), tvb, &cp);
 }
 
 static void add_finding(proto_tree *t, packet_info *pinfo, tvbuff_t *tvb,
@@ -532,11 +523,11 @@ static int post_rpcrdma(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, voi
 	(void)data;
 	const struct rr_ws_frame *r = rr_ws_frame_of(pinfo);
 	tap_queue_packet(rpcrdma_tap, pinfo, NULL);
-	/* Wireshark's MPA dissector leaves its own port type */
-	if (pinfo->ptype == PT_TCP || pinfo->ptype == PT_IWARP_MPA)
-		mpa_private_data(tvb, pinfo, tree);
 	if (!r || !r->nitems)
 		return 0;
+	for (uint32_t i = 0; i < r->nitems; i++)
+		if (r->items[i].kind == RR_WS_MPA_PRIVATE)
+			mpa_private_data(tvb, tree, &r->items[i]);
 	bool claimed = p_get_proto_data(pinfo->pool, pinfo, proto_rpcrdma, 0) != NULL;
 	if (!claimed)
 		unclaimed_messages(tvb, pinfo, tree, r);
@@ -730,6 +721,8 @@ void proto_register_rpcrdma_tools(void)
 		{ &hf_rebuilt_source, { "Rebuilt from", "rpcrdma.rebuilt.source", FT_UINT8,
 					BASE_DEC, VALS(kind_names), 0, NULL, HFILL } },
 	};
+	for (unsigned d = 0; d <= RR_DIR_UNKNOWN; d++)
+		dir_names[d] = (value_string){ d, rr_dir_str(d) };
 	static gint *ett[] = { &ett_rpcrdma, &ett_list, &ett_chunk, &ett_segment, &ett_cm,
 			       &ett_analysis, &ett_chunk_data };
 	proto_rpcrdma = proto_register_protocol("RPC-over-RDMA (rpcrdma-tools)",
