@@ -1658,12 +1658,11 @@ static enum rr_chunk_kind seg_kind(const struct seg *g)
 	return g->list == RR_LIST_WRITE ? RR_KIND_WRITE : RR_KIND_REPLY;
 }
 
-/* Which chunk an RDMA packet serves, and where in segment si its data goes. */
-static void chunk_data(struct rr_analyzer *a, uint32_t cn, uint32_t si,
-		       enum rr_access access, uint64_t seg_offset, uint32_t len)
+/* Which chunk an RDMA packet serves, and where in segment si its data
+ * goes: RR_EV_CHUNK_DATA, when asked for. */
+static void chunk_event(struct rr_analyzer *a, uint32_t cn, uint32_t si,
+			enum rr_access access, uint64_t seg_offset, uint32_t len)
 {
-	if (!(a->cfg.flags & RR_CFG_CHUNK_EVENTS))
-		return;
 	const struct seg *g = &a->segs[si];
 	const struct call *c = &a->calls[g->call];
 	struct rr_event ev = { .kind = RR_EV_CHUNK_DATA, .conn = cn, .dir = c->dir,
@@ -1673,14 +1672,22 @@ static void chunk_data(struct rr_analyzer *a, uint32_t cn, uint32_t si,
 	emit(a, &ev);
 }
 
-/* The same for a packet of an op, at `pos` of its call's chunk space
- * (its segment's base is summed only when the event is wanted). */
+/* A first packet, at seg_offset of segment si. */
+static void chunk_data(struct rr_analyzer *a, uint32_t cn, uint32_t si,
+		       enum rr_access access, uint64_t seg_offset, uint32_t len)
+{
+	if (a->cfg.flags & RR_CFG_CHUNK_EVENTS)
+		chunk_event(a, cn, si, access, seg_offset, len);
+}
+
+/* A packet of op o, at `pos` of its call's chunk space (the segment's
+ * base is summed only when the event is wanted). */
 static void chunk_data_at(struct rr_analyzer *a, uint32_t cn,
 			  const struct rdma_op *o, enum rr_access access,
 			  uint64_t pos, uint32_t len)
 {
 	if (a->cfg.flags & RR_CFG_CHUNK_EVENTS)
-		chunk_data(a, cn, o->seg, access, pos - seg_base(a, o->seg), len);
+		chunk_event(a, cn, o->seg, access, pos - seg_base(a, o->seg), len);
 }
 
 /* An RDMA Write (its first packet) to a chunk segment: the segment. */
