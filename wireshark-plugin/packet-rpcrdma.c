@@ -219,6 +219,20 @@ static const struct rr_ws_item *message_item(const struct rr_ws_frame *r,
 	return NULL;
 }
 
+/* Whether the RPC message after header h is a reply, as libdissect reads it. */
+static bool rpc_is_reply(tvbuff_t *tvb, const struct rr_rpcrdma *h)
+{
+	guint captured = tvb_captured_length(tvb);
+	if (h->payload.off >= captured)
+		return false;
+	struct rr_rpc rpc;
+	struct rr_note note;
+	return rr_rpc_decode(tvb_get_ptr(tvb, 0, (gint)captured), h->payload.off,
+			     captured - h->payload.off, h->payload.len, &rpc,
+			     &note) != RR_MALFORMED &&
+	       rpc.msg_type == RR_RPC_REPLY;
+}
+
 static void dissect_header(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree,
 			   const struct rr_rpcrdma *h, const struct rr_ws_item *m,
 			   bool whole)
@@ -258,9 +272,8 @@ static void dissect_header(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree,
 	/* RFC 8166 §3.5: a call whose read chunks hold part of it (position
 	 * > 0), or a reply whose write chunks do, is not whole here: its RPC
 	 * comes with the message rebuilt from them */
-	bool reply = h->payload.len >= 8 &&
-		     tvb_bytes_exist(tvb, (int)h->payload.off + 4, 4) &&
-		     tvb_get_ntohl(tvb, (int)h->payload.off + 4) == RR_RPC_REPLY;
+	bool reply = m ? m->dir == RR_DIR_FWD_REPLY || m->dir == RR_DIR_BWD_REPLY :
+			 rpc_is_reply(tvb, h);
 	bool reduced = (h->nread_chunks && !h->pzrc) || (reply && h->nwrite_chunks);
 	if (h->payload.len && (h->proc == RR_RDMA_MSG || h->proc == RR_RDMA_MSGP) &&
 	    !reduced)
