@@ -64,6 +64,15 @@ bool rr_live_option(struct rr_live_opts *o, int c, const char *arg,
 	}
 }
 
+bool rr_live_one_source(const struct rr_live_opts *o, int sources)
+{
+	if (sources == 1)
+		return true;
+	fprintf(stderr, "%s: give one source: -e IFACE, -i IFACE, -r FILE, "
+			"--rdma DEV or -t\n", o->prog);
+	return false;
+}
+
 static uint64_t mono_ns(void)
 {
 	struct timespec ts;

@@ -46,6 +46,8 @@ enum { RR_LIVE_OPT_RDMA = 0x200, RR_LIVE_OPT_LIST, RR_LIVE_OPT_REALTIME };
  * --list-devices lists the RDMA devices and exits. */
 bool rr_live_option(struct rr_live_opts *o, int c, const char *arg,
 		    bool *tracepoints, int *sources);
+/* Whether exactly one source was given; if not, says so on stderr. */
+bool rr_live_one_source(const struct rr_live_opts *o, int sources);
 
 typedef void (*rr_live_fn)(void *ctx, uint64_t ts_ns, const uint8_t *data,
 			   uint32_t caplen, uint32_t wirelen);

@@ -148,11 +148,8 @@ static int parse_args(int argc, char **argv, struct opts *o)
 			return -1;
 		}
 	}
-	if (sources != 1) {
-		fprintf(stderr, "rpcrdma-exporter: give one source, -e IFACE, "
-				"-i IFACE, -r FILE or -t\n");
+	if (!rr_live_one_source(&o->src, sources))
 		return -1;
-	}
 	if (optind < argc && o->src.kind == RR_LIVE_EBPF) {
 		fprintf(stderr, "rpcrdma-exporter: a filter expression needs -i or "
 				"-r (the eBPF program matches by port)\n");

@@ -203,11 +203,8 @@ static int parse_args(int argc, char **argv, struct opts *o)
 			return -1;
 		}
 	}
-	if (sources != 1) {
-		fprintf(stderr, "rpcrdma-top: give one source: -e IFACE, -i IFACE, "
-				"-r FILE or -t\n");
+	if (!rr_live_one_source(&o->src, sources))
 		return -1;
-	}
 	if (o->json && !o->batch) {
 		fprintf(stderr, "rpcrdma-top: -j goes with -b\n");
 		return -1;

@@ -203,28 +203,25 @@ check "tmux: the screen shows the header and the connection" \
 	      grep -q '192.0.2.1' '$work/screen1.txt'"
 check "tmux: it fits 80 columns" \
 	eval "! awk 'length > 80' '$work/screen1.txt' | grep -q ."
-tmux send-keys -t "$tag" i
-sleep 0.5
-tmux capture-pane -p -t "$tag" >"$work/screen2.txt"
+keys() { # screen file, seconds to wait, keys...: the keys typed, then the screen
+	local file=$1 wait=$2
+	shift 2
+	tmux send-keys -t "$tag" "$@"
+	sleep "$wait"
+	tmux capture-pane -p -t "$tag" >"$work/$file"
+}
+keys screen2.txt 0.5 i
 check "tmux: 'i' sorts by calls in flight" grep -q 'sort in flight' "$work/screen2.txt"
-tmux send-keys -t "$tag" v
-sleep 0.5
-tmux capture-pane -p -t "$tag" >"$work/screen3.txt"
+keys screen3.txt 0.5 v
 check "tmux: 'v' shows the latency view" \
 	eval "grep -q 'P99us' '$work/screen3.txt'"
-tmux send-keys -t "$tag" v
-sleep 0.5
-tmux capture-pane -p -t "$tag" >"$work/screen4.txt"
+keys screen4.txt 0.5 v
 check "tmux: 'v' again shows latency per procedure" \
 	eval "grep -q 'PROCEDURE' '$work/screen4.txt' && grep -q 'READDIRPLUS' '$work/screen4.txt'"
-tmux send-keys -t "$tag" v / 10.9.9.9 Enter
-sleep 0.6
-tmux capture-pane -p -t "$tag" >"$work/screen5.txt"
+keys screen5.txt 0.6 v / 10.9.9.9 Enter
 check "tmux: '/' filters by address (none matches 10.9.9.9)" \
 	eval "grep -q 'addr~10.9.9.9' '$work/screen5.txt' && ! grep -q '^192.0.2.1' '$work/screen5.txt'"
-tmux send-keys -t "$tag" q
-sleep 0.5
-tmux capture-pane -p -t "$tag" >"$work/screen6.txt"
+keys screen6.txt 0.5 q
 check "tmux: 'q' quits" grep -q TOP-EXITED "$work/screen6.txt"
 
 # -- kernel tracepoints: absent here, and said so ------------------------------
