@@ -596,7 +596,7 @@ static void print_stats(const struct rr_analyzer *a)
 		int med = rr_latency_quantile_bucket(st->latency[p], 0.5);
 		struct rr_proc_slot_info si = rr_analyzer_proc_slot_info(p);
 		char name[48];
-		if (si.version == 3)
+		if (si.version == 3 && !strcmp(si.program, "NFS"))
 			snprintf(name, sizeof(name), "%s", si.procedure);
 		else
 			snprintf(name, sizeof(name), "%s v%u %s", si.program,

@@ -86,27 +86,52 @@ void rr_analyzer_limits_init(struct rr_analyzer_limits *lim)
 	lim->max_rebuild = 1u << 20;
 }
 
+/* The programs whose procedures have a slot of their own in rr_stats, in
+ * slot order; NFSv4 and its callbacks count every procedure as one slot
+ * (COMPOUND, CB_COMPOUND).  What none takes counts under the last slot. */
+static const struct proc_range {
+	uint32_t prog, vers, procs;
+	const char *single;     /* the one name of a program counted whole */
+} proc_ranges[] = {
+	{ RR_PROG_NFS, 3, 22, NULL },
+	{ RR_PROG_NFS, 4, 1, "COMPOUND" },
+	{ RR_PROG_NFS4_CB, 1, 1, "CB_COMPOUND" },
+	{ RR_PROG_NFS_ACL, 3, 3, NULL },
+	{ RR_PROG_MOUNT, 3, 6, NULL },
+	{ RR_PROG_PORTMAP, 2, 6, NULL },
+	{ RR_PROG_NLM, 4, 24, NULL },
+};
+
 unsigned rr_analyzer_proc_slot(uint32_t prog, uint32_t vers, uint32_t proc)
 {
-	/* NFSv3 procedures 0..21 by number; NFSv4 COMPOUND 22, callbacks 23 */
-	if (prog == NFS_PROG && vers == 3 && proc < 22)
-		return proc;
-	if (prog == NFS_PROG && vers == 4)
-		return 22;
-	if (prog == RR_PROG_NFS4_CB)
-		return 23;
+	unsigned base = 0;
+	for (size_t i = 0; i < sizeof(proc_ranges) / sizeof(proc_ranges[0]); i++) {
+		const struct proc_range *r = &proc_ranges[i];
+		/* callbacks are matched by program alone: its version varies */
+		if (r->prog == prog && (r->vers == vers || prog == RR_PROG_NFS4_CB)) {
+			if (r->single)
+				return base;
+			return proc < r->procs ? base + proc : RR_PROC_SLOTS - 1;
+		}
+		base += r->procs;
+	}
 	return RR_PROC_SLOTS - 1;
 }
 
 struct rr_proc_slot_info rr_analyzer_proc_slot_info(unsigned slot)
 {
-	if (slot < 22)
-		return (struct rr_proc_slot_info){ "NFS", 3,
-						   rr_rpc_proc_str(NFS_PROG, 3, slot) };
-	if (slot == 22)
-		return (struct rr_proc_slot_info){ "NFS", 4, "COMPOUND" };
-	if (slot == 23)
-		return (struct rr_proc_slot_info){ "NFS4_CB", 1, "CB_COMPOUND" };
+	unsigned base = 0;
+	for (size_t i = 0; i < sizeof(proc_ranges) / sizeof(proc_ranges[0]); i++) {
+		const struct proc_range *r = &proc_ranges[i];
+		if (slot < base + r->procs) {
+			const char *name = r->single ? r->single :
+				rr_rpc_proc_str(r->prog, r->vers, slot - base);
+			return (struct rr_proc_slot_info){
+				rr_rpc_program_str(r->prog), r->vers,
+				name ? name : "unknown" };
+		}
+		base += r->procs;
+	}
 	return (struct rr_proc_slot_info){ "other", 0, "other" };
 }
 
@@ -486,6 +511,36 @@ static uint32_t ep_find(struct rr_analyzer *a, const uint8_t *addr,
 			a->ep_seen[i].conn = c >> 1;
 			a->ep_seen[i].side = s;
 			*side = s;
+			return c >> 1;
+		}
+		c = k->hnext[s];
+	}
+	return NONE;
+}
+
+/*
+ * An iWARP connection is a TCP connection: its listener's endpoint is shared
+ * by every connection to it, so only both endpoints name one.  The chain
+ * walked is the other end's (an ephemeral port, in one connection only).
+ * Returns the connection and the side that receives from src.
+ */
+static uint32_t tcp_conn_find(struct rr_analyzer *a, const uint8_t *src,
+			      uint32_t sport, const uint8_t *dst,
+			      uint32_t dport, int *to)
+{
+	bool to_listener = dport == a->cfg.iwarp_tcp_port;
+	const uint8_t *addr = to_listener ? src : dst;
+	const uint8_t *peer = to_listener ? dst : src;
+	uint32_t id = to_listener ? sport : dport;
+	uint32_t peer_id = to_listener ? dport : sport;
+	for (uint32_t c = a->conn_hash[ep_hash(a, addr, id)]; c != NONE;) {
+		const struct conn *k = &a->conns[c >> 1];
+		int s = (int)(c & 1);
+		if (k->used && k->side[s].known && k->side[s].id == id &&
+		    addr_eq(k->side[s].addr, addr) && k->side[1 - s].known &&
+		    k->side[1 - s].id == peer_id &&
+		    addr_eq(k->side[1 - s].addr, peer)) {
+			*to = to_listener ? 1 - s : s;
 			return c >> 1;
 		}
 		c = k->hnext[s];
@@ -1854,7 +1909,9 @@ static uint32_t conn_for(struct rr_analyzer *a, uint8_t transport,
 			 const uint8_t *dst, uint32_t dst_id, bool src_id_known,
 			 int *to)
 {
-	uint32_t cn = ep_find(a, dst, dst_id, to);
+	uint32_t cn = transport == RR_TRANSPORT_IWARP ?
+		tcp_conn_find(a, src, src_id, dst, dst_id, to) :
+		ep_find(a, dst, dst_id, to);
 	if (cn != NONE)
 		return cn;
 	for (uint32_t i = 0; i < a->nconns; i++) {
@@ -2271,7 +2328,7 @@ static void iwarp_mpa(struct rr_analyzer *a, const struct rr_frame *f)
 	frame_addrs(f, src, dst);
 	int to;
 	const struct rr_mpa *m = &f->mpa;
-	uint32_t cn = ep_find(a, dst, f->tcp.dport, &to);
+	uint32_t cn = tcp_conn_find(a, src, f->tcp.sport, dst, f->tcp.dport, &to);
 	if (!m->reply && cn == NONE) {
 		cn = conn_new(a, RR_TRANSPORT_IWARP);
 		if (cn == NONE)
@@ -2291,7 +2348,8 @@ static void iwarp_mpa(struct rr_analyzer *a, const struct rr_frame *f)
 	}
 	k->markers |= m->marker;
 	k->crc |= m->crc;
-	if (f->tcp.dport == 20049 || f->tcp.sport == 20049)
+	if (f->tcp.dport == a->cfg.iwarp_tcp_port ||
+	    f->tcp.sport == a->cfg.iwarp_tcp_port)
 		k->rpcrdma = true;
 	/* the sender's FPDUs start right after this frame */
 	struct side *sender = &k->side[1 - to];
@@ -2328,7 +2386,7 @@ static bool iwarp_segment(struct rr_analyzer *a, const struct rr_frame *f)
 	uint8_t src[16], dst[16];
 	frame_addrs(f, src, dst);
 	int to;
-	uint32_t cn = ep_find(a, dst, f->tcp.dport, &to);
+	uint32_t cn = tcp_conn_find(a, src, f->tcp.sport, dst, f->tcp.dport, &to);
 	bool aligned = rr_has(f, RR_LAYER_DDP) && f->unit_index == 0 &&
 		       f->fpdu.off == f->tcp.payload.off &&
 		       f->note[RR_LAYER_DDP].status == RR_COMPLETE &&
