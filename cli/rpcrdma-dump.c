@@ -601,7 +601,7 @@ static void print_stats(const struct rr_analyzer *a)
 		else
 			snprintf(name, sizeof(name), "%s v%u %s", si.program,
 				 (unsigned)si.version, si.procedure);
-		printf("  %-14s %8llu  latency ~%llu-%llu us\n", name,
+		printf("  %-20s %8llu  latency ~%llu-%llu us\n", name,
 		       (unsigned long long)st->rpc_calls[p],
 		       med >= 0 ? (unsigned long long)(1ull << med) : 0ull,
 		       med >= 0 ? (unsigned long long)(2ull << med) : 0ull);

@@ -192,19 +192,53 @@ static int attach(struct rr_ebpf *e, int i, int prog_fd, bool *stale)
 	return err;
 }
 
-/* libbpf's last warning: the verifier's complaint when it rejects. */
+/* What libbpf said last, or the verifier's complaint when it rejected
+ * the program: the line of its log before its closing count. */
 static char libbpf_said[256];
+static bool verifier_said;
+
+static void verifier_reason(const char *log)
+{
+	const char *end = strstr(log, "\nprocessed ");
+	if (!end)
+		end = strstr(log, "-- END PROG LOAD LOG --");
+	if (!end)
+		return;
+	const char *start = end;
+	while (start > log && start[-1] == '\n')
+		start--;
+	const char *line_end = start;
+	while (start > log && start[-1] != '\n')
+		start--;
+	if (line_end > start) {
+		snprintf(libbpf_said, sizeof(libbpf_said), "verifier: %.*s",
+			 (int)(line_end - start), start);
+		verifier_said = true;
+	}
+}
 
 static int libbpf_message(enum libbpf_print_level level, const char *fmt,
 			  va_list ap)
 {
-	if (level == LIBBPF_WARN) {
-		char line[256];
-		vsnprintf(line, sizeof(line), fmt, ap);
-		line[strcspn(line, "\n")] = '\0';
-		if (line[0] && !strstr(line, "failed to load object"))
-			snprintf(libbpf_said, sizeof(libbpf_said), "%s", line);
+	if (level != LIBBPF_WARN || verifier_said)
+		return 0;
+	va_list size_ap;
+	va_copy(size_ap, ap);
+	int len = vsnprintf(NULL, 0, fmt, size_ap);
+	va_end(size_ap);
+	char *text = len >= 0 ? malloc((size_t)len + 1) : NULL;
+	if (!text)
+		return 0;
+	vsnprintf(text, (size_t)len + 1, fmt, ap);
+	const char *log = strstr(text, "-- BEGIN PROG LOAD LOG --");
+	if (log) {
+		verifier_reason(log);
+	} else {
+		text[strcspn(text, "\n")] = '\0';
+		if (text[0] && !strstr(text, "failed to load object"))
+			snprintf(libbpf_said, sizeof(libbpf_said), "%s", text);
 	}
+	free(text);
 	return 0;
 }
 
@@ -236,6 +270,7 @@ struct rr_ebpf *rr_ebpf_open(const char *ifname, const struct rr_ebpf_opts *o,
 	e->fn = fn;
 	e->ctx = ctx;
 	libbpf_said[0] = '\0';
+	verifier_said = false;
 	libbpf_set_print(libbpf_message); /* its messages are ours to word */
 	e->skel = rpcrdma_capture__open();
 	if (!e->skel) {

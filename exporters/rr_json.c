@@ -16,19 +16,21 @@ static void add(json_object *o, const char *k, json_object *v)
 						   JSON_C_OBJECT_KEY_IS_CONSTANT);
 }
 
-/* Integers without snprintf: json-c's own printer formats each one. */
+/*
+ * Integers without snprintf, and unsigned: every number this writer makes
+ * is (docs/json-schema.md), and json-c keeps them in an int64, where an
+ * offset of 2^63 or more (Linux puts the xid in an FRWR address's top bits)
+ * would read as negative.
+ */
 static int int_text(json_object *o, struct printbuf *pb, int level, int flags)
 {
 	(void)level;
 	(void)flags;
 	char buf[24], *p = buf + sizeof(buf);
-	int64_t v = json_object_get_int64(o);
-	uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
+	uint64_t u = (uint64_t)json_object_get_int64(o);
 	do
 		*--p = (char)('0' + u % 10);
 	while (u /= 10);
-	if (v < 0)
-		*--p = '-';
 	return printbuf_memappend(pb, p, (int)(buf + sizeof(buf) - p));
 }
 

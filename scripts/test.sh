@@ -6,6 +6,11 @@
 # RPCRDMA_CAPTURES may name a folder of further real captures to decode;
 # ../shared/captures is used when it exists beside the checkout.
 # RR_FUZZ_SECONDS sets how long the fuzzer runs (default 60).
+#
+# Then the lab (lab/run): Linux's NFS/RDMA client and server in two QEMU
+# guests over Soft-RoCE and soft-iWARP, checked against the release build.
+# It needs root (debootstrap, loop images); RPCRDMA_LAB=skip leaves it out
+# and says so.
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
@@ -32,4 +37,13 @@ ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 run_suite sanitize -DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=Debug \
 	-DRR_SANITIZE=ON -DRR_FUZZ_SECONDS="${RR_FUZZ_SECONDS:-60}"
-echo "=== all tests passed in both builds"
+if [ "${RPCRDMA_LAB:-}" = skip ]; then
+	echo "=== lab: SKIPPED (RPCRDMA_LAB=skip): no test on real Linux kernels ran"
+else
+	echo "=== lab: Linux NFS/RDMA in QEMU guests"
+	SUDO=""
+	[ "$(id -u)" -eq 0 ] || SUDO="sudo"
+	$SUDO env LAB_BUILD="$top/build-release" LAB_OUT="$top/build-release/lab" \
+		"$top/lab/run"
+fi
+echo "=== all tests passed in both builds and the lab"

@@ -11,7 +11,8 @@ command -v tshark >/dev/null || { echo "SKIP: tshark is not installed"; exit 77;
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-tshark -r "$capture" -Y rpcordma -T fields -E separator='|' \
+# Every segment as it is, retransmitted or not: rr-fields is stateless.
+tshark -r "$capture" -o tcp.analyze_sequence_numbers:FALSE -Y rpcordma -T fields -E separator='|' \
 	-e rpcordma.xid -e rpcordma.version -e rpcordma.flow_control \
 	-e rpcordma.msg_type -e rpcordma.reads_count -e rpcordma.writes_count \
 	-e rpcordma.reply_count -e rpcordma.position -e rpcordma.segment_count \

@@ -1,0 +1,117 @@
+#!/bin/sh
+# A lab job inside a guest: LAB_ROLE is server or client, LAB_JOB names the
+# workload (lab/jobs/NAME.sh), LAB_TRANSPORT is rxe or siw.  Every wait is
+# bounded; the host reads what lands in /run-lab/$LAB_ROLE.
+set -u
+out=/run-lab/$LAB_ROLE
+peer_out=/run-lab/$( [ "$LAB_ROLE" = server ] && echo client || echo server)
+src=$(cd "$(dirname "$0")/../.." && pwd)
+
+say() { echo "$(date +%T) $*"; }
+# wait_for FILE SECONDS: the other guest's signal, or give up.
+wait_for() {
+	n=0
+	while [ ! -e "$1" ]; do
+		n=$((n + 1))
+		[ "$n" -gt "$2" ] && { say "gave up waiting for $1"; return 1; }
+		sleep 1
+	done
+}
+
+say "kernel $(uname -r), $LAB_ROLE $LAB_IP, transport $LAB_TRANSPORT, job $LAB_JOB"
+ip link set lo up
+ip link set eth0 up
+ip addr add "$LAB_IP/24" dev eth0
+case "$LAB_TRANSPORT" in
+rxe) modprobe rdma_rxe && rdma link add rxe0 type rxe netdev eth0 ;;
+siw) modprobe siw && rdma link add siw0 type siw netdev eth0 ;;
+esac || { say "no $LAB_TRANSPORT device"; exit 1; }
+modprobe rpcrdma
+rdma link show
+uname -r >"$out/kernel"
+cat /proc/sys/kernel/osrelease >/dev/null
+
+# Server: an NFS server exporting a tmpfs over RDMA on port 20049.
+server_start() {
+	mount -t tmpfs -o size=256m,mode=0777 export /export
+	echo "/export 192.0.2.0/24(rw,no_root_squash,no_subtree_check,insecure,fsid=0)" >/etc/exports
+	mount -t nfsd nfsd /proc/fs/nfsd
+	# A short NFSv4 grace period: the guests start together.
+	echo 10 >/proc/fs/nfsd/nfsv4leasetime
+	echo 10 >/proc/fs/nfsd/nfsv4gracetime
+	rpcbind -w
+	exportfs -ra
+	rpc.mountd
+	rpc.nfsd 4
+	# no client has state to reclaim: no grace period, in which nfsd
+	# grants no delegation
+	echo Y >/proc/fs/nfsd/v4_end_grace
+	echo "rdma 20049" >/proc/fs/nfsd/portlist
+	cat /proc/fs/nfsd/portlist
+}
+
+# Client: capture the interface whole, as the truth of the run.
+capture_start() {
+	tcpdump -i eth0 -s 0 -U -w "$out/capture.pcap" 2>"$out/tcpdump.log" &
+	capture_pid=$!
+	n=0
+	until grep -q listening "$out/tcpdump.log" 2>/dev/null; do
+		n=$((n + 1)); [ "$n" -gt 60 ] && break; sleep 1
+	done
+}
+capture_stop() {
+	sleep 1
+	kill -INT "$capture_pid"
+	wait "$capture_pid"
+	cat "$out/tcpdump.log"
+}
+
+# The project's live sources beside tcpdump, on the same traffic: eBPF and
+# libpcap on the interface, the kernel's tracepoints.  Each writes its
+# statistics as JSON when interrupted.
+watch_start() {
+	bin=$LAB_BUILD/cli
+	ldd "$bin/rpcrdma-dump" | grep 'not found' >"$out/ldd-missing"
+	"$bin/rpcrdma-dump" -e eth0 -q --stats=json >"$out/watch-ebpf.json" 2>"$out/watch-ebpf.err" &
+	watch_pids=$!
+	"$bin/rpcrdma-dump" -i eth0 -q --stats=json >"$out/watch-pcap.json" 2>"$out/watch-pcap.err" &
+	watch_pids="$watch_pids $!"
+	"$bin/rpcrdma-top" -t -b -j -d 1 >"$out/watch-trace.jsonl" 2>"$out/watch-trace.err" &
+	watch_pids="$watch_pids $!"
+	# the workload starts when each has started or given up (bounded)
+	n=0
+	until { grep -q listening "$out/watch-ebpf.err" || ! kill -0 "${watch_pids%% *}"; } &&
+		grep -q listening "$out/watch-pcap.err" &&
+		{ [ -s "$out/watch-trace.jsonl" ] || ! kill -0 "${watch_pids##* }"; }; do
+		n=$((n + 1)); [ "$n" -gt 120 ] && { say "watchers not ready"; break; }
+		sleep 1
+	done 2>/dev/null
+}
+watch_stop() {
+	sleep 1
+	for p in $watch_pids; do kill -INT "$p" 2>/dev/null; done
+	for p in $watch_pids; do wait "$p"; echo "watcher $p exit $?"; done
+}
+
+. "$src/lab/jobs/$LAB_JOB.sh"
+if [ "$LAB_ROLE" = server ]; then
+	server_start || exit 1
+	server_job
+	touch "$out/ready"
+	wait_for "$peer_out/done" 900
+	server_finish
+	cat /proc/net/rpc/nfsd >"$out/nfsd"
+	for f in /proc/sys/sunrpc/svc_rdma/*; do
+		echo "$(basename "$f") $(cat "$f")"
+	done >"$out/svc_rdma"
+else
+	wait_for "$peer_out/ready" 900 || exit 1
+	capture_start
+	watch_start
+	client_job
+	status=$?
+	watch_stop
+	capture_stop
+	touch "$out/done"
+	exit "$status"
+fi

@@ -1,0 +1,38 @@
+# NFSv4.1 over RDMA: the same files workload in COMPOUNDs, and a delegation
+# recalled by the server (CB_RECALL on the backchannel, RFC 8167) when a
+# process on the server writes a file the client holds open for reading.
+. "$src/lab/jobs/workload.sh"
+
+server_job() {
+	# written here, not by the client: nfsd then holds no write open of it
+	# (its file cache keeps one for a while after a client's CLOSE), which
+	# would keep it from granting a read delegation
+	echo hello >/export/deleg
+	(
+		wait_for "$peer_out/deleg-open" 600 || exit 1
+		# nfsd's own view of the client: callback state, delegations
+		for d in /proc/fs/nfsd/clients/*; do
+			cat "$d/info" "$d/states"
+		done >"$out/nfsd-clients" 2>&1
+		# Blocks until the client returns the delegation (or the lease
+		# break time passes).
+		echo more >>/export/deleg
+		touch "$out/recalled"
+	) &
+}
+server_finish() { wait; }
+
+client_job() {
+	mount -t nfs -o vers=4.1,proto=rdma,port=20049 192.0.2.1:/ /mnt || return 1
+	grep ' /mnt ' /proc/mounts
+	workload_files /mnt
+	exec 3</mnt/deleg
+	cat <&3 >/dev/null
+	touch "$out/deleg-open"
+	wait_for "$peer_out/recalled" 120 && record delegation_recalled yes
+	exec 3<&-
+	cat /proc/self/mountstats >"$out/mountstats"
+	record delegations_returned "$(awk '$1 == "DELEGRETURN:" { print $2 }' "$out/mountstats")"
+	umount /mnt || return 1
+	workload_refused 4.1
+}
