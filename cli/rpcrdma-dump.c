@@ -601,7 +601,7 @@ static void print_stats(const struct rr_analyzer *a)
 		else
 			snprintf(name, sizeof(name), "%s v%u %s", si.program,
 				 (unsigned)si.version, si.procedure);
-		printf("  %-20s %8llu  latency ~%llu-%llu us\n", name,
+		printf("  %-24s %8llu  latency ~%llu-%llu us\n", name,
 		       (unsigned long long)st->rpc_calls[p],
 		       med >= 0 ? (unsigned long long)(1ull << med) : 0ull,
 		       med >= 0 ? (unsigned long long)(2ull << med) : 0ull);
@@ -972,7 +972,9 @@ int main(int argc, char **argv)
 		for (unsigned pr = 0; pr < 5; pr++)
 			msgs += st->total.messages[dir][pr];
 	/* frame problems as the analyzer judged them: an FPDU split across
-	 * segments is not malformed once the stream is reassembled */
+	 * segments is not malformed once the stream is reassembled; the
+	 * report first, so that the two streams keep their order in one file */
+	fflush(stdout);
 	fprintf(stderr,
 		"%lu frames, %llu RPC-over-RDMA messages, %lu CM, %lu MPA; "
 		"%llu truncated, %llu malformed, %llu dropped; ICRC %lu good %lu bad; "

@@ -12,11 +12,13 @@
 #include "verbs-source.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/resource.h>
 
 #ifdef RR_HAVE_VERBS
 #include <infiniband/verbs.h>
@@ -40,6 +42,20 @@ struct rr_verbs {
 	void *fnctx;
 };
 
+/* What a port carries: iWARP devices (siw, cxgb4, irdma in iWARP mode)
+ * report an Ethernet link layer as RoCE ones do. */
+static const char *port_kind(struct ibv_device *dev, const struct ibv_port_attr *pa)
+{
+	if (dev->transport_type == IBV_TRANSPORT_IWARP)
+		return "iWARP";
+	return pa->link_layer == IBV_LINK_LAYER_ETHERNET ? "RoCE" : "InfiniBand";
+}
+
+/* Why a device cannot be sniffed, and what captures its traffic instead. */
+#define SNIFF_HINT "; sniffing needs raw packet QPs with sniffer flows, which " \
+	"mlx5 devices (ConnectX-4 and later) offer and soft devices (rxe, siw) " \
+	"do not: capture the device's netdev with -i or -e"
+
 int rr_verbs_list(FILE *out)
 {
 	int n = 0;
@@ -61,8 +77,7 @@ int rr_verbs_list(FILE *out)
 				struct ibv_port_attr pa;
 				if (ibv_query_port(c, p, &pa) == 0)
 					fprintf(out, "  port %u %s %s", p,
-						pa.link_layer == IBV_LINK_LAYER_ETHERNET ?
-							"RoCE" : "InfiniBand",
+						port_kind(list[i], &pa),
 						ibv_port_state_str(pa.state));
 			}
 		}
@@ -113,8 +128,15 @@ struct rr_verbs *rr_verbs_open(const char *spec, rr_verbs_frame_fn fn,
 	}
 	v->fn = fn;
 	v->fnctx = fnctx;
-	v->ctx = ibv_open_device(dev);
+	bool iwarp = dev->transport_type == IBV_TRANSPORT_IWARP;
+	v->ctx = iwarp ? NULL : ibv_open_device(dev);
 	ibv_free_device_list(list);
+	if (iwarp) {
+		snprintf(msg, msglen, "%s: an iWARP device, whose traffic is TCP "
+			 "its netdev carries: capture that with -i or -e", name);
+		free(v);
+		return NULL;
+	}
 	struct ibv_port_attr pa;
 	if (!v->ctx || ibv_query_port(v->ctx, (uint8_t)port, &pa)) {
 		snprintf(msg, msglen, "%s: cannot open port %u: %s", name, port,
@@ -132,8 +154,14 @@ struct rr_verbs *rr_verbs_open(const char *spec, rr_verbs_frame_fn fn,
 					      (size_t)RECV_BUFS * BUF_SIZE,
 					      IBV_ACCESS_LOCAL_WRITE) : NULL;
 	if (!v->cq || !v->mr) {
-		snprintf(msg, msglen, "%s: cannot set up receive buffers: %s", name,
-			 strerror(errno));
+		int err = errno;
+		struct rlimit ml;
+		bool memlock = err == ENOMEM && !getrlimit(RLIMIT_MEMLOCK, &ml) &&
+			       ml.rlim_cur != RLIM_INFINITY;
+		snprintf(msg, msglen, "%s: cannot set up receive buffers: %s%s%llu%s", name,
+			 strerror(err), memlock ? " (locked memory is limited to " : "",
+			 memlock ? (unsigned long long)ml.rlim_cur / 1024 : 0ull,
+			 memlock ? " KiB: raise RLIMIT_MEMLOCK, e.g. ulimit -l unlimited)" : "");
 		rr_verbs_close(v);
 		return NULL;
 	}
@@ -145,7 +173,7 @@ struct rr_verbs *rr_verbs_open(const char *spec, rr_verbs_frame_fn fn,
 	if (!v->qp) {
 		snprintf(msg, msglen, "%s: cannot create a raw packet QP: %s%s", name,
 			 strerror(errno), errno == EPERM ?
-				 " (needs CAP_NET_RAW, or root)" : "");
+				 " (needs CAP_NET_RAW, or root)" : SNIFF_HINT);
 		rr_verbs_close(v);
 		return NULL;
 	}
@@ -164,8 +192,8 @@ struct rr_verbs *rr_verbs_open(const char *spec, rr_verbs_frame_fn fn,
 				    .size = sizeof(fa), .port = (uint8_t)port };
 	v->flow = ibv_create_flow(v->qp, &fa);
 	if (!v->flow) {
-		snprintf(msg, msglen, "%s: the device refuses a sniffer flow: %s", name,
-			 strerror(errno));
+		snprintf(msg, msglen, "%s: the device refuses a sniffer flow: %s%s", name,
+			 strerror(errno), SNIFF_HINT);
 		rr_verbs_close(v);
 		return NULL;
 	}

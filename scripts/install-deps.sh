@@ -1,12 +1,14 @@
 #!/bin/sh
-# Installs the Debian 12 packages rpcrdma-tools builds and tests with.
+# Installs the Debian 12 packages rpcrdma-tools builds and tests with, and
+# any further ones named as arguments (lab/run adds QEMU's and debootstrap).
 # Safe to run again: apt-get skips what is already installed.
 set -eu
 
 packages="build-essential cmake pkg-config clang llvm libclang-rt-14-dev
 libpcap-dev tshark wireshark-dev libibverbs-dev librdmacm-dev libjson-c-dev bc
 libmicrohttpd-dev prometheus curl jq
-bpftool libbpf-dev libelf-dev zlib1g-dev libncurses-dev tmux iproute2 util-linux"
+bpftool libbpf-dev libelf-dev zlib1g-dev libncurses-dev tmux iproute2 util-linux
+$*"
 
 missing=""
 for p in $packages; do

@@ -69,10 +69,98 @@ check_watchers() {
 		check_eq "$1/$t: rpcrdma-dump -e eth0: calls" "$truth_calls" "$(jq .total.calls "$w-ebpf.json" 2>/dev/null)"
 		check_eq "$1/$t: rpcrdma-dump -e eth0: replies" "$truth_replies" "$(jq .total.replies "$w-ebpf.json" 2>/dev/null)"
 	fi
-	# the kernel's tracepoints: xprtrdma_reply for every reply; a call for
-	# every marshal, so also for the resends that a broken connection
-	# kept off the wire
+	# the client's tracepoints (xprtrdma): a reply for every forward reply;
+	# a call for every marshal, so also for the resends that a broken
+	# connection kept off the wire
+	fwd_calls=$(jq '.total.messages.call | add' "$work/stats.json")
+	fwd_replies=$(jq '.total.messages.reply | add' "$work/stats.json")
 	last=$(tail -n 1 "$w-trace.jsonl")
-	check_eq "$1/$t: rpcrdma-top -t: replies" "$truth_replies" "$(echo "$last" | jq .client.replies)"
-	check_ge "$1/$t: rpcrdma-top -t: calls marshalled" "$truth_calls" "$(echo "$last" | jq .client.calls)"
+	check_eq "$1/$t: rpcrdma-top -t: forward replies" "$fwd_replies" "$(echo "$last" | jq .client.replies)"
+	check_ge "$1/$t: rpcrdma-top -t: forward calls marshalled" "$fwd_calls" "$(echo "$last" | jq .client.calls)"
+}
+
+# check_exporter JOB: rpcrdma-exporter on the run's capture and the real
+# /proc/self/mountstats and /proc/sys/sunrpc/svc_rdma copied from the
+# guests: its kernel metrics are the files' numbers, its call count the
+# capture's.
+check_exporter() {
+	exporter=$(dirname "$LAB_DUMP")/rpcrdma-exporter
+	[ -x "$exporter" ] || { check_fail "$1/$t: rpcrdma-exporter built" "$exporter"; return; }
+	svc=server/svc_rdma
+	[ -d "$svc" ] || svc=$work/no-svc-rdma
+	port=$((20000 + $$ % 20000))
+	while ss -Htln "sport = :$port" | grep -q .; do port=$((port + 1)); done
+	"$exporter" -r client/capture.pcap --mountstats client/mountstats --svc-rdma "$svc" \
+		-l "127.0.0.1:$port" 2>"$work/exporter.err" &
+	exporter_pid=$!
+	n=0
+	until grep -q 'replayed' "$work/exporter.err"; do
+		n=$((n + 1))
+		if [ "$n" -gt 300 ] || ! kill -0 "$exporter_pid" 2>/dev/null; then break; fi
+		sleep 0.1
+	done
+	curl -s --max-time 30 "http://127.0.0.1:$port/metrics" >"$work/metrics"
+	kill "$exporter_pid" 2>/dev/null
+	wait "$exporter_pid" 2>/dev/null
+	metric() { awk -v m="$1" '$1 ~ "^" m "({|$)" { s += $2 } END { printf "%d", s }' "$work/metrics"; }
+	set -- "$1" $(mountstats_xprt client/mountstats)
+	check_eq "$1/$t: exporter: rpcrdma_kernel_xprt_sends_total as mountstats" "${7:-}" "$(metric rpcrdma_kernel_xprt_sends_total)"
+	check_eq "$1/$t: exporter: rpcrdma_kernel_xprt_read_chunk_count_total as mountstats" "${12:-}" "$(metric rpcrdma_kernel_xprt_read_chunk_count_total)"
+	check_eq "$1/$t: exporter: rpcrdma_kernel_xprt_reply_chunk_count_total as mountstats" "${14:-}" "$(metric rpcrdma_kernel_xprt_reply_chunk_count_total)"
+	check_eq "$1/$t: exporter: rpcrdma_rpc_calls_total as the capture" \
+		"$(jq .total.calls "$work/stats.json")" "$(metric rpcrdma_rpc_calls_total)"
+	if [ -d server/svc_rdma ]; then
+		for f in server/svc_rdma/rdma_stat_recv server/svc_rdma/max_requests; do
+			name=$(basename "$f")
+			case $name in rdma_stat_*) m=rpcrdma_kernel_svc_${name#rdma_stat_}_total ;;
+			*) m=rpcrdma_kernel_svc_$name ;; esac
+			check_eq "$1/$t: exporter: $m as the server's $name" "$(cat "$f")" "$(metric "$m")"
+		done
+	fi
+}
+
+# check_sniffer JOB: --list-devices names the guest's device for what it
+# is, and --rdma on it (soft devices have no raw packet QP) fails with the
+# reason and the way to capture instead.
+check_sniffer() {
+	[ -e client/sniff.status ] || return 0
+	case $t in rxe) kind=RoCE ;; siw) kind=iWARP ;; esac
+	check_eq "$1/$t: --list-devices: ${t}0 port 1 is $kind" 1 \
+		"$(grep -c "^${t}0 .*port 1 $kind" client/list-devices)"
+	check_eq "$1/$t: --rdma ${t}0: exit status 2 (input)" 2 "$(cat client/sniff.status)"
+	check_eq "$1/$t: --rdma ${t}0: says to capture the netdev with -i or -e" 1 \
+		"$(grep -c 'with -i or -e' client/sniff.err)"
+}
+
+# check_run JOB: what every NFS job checks first: both guests finished, the
+# files workload (lab/jobs/workload.sh) saw what it did, a mount to a port
+# without listener failed, and the capture decodes whole, every call
+# answered, with no finding but the one Linux earns (below).  Leaves the
+# decode in $work/stats.json, dump.txt and findings.txt.
+check_run() {
+	check_eq "$1/$t: server job exit status" 0 "$(cat server/job.status 2>/dev/null)"
+	check_eq "$1/$t: client job exit status" 0 "$(cat client/job.status 2>/dev/null)"
+	check_eq "$1/$t: 300 files listed" 300 "$(workload_value client files_listed)"
+	check_eq "$1/$t: 4000-byte symlink read back" 4000 "$(workload_value client symlink_target_bytes)"
+	check_eq "$1/$t: 256 KiB read back as written" 262144 "$(workload_value client read_back_bytes)"
+	check_eq "$1/$t: mount to a port without listener refused" failed "$(workload_value client refused_mount)"
+	"$LAB_DUMP" -q --stats=json -r client/capture.pcap >"$work/stats.json" 2>"$work/dump.err" ||
+		check_fail "$1/$t: rpcrdma-dump decodes the capture" "$(cat "$work/dump.err")"
+	"$LAB_DUMP" -v -r client/capture.pcap >"$work/dump.txt" 2>&1 || true
+	# Linux's server clears R in its private data and still answers with
+	# Send With Invalidate when the client set R: RFC 8797 §4.1 forbids
+	# that, so the finding is right; any other is not expected here.
+	"$LAB_DUMP" --findings -r client/capture.pcap >"$work/findings.txt" 2>/dev/null
+	check_eq "$1/$t: findings other than invalidate_without_r" 0 \
+		"$(grep -c -v -e invalidate_without_r -e '^$' "$work/findings.txt")"
+	check_eq "$1/$t: truncated or malformed frames" "0 0" \
+		"$(sed -n 's/.* \([0-9]*\) truncated, \([0-9]*\) malformed.*/\1 \2/p' "$work/dump.err")"
+	check_eq "$1/$t: unanswered calls" 0 "$(jq .total.unanswered "$work/stats.json")"
+}
+
+# check_live JOB: the live sources, the exporter and the sniffer.
+check_live() {
+	check_watchers "$1"
+	check_exporter "$1"
+	check_sniffer "$1"
 }

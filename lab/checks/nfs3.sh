@@ -2,25 +2,8 @@
 # interface decoded by rpcrdma-dump against the client's mountstats, the
 # server's nfsd counters and what the workload did.
 t=$transport
-check_eq "nfs3/$t: server job exit status" 0 "$(cat server/job.status 2>/dev/null)"
-check_eq "nfs3/$t: client job exit status" 0 "$(cat client/job.status 2>/dev/null)"
-check_eq "nfs3/$t: 300 files listed" 300 "$(workload_value client files_listed)"
-check_eq "nfs3/$t: 4000-byte symlink read back" 4000 "$(workload_value client symlink_target_bytes)"
+check_run nfs3
 check_eq "nfs3/$t: a one-user ACL read (GETACL)" 1 "$(workload_value client acl_small_users_read)"
-check_eq "nfs3/$t: mount to a port without listener refused" failed "$(workload_value client refused_mount)"
-
-"$LAB_DUMP" -q --stats=json -r client/capture.pcap >"$work/stats.json" 2>"$work/dump.err" ||
-	check_fail "nfs3/$t: rpcrdma-dump decodes the capture" "$(cat "$work/dump.err")"
-"$LAB_DUMP" -v -r client/capture.pcap >"$work/dump.txt" 2>&1 || true
-# Linux's server clears R in its private data and still answers with Send
-# With Invalidate when the client set R: RFC 8797 §4.1 forbids that, so the
-# finding is right; any other finding is not expected here.
-"$LAB_DUMP" --findings -r client/capture.pcap >"$work/findings.txt" 2>/dev/null
-check_eq "nfs3/$t: findings other than invalidate_without_r" 0 \
-	"$(grep -c -v -e invalidate_without_r -e '^$' "$work/findings.txt")"
-check_eq "nfs3/$t: truncated or malformed frames" "0 0" \
-	"$(sed -n 's/.* \([0-9]*\) truncated, \([0-9]*\) malformed.*/\1 \2/p' "$work/dump.err")"
-check_eq "nfs3/$t: unanswered calls" 0 "$(jq .total.unanswered "$work/stats.json")"
 
 # Every NFSv3 procedure the client counted, as often on the wire.
 mountstats_ops client/mountstats | while read -r proc sent; do
@@ -52,4 +35,4 @@ check_ge "nfs3/$t: calls with write chunks" 1 "$(jq '.total.chunks.write' "$work
 check_ge "nfs3/$t: calls with reply chunks" 1 "$(jq '.total.chunks.reply' "$work/stats.json")"
 check_ge "nfs3/$t: RDMA Read bytes (WRITE data)" 262144 "$(jq '.total.bytes.rdma_read' "$work/stats.json")"
 check_ge "nfs3/$t: RDMA Write bytes (READ data)" 262144 "$(jq '.total.bytes.rdma_write' "$work/stats.json")"
-check_watchers nfs3
+check_live nfs3

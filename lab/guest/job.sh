@@ -5,7 +5,7 @@
 set -u
 out=/run-lab/$LAB_ROLE
 peer_out=/run-lab/$( [ "$LAB_ROLE" = server ] && echo client || echo server)
-src=$(cd "$(dirname "$0")/../.." && pwd)
+lab=$(cd "$(dirname "$0")/.." && pwd)
 
 say() { echo "$(date +%T) $*"; }
 # wait_for FILE SECONDS: the other guest's signal, or give up.
@@ -36,6 +36,9 @@ server_start() {
 	mount -t tmpfs -o size=256m,mode=0777 export /export
 	echo "/export 192.0.2.0/24(rw,no_root_squash,no_subtree_check,insecure,fsid=0)" >/etc/exports
 	mount -t nfsd nfsd /proc/fs/nfsd
+	# lockd's grace period (50 s by default) also holds back delegations
+	modprobe lockd
+	echo 10 >/proc/sys/fs/nfs/nlm_grace_period
 	# A short NFSv4 grace period: the guests start together.
 	echo 10 >/proc/fs/nfsd/nfsv4leasetime
 	echo 10 >/proc/fs/nfsd/nfsv4gracetime
@@ -87,13 +90,21 @@ watch_start() {
 		sleep 1
 	done 2>/dev/null
 }
+# The rdma-core sniffer on the guest's RDMA device: it works, or says why
+# not and what to use instead.
+sniff_try() {
+	bin=$LAB_BUILD/cli
+	"$bin/rpcrdma-dump" --list-devices >"$out/list-devices" 2>&1
+	timeout 60 "$bin/rpcrdma-dump" --rdma "${LAB_TRANSPORT}0" -c 1 >"$out/sniff.out" 2>"$out/sniff.err"
+	echo $? >"$out/sniff.status"
+}
 watch_stop() {
 	sleep 1
 	for p in $watch_pids; do kill -INT "$p" 2>/dev/null; done
 	for p in $watch_pids; do wait "$p"; echo "watcher $p exit $?"; done
 }
 
-. "$src/lab/jobs/$LAB_JOB.sh"
+. "$lab/jobs/$LAB_JOB.sh"
 if [ "$LAB_ROLE" = server ]; then
 	server_start || exit 1
 	server_job
@@ -101,9 +112,10 @@ if [ "$LAB_ROLE" = server ]; then
 	wait_for "$peer_out/done" 900
 	server_finish
 	cat /proc/net/rpc/nfsd >"$out/nfsd"
+	mkdir -p "$out/svc_rdma"
 	for f in /proc/sys/sunrpc/svc_rdma/*; do
-		echo "$(basename "$f") $(cat "$f")"
-	done >"$out/svc_rdma"
+		cat "$f" >"$out/svc_rdma/$(basename "$f")"
+	done
 else
 	wait_for "$peer_out/ready" 900 || exit 1
 	capture_start
@@ -112,6 +124,7 @@ else
 	status=$?
 	watch_stop
 	capture_stop
+	sniff_try
 	touch "$out/done"
 	exit "$status"
 fi

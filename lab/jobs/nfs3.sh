@@ -3,7 +3,7 @@
 #   WRITE of 64 KiB      -> read chunk          READ of 64 KiB -> write chunk
 #   READDIRPLUS (300)    -> reply chunk         SYMLINK of 4000 bytes -> read chunk
 #   GETACL of 400 users  -> reply chunk         SETACL of 400 users -> Long Call
-. "$src/lab/jobs/workload.sh"
+. "$lab/jobs/workload.sh"
 
 server_job() { workload_server_files; }
 server_finish() { :; }

@@ -1,13 +1,9 @@
 # NFSv4.1 over RDMA: the same files workload in COMPOUNDs, and a delegation
 # recalled by the server (CB_RECALL on the backchannel, RFC 8167) when a
 # process on the server writes a file the client holds open for reading.
-. "$src/lab/jobs/workload.sh"
+. "$lab/jobs/workload.sh"
 
 server_job() {
-	# written here, not by the client: nfsd then holds no write open of it
-	# (its file cache keeps one for a while after a client's CLOSE), which
-	# would keep it from granting a read delegation
-	echo hello >/export/deleg
 	(
 		wait_for "$peer_out/deleg-open" 600 || exit 1
 		# nfsd's own view of the client: callback state, delegations
@@ -26,6 +22,10 @@ client_job() {
 	mount -t nfs -o vers=4.1,proto=rdma,port=20049 192.0.2.1:/ /mnt || return 1
 	grep ' /mnt ' /proc/mounts
 	workload_files /mnt
+	echo hello >/mnt/deleg
+	# nfsd grants no read delegation while a writer has the file open, and
+	# its file cache keeps the client's write open a moment after CLOSE
+	sleep 5
 	exec 3</mnt/deleg
 	cat <&3 >/dev/null
 	touch "$out/deleg-open"

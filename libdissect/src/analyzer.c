@@ -1443,8 +1443,10 @@ static void on_call(struct rr_analyzer *a, uint32_t cn, uint8_t dir,
 	} else {
 		c->slot = RR_PROC_SLOTS - 1;
 	}
+	/* backward calls (RFC 8167: NFSv4.1 callbacks) count by procedure as
+	 * forward ones do, under their own program */
+	a->st.rpc_calls[c->slot]++;
 	if (dir == RR_DIR_FWD_CALL) {
-		a->st.rpc_calls[c->slot]++;
 		count_chunk(a, k, call_kind(h));
 		if (h->nread_chunks && h->nwrite_chunks)
 			count_chunk(a, k, RR_KIND_WRITE);
@@ -1539,6 +1541,11 @@ static void on_reply(struct rr_analyzer *a, uint32_t cn, uint8_t dir,
 					       (uint32_t)((uint32_t)a->frame_no - c->frame) };
 		emit(a, &ev);
 		reply_rebuild(a, ci, h, m, kept, len);
+	}
+	if (dir == RR_DIR_BWD_REPLY && !c->answered) {
+		uint64_t lat = a->now_ns - c->ts_ns;
+		a->st.latency[c->slot][log2_bucket(lat / 1000u, RR_LAT_BUCKETS)]++;
+		a->st.latency_sum_ns[c->slot] += lat;
 	}
 	c->answered = true;
 	for (unsigned i = 0; i < h->nsegs; i++)
