@@ -1460,13 +1460,29 @@ static void on_call(struct rr_analyzer *a, uint32_t cn, uint8_t dir,
 		call_rebuild_setup(a, ci, h, m, kept, len);
 }
 
-/* RFC 8797 §4.2: Send With Invalidate needs the peer's R bit; a capture
- * that cut the setup cannot tell. */
+/* RFC 8797 §4.1 ("Using the R Field"): Send With Invalidate only when both
+ * peers set R; a capture that cut the setup cannot tell.  The finding
+ * names the side that did not. */
 static void check_swi_allowed(struct rr_analyzer *a, uint32_t cn)
 {
 	const struct conn *k = &a->conns[cn];
-	if (!k->info.thresholds.remote_invalidation && !k->setup_cut)
-		finding(a, cn, RR_FIND_SWI_WITHOUT_R, NULL);
+	if (k->info.thresholds.remote_invalidation || k->setup_cut)
+		return;
+	static const char *const cleared[2][2] = {
+		{ "the requester sent no private data",
+		  "the requester's private data cleared R" },
+		{ "the responder sent no private data",
+		  "the responder's private data cleared R" },
+	};
+	bool set[2];
+	for (int s = 0; s < 2; s++)
+		set[s] = k->info.have_private[s] && k->info.priv[s].rinval;
+	const char *who = !k->info.have_private[0] && !k->info.have_private[1] ?
+				  "no private data from either side" :
+			  !set[0] && !set[1] ? "neither side set R" :
+			  !set[1] ? cleared[1][k->info.have_private[1]] :
+				    cleared[0][k->info.have_private[0]];
+	finding(a, cn, RR_FIND_SWI_WITHOUT_R, who);
 }
 
 static void on_reply(struct rr_analyzer *a, uint32_t cn, uint8_t dir,
@@ -1503,7 +1519,7 @@ static void on_reply(struct rr_analyzer *a, uint32_t cn, uint8_t dir,
 	}
 	struct call *c = &a->calls[ci];
 	if (inv_key) {
-		/* RFC 8797 §4.2: both R, and a key of this xid's chunks */
+		/* RFC 8797 §4.1: both R, and a key of this xid's chunks */
 		if (!k->info.thresholds.remote_invalidation) {
 			check_swi_allowed(a, cn);
 		} else {

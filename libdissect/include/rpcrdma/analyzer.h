@@ -65,10 +65,10 @@ RR_API const char *rr_severity_str(unsigned v);
 	  "draft-cel-nfsv4-rpcrdma-reliable-reply §4", \
 	  "RDMA_DONE for an xid no reply used") \
 	X(RR_FIND_SWI_WITHOUT_R, "rpcrdma.invalidate_without_r", RR_SEV_ERROR, \
-	  "RFC 8797 §4.2", \
+	  "RFC 8797 §4.1", \
 	  "Send With Invalidate although a peer did not set R") \
 	X(RR_FIND_INV_OTHER_XID, "rpcrdma.invalidate_other_xid", RR_SEV_ERROR, \
-	  "RFC 8797 §4.2", \
+	  "RFC 8797 §4.1", \
 	  "Send With Invalidate of a key that is not this reply's") \
 	X(RR_FIND_ERR_VERS, "rpcrdma.err_vers", RR_SEV_WARN, "RFC 8166 §4.5", \
 	  "RDMA_ERROR ERR_VERS") \
