@@ -120,6 +120,12 @@ struct rr_verbs *rr_verbs_open(const char *spec, rr_verbs_frame_fn fn,
 			ibv_free_device_list(list);
 		return NULL;
 	}
+	if (dev->transport_type == IBV_TRANSPORT_IWARP) {
+		snprintf(msg, msglen, "%s: an iWARP device, whose traffic is TCP "
+			 "its netdev carries: capture that with -i or -e", name);
+		ibv_free_device_list(list);
+		return NULL;
+	}
 	struct rr_verbs *v = calloc(1, sizeof(*v));
 	if (!v) {
 		ibv_free_device_list(list);
@@ -128,15 +134,8 @@ struct rr_verbs *rr_verbs_open(const char *spec, rr_verbs_frame_fn fn,
 	}
 	v->fn = fn;
 	v->fnctx = fnctx;
-	bool iwarp = dev->transport_type == IBV_TRANSPORT_IWARP;
-	v->ctx = iwarp ? NULL : ibv_open_device(dev);
+	v->ctx = ibv_open_device(dev);
 	ibv_free_device_list(list);
-	if (iwarp) {
-		snprintf(msg, msglen, "%s: an iWARP device, whose traffic is TCP "
-			 "its netdev carries: capture that with -i or -e", name);
-		free(v);
-		return NULL;
-	}
 	struct ibv_port_attr pa;
 	if (!v->ctx || ibv_query_port(v->ctx, (uint8_t)port, &pa)) {
 		snprintf(msg, msglen, "%s: cannot open port %u: %s", name, port,

@@ -491,6 +491,28 @@ static void ep_seen_forget(struct rr_analyzer *a)
 }
 
 /* The connection and side whose endpoint is (addr, id). */
+/* The connection and side whose endpoint is (addr, id) in its hash chain,
+ * and whose other side is (peer, peer_id) when peer is given. */
+static uint32_t ep_chain_find(const struct rr_analyzer *a, const uint8_t *addr,
+			      uint32_t id, const uint8_t *peer,
+			      uint32_t peer_id, int *side)
+{
+	for (uint32_t c = a->conn_hash[ep_hash(a, addr, id)]; c != NONE;) {
+		const struct conn *k = &a->conns[c >> 1];
+		int s = (int)(c & 1);
+		if (k->used && k->side[s].known && k->side[s].id == id &&
+		    addr_eq(k->side[s].addr, addr) &&
+		    (!peer || (k->side[1 - s].known && k->side[1 - s].id == peer_id &&
+			       addr_eq(k->side[1 - s].addr, peer)))) {
+			*side = s;
+			return c >> 1;
+		}
+		c = k->hnext[s];
+	}
+	return NONE;
+}
+
+/* The connection and side whose endpoint is (addr, id). */
 static uint32_t ep_find(struct rr_analyzer *a, const uint8_t *addr,
 			uint32_t id, int *side)
 {
@@ -500,22 +522,15 @@ static uint32_t ep_find(struct rr_analyzer *a, const uint8_t *addr,
 			*side = a->ep_seen[i].side;
 			return a->ep_seen[i].conn;
 		}
-	for (uint32_t c = a->conn_hash[ep_hash(a, addr, id)]; c != NONE;) {
-		const struct conn *k = &a->conns[c >> 1];
-		int s = (int)(c & 1);
-		if (k->used && k->side[s].known && k->side[s].id == id &&
-		    addr_eq(k->side[s].addr, addr)) {
-			unsigned i = a->ep_seen_next++ & 1;
-			memcpy(a->ep_seen[i].addr, addr, 16);
-			a->ep_seen[i].id = id;
-			a->ep_seen[i].conn = c >> 1;
-			a->ep_seen[i].side = s;
-			*side = s;
-			return c >> 1;
-		}
-		c = k->hnext[s];
+	uint32_t cn = ep_chain_find(a, addr, id, NULL, 0, side);
+	if (cn != NONE) {
+		unsigned i = a->ep_seen_next++ & 1;
+		memcpy(a->ep_seen[i].addr, addr, 16);
+		a->ep_seen[i].id = id;
+		a->ep_seen[i].conn = cn;
+		a->ep_seen[i].side = *side;
 	}
-	return NONE;
+	return cn;
 }
 
 /*
@@ -529,23 +544,12 @@ static uint32_t tcp_conn_find(struct rr_analyzer *a, const uint8_t *src,
 			      uint32_t dport, int *to)
 {
 	bool to_listener = dport == a->cfg.iwarp_tcp_port;
-	const uint8_t *addr = to_listener ? src : dst;
-	const uint8_t *peer = to_listener ? dst : src;
-	uint32_t id = to_listener ? sport : dport;
-	uint32_t peer_id = to_listener ? dport : sport;
-	for (uint32_t c = a->conn_hash[ep_hash(a, addr, id)]; c != NONE;) {
-		const struct conn *k = &a->conns[c >> 1];
-		int s = (int)(c & 1);
-		if (k->used && k->side[s].known && k->side[s].id == id &&
-		    addr_eq(k->side[s].addr, addr) && k->side[1 - s].known &&
-		    k->side[1 - s].id == peer_id &&
-		    addr_eq(k->side[1 - s].addr, peer)) {
-			*to = to_listener ? 1 - s : s;
-			return c >> 1;
-		}
-		c = k->hnext[s];
-	}
-	return NONE;
+	int s;
+	uint32_t cn = to_listener ? ep_chain_find(a, src, sport, dst, dport, &s) :
+				    ep_chain_find(a, dst, dport, src, sport, &s);
+	if (cn != NONE)
+		*to = to_listener ? 1 - s : s;
+	return cn;
 }
 
 static void ep_add(struct rr_analyzer *a, uint32_t c, int s)
@@ -1485,6 +1489,15 @@ static void check_swi_allowed(struct rr_analyzer *a, uint32_t cn)
 	finding(a, cn, RR_FIND_SWI_WITHOUT_R, who);
 }
 
+/* A call's round trip into its procedure's histogram; returns it in ns. */
+static uint64_t record_latency(struct rr_analyzer *a, const struct call *c)
+{
+	uint64_t lat = a->now_ns - c->ts_ns;
+	a->st.latency[c->slot][log2_bucket(lat / 1000u, RR_LAT_BUCKETS)]++;
+	a->st.latency_sum_ns[c->slot] += lat;
+	return lat;
+}
+
 static void on_reply(struct rr_analyzer *a, uint32_t cn, uint8_t dir,
 		     const struct rr_rpcrdma *h, uint32_t inv_key,
 		     const uint8_t *m, uint32_t kept, uint32_t len)
@@ -1542,9 +1555,7 @@ static void on_reply(struct rr_analyzer *a, uint32_t cn, uint8_t dir,
 		if (c->counted && a->st.total.in_flight)
 			a->st.total.in_flight--;
 		c->counted = false;
-		uint64_t lat = a->now_ns - c->ts_ns;
-		a->st.latency[c->slot][log2_bucket(lat / 1000u, RR_LAT_BUCKETS)]++;
-		a->st.latency_sum_ns[c->slot] += lat;
+		uint64_t lat = record_latency(a, c);
 		struct rr_event ev = { .kind = RR_EV_RPC_DONE, .conn = cn,
 				       .dir = dir, .xid = c->xid,
 				       .prog = c->prog, .vers = c->vers,
@@ -1558,11 +1569,8 @@ static void on_reply(struct rr_analyzer *a, uint32_t cn, uint8_t dir,
 		emit(a, &ev);
 		reply_rebuild(a, ci, h, m, kept, len);
 	}
-	if (dir == RR_DIR_BWD_REPLY && !c->answered) {
-		uint64_t lat = a->now_ns - c->ts_ns;
-		a->st.latency[c->slot][log2_bucket(lat / 1000u, RR_LAT_BUCKETS)]++;
-		a->st.latency_sum_ns[c->slot] += lat;
-	}
+	if (dir == RR_DIR_BWD_REPLY && !c->answered)
+		record_latency(a, c);
 	c->answered = true;
 	for (unsigned i = 0; i < h->nsegs; i++)
 		if (h->segs[i].list == RR_LIST_READ && a->free_seg != NONE) {
