@@ -569,11 +569,15 @@ static void print_stats(const struct rr_analyzer *a)
 		       c->thresholds.call, c->thresholds.reply,
 		       c->thresholds.remote_invalidation ? "yes" : "no");
 		printf("  calls %llu replies %llu unanswered %llu; credits granted %u"
-		       " (min %u max %u), in flight max %u; backward grant %u\n",
+		       " (min %u max %u), in flight max %u",
 		       (unsigned long long)cs->calls, (unsigned long long)cs->replies,
 		       (unsigned long long)cs->unmatched, cs->grant,
 		       cs->grant_min == UINT32_MAX ? 0 : cs->grant_min, cs->grant_max,
-		       cs->in_flight_max, cs->bc_grant);
+		       cs->in_flight_max);
+		/* no backchannel (NFSv3): no backward grant to show */
+		if (rr_conn_has_backchannel(cs))
+			printf("; backward grant %u", cs->bc_grant);
+		printf("\n");
 		printf("  chunks: inline %llu read %llu long-call %llu write %llu "
 		       "reply %llu responder-read %llu\n",
 		       (unsigned long long)cs->chunks[RR_KIND_INLINE],

@@ -301,7 +301,9 @@ json_object *rr_json_negotiated(const struct rr_event *ev,
 	return o;
 }
 
-static json_object *conn_stats(const struct rr_conn_stats *s)
+/* total: the counters of all connections; credits are a connection's
+ * own and are left out of it */
+static json_object *conn_stats(const struct rr_conn_stats *s, bool total)
 {
 	static const char *const dirs[] = { "call", "reply", "backward_call",
 					    "backward_reply", "unknown" };
@@ -317,14 +319,19 @@ static json_object *conn_stats(const struct rr_conn_stats *s)
 	add(o, "calls", u64(s->calls));
 	add(o, "replies", u64(s->replies));
 	add(o, "unanswered", u64(s->unmatched));
-	json_object *cr = json_object_new_object();
-	add(cr, "granted", u64(s->grant));
-	add(cr, "granted_min", u64(s->grant_min == UINT32_MAX ? 0 : s->grant_min));
-	add(cr, "granted_max", u64(s->grant_max));
-	add(cr, "in_flight", u64(s->in_flight));
-	add(cr, "in_flight_max", u64(s->in_flight_max));
-	add(cr, "backward_granted", u64(s->bc_grant));
-	add(o, "credits", cr);
+	if (!total) {
+		json_object *cr = json_object_new_object();
+		add(cr, "granted", u64(s->grant));
+		add(cr, "granted_min",
+		    u64(s->grant_min == UINT32_MAX ? 0 : s->grant_min));
+		add(cr, "granted_max", u64(s->grant_max));
+		add(cr, "in_flight", u64(s->in_flight));
+		add(cr, "in_flight_max", u64(s->in_flight_max));
+		/* absent where no backchannel exists (NFSv3) */
+		if (rr_conn_has_backchannel(s))
+			add(cr, "backward_granted", u64(s->bc_grant));
+		add(o, "credits", cr);
+	}
 	json_object *ch = json_object_new_object();
 	for (unsigned k = 0; k < RR_KIND_COUNT; k++)
 		add(ch, rr_chunk_kind_str(k), u64(s->chunks[k]));
@@ -349,7 +356,7 @@ json_object *rr_json_stats(const struct rr_analyzer *a)
 		const struct rr_conn_info *c = rr_analyzer_conn(a, i);
 		if (!c)
 			continue;
-		json_object *co = conn_stats(&c->st);
+		json_object *co = conn_stats(&c->st, false);
 		add(co, "conn", u64(i));
 		add(co, "transport", json_object_new_string(rr_transport_str(c->transport)));
 		add(co, "inferred", json_object_new_boolean(c->inferred));
@@ -364,7 +371,7 @@ json_object *rr_json_stats(const struct rr_analyzer *a)
 		json_object_array_add(conns, co);
 	}
 	add(o, "connections", conns);
-	add(o, "total", conn_stats(&st->total));
+	add(o, "total", conn_stats(&st->total, true));
 	json_object *procs = json_object_new_array();
 	for (unsigned p = 0; p < RR_PROC_SLOTS; p++) {
 		if (!st->rpc_calls[p])

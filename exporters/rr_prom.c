@@ -304,6 +304,7 @@ static void totals(struct rr_prom *w, const struct rr_stats *st)
 struct conn_values {
 	uint64_t calls, replies, findings, bytes[3];
 	uint64_t granted, in_flight, in_flight_max, granted_max, bc_granted;
+	bool backchannel;     /* any backward traffic: else no backward grant */
 };
 
 static void conn_values(struct conn_values *v, const struct rr_conn_info *c,
@@ -321,7 +322,10 @@ static void conn_values(struct conn_values *v, const struct rr_conn_info *c,
 	/* credits add up across connections: what the responders offer */
 	v->granted += s->grant;
 	v->in_flight += s->in_flight;
-	v->bc_granted += s->bc_grant;
+	if (rr_conn_has_backchannel(s)) {
+		v->bc_granted += s->bc_grant;
+		v->backchannel = true;
+	}
 	if (s->in_flight_max > v->in_flight_max)
 		v->in_flight_max = s->in_flight_max;
 	if (s->grant_max > v->granted_max)
@@ -365,6 +369,8 @@ static void conn_family(struct rr_prom *w, unsigned f,
 					    v->granted, v->granted_max,
 					    v->in_flight, v->in_flight_max,
 					    v->bc_granted };
+		if (f == 8 && !v->backchannel)
+			continue;
 		if (f != 3) {
 			rr_prom_sample_u64(w, conn_families[f].name, "",
 					   cs[i].labels, values[f]);

@@ -112,7 +112,8 @@ static void fill_connections(struct filler *f, const struct rr_analyzer *a)
 		row(f, cs->grant, detail, "conn %u credits granted", i);
 		row(f, cs->in_flight, NULL, "conn %u calls in flight", i);
 		row(f, cs->in_flight_max, NULL, "conn %u calls in flight max", i);
-		row(f, cs->bc_grant, NULL, "conn %u backward credits granted", i);
+		if (rr_conn_has_backchannel(cs))
+			row(f, cs->bc_grant, NULL, "conn %u backward credits granted", i);
 		row(f, c->thresholds.call, NULL, "conn %u inline threshold call", i);
 		row(f, c->thresholds.reply, c->thresholds.remote_invalidation ?
 		    "remote invalidation" : "no remote invalidation",

@@ -139,6 +139,16 @@ struct rr_conn_stats {
 	uint64_t findings;
 };
 
+/* Has the connection carried backward traffic (RFC 8167)?  Without it
+ * there is no backward credit grant to report. */
+static inline bool rr_conn_has_backchannel(const struct rr_conn_stats *s)
+{
+	for (unsigned p = 0; p < 5; p++)
+		if (s->messages[RR_DIR_BWD_CALL][p] || s->messages[RR_DIR_BWD_REPLY][p])
+			return true;
+	return false;
+}
+
 struct rr_stats {
 	struct rr_conn_stats total;
 	uint64_t frames, frames_truncated, frames_malformed, frames_dropped;
