@@ -7,6 +7,11 @@
 # ../shared/captures is used when it exists beside the checkout.
 # RR_FUZZ_SECONDS sets how long the fuzzer runs (default 60).
 #
+# Then Debian 13 (Wireshark 4.4, clang 19) and Debian unstable (Wireshark
+# 4.6) in chroots made by scripts/chroot.sh and cached: on Debian 13 the
+# whole project builds and its release suite passes; on unstable the
+# Wireshark tests run.  RPCRDMA_CHROOTS chooses the releases ("" for none).
+#
 # Then the lab (lab/run): Linux's NFS/RDMA client and server in two QEMU
 # guests over Soft-RoCE and soft-iWARP, checked against the release build.
 # It needs root (debootstrap, loop images); RPCRDMA_LAB=skip leaves it out
@@ -37,13 +42,35 @@ ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 run_suite sanitize -DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=Debug \
 	-DRR_SANITIZE=ON -DRR_FUZZ_SECONDS="${RR_FUZZ_SECONDS:-60}"
+SUDO=""
+[ "$(id -u)" -eq 0 ] || SUDO="sudo"
+in_chroot() { # suite, tests (a ctest -R pattern, or "" for all)
+	suite=$1
+	echo "=== $suite: build (chroot)"
+	# the build folder is below the checkout, which the chroot mounts at
+	# its own path
+	$SUDO "$top/scripts/chroot-run.sh" "$suite" sh -c "
+		set -e
+		cd '$top'
+		tshark --version | head -n 1
+		cmake -S . -B build-$suite -DCMAKE_C_COMPILER=gcc \
+			-DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+		cmake --build build-$suite -j $jobs >/dev/null
+		echo '=== $suite: tests (chroot)'
+		cd build-$suite
+		RPCRDMA_CAPTURES='$RPCRDMA_CAPTURES' ctest --output-on-failure -j $jobs ${2:+-R '$2'}"
+}
+for suite in ${RPCRDMA_CHROOTS-trixie sid}; do
+	case $suite in
+	sid) in_chroot "$suite" '^wireshark_' ;;
+	*) in_chroot "$suite" "" ;;
+	esac
+done
 if [ "${RPCRDMA_LAB:-}" = skip ]; then
 	echo "=== lab: SKIPPED (RPCRDMA_LAB=skip): no test on real Linux kernels ran"
 else
 	echo "=== lab: Linux NFS/RDMA in QEMU guests"
-	SUDO=""
-	[ "$(id -u)" -eq 0 ] || SUDO="sudo"
 	$SUDO env LAB_BUILD="$top/build-release" LAB_OUT="$top/build-release/lab" \
 		"$top/lab/run"
 fi
-echo "=== all tests passed in both builds and the lab"
+echo "=== all tests passed in both builds, the chroots and the lab"

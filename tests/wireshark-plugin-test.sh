@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: BSD-2-Clause
-# The Wireshark plugin in the real tshark 4.0, against rpcrdma-dump on every
+# The Wireshark plugin in the real tshark (4.0, 4.4 or 4.6), against rpcrdma-dump on every
 # sample capture: the plugin loads; message by message the header fields,
 # every chunk segment and the analysis (direction, credits, completion,
 # bytes moved) agree with rpcrdma-dump -j, and a second pass shows the same;
@@ -28,8 +28,11 @@ command -v jq >/dev/null || { echo "SKIP: jq is not installed"; exit 77; }
 work=$(mktemp -d)
 trap '[ -n "${KEEP:-}" ] || rm -rf "$work"' EXIT
 chmod 755 "$work"
-mkdir -p "$work/home/.local/lib/wireshark/plugins/4.0/epan"
-cp "$plugin" "$work/home/.local/lib/wireshark/plugins/4.0/epan/"
+# the personal plugin folder of this tshark's minor version
+ws_minor=$(tshark --version | sed -n '1s/.* \([0-9]*\.[0-9]*\)\.[0-9]*.*/\1/p')
+[ -n "$ws_minor" ] || { echo "FAIL: no version in 'tshark --version'"; exit 1; }
+mkdir -p "$work/home/.local/lib/wireshark/plugins/$ws_minor/epan"
+cp "$plugin" "$work/home/.local/lib/wireshark/plugins/$ws_minor/epan/"
 chmod -R a+rX "$work"
 ts() { # tshark as an unprivileged user when run as root
 	if [ "$(id -u)" -eq 0 ]; then
@@ -40,6 +43,11 @@ ts() { # tshark as an unprivileged user when run as root
 	fi
 }
 . "$(dirname "$0")/tap.sh"
+# tshark -T fields: 4.2 and later print hexadecimal fields as 0x..., 4.0
+# in decimal; decimal here (perl's hex() keeps 64 bits exact)
+tsf() {
+	ts "$@" | perl -pe 's/\b0x([0-9a-fA-F]+)\b/hex($1)/ge'
+}
 equal_files() { # expected file, got file: equal and not empty, or the diff
 	[ -s "$1" ] && cmp -s "$1" "$2" && return 0
 	diff "$1" "$2" | head -6 | sed 's/^/#   /'
@@ -70,7 +78,7 @@ for capture in ${PLUGIN_CAPTURES:-"$src"/samples/*.pcap "$src"/tests/linux/*-rxe
 	*) name=$(basename "$capture" .pcap) ;;
 	esac
 	"$dump" -j -a -r "$capture" >"$work/dump.json" 2>/dev/null
-	ts -r "$capture" -T fields -E occurrence=f -e frame.number -e rpcrdma.xid \
+	tsf -r "$capture" -T fields -E occurrence=f -e frame.number -e rpcrdma.xid \
 		-e rpcrdma.dir -e rpcrdma.credits -e rpcrdma.proc -e rpcrdma.time \
 		-e rpcrdma.moved.inline -e rpcrdma.moved.read -e rpcrdma.moved.write \
 		-e rpcrdma.rebuilt.xid -e rpcrdma.rebuilt.source -e rpcrdma.rebuilt \
@@ -88,7 +96,7 @@ for capture in ${PLUGIN_CAPTURES:-"$src"/samples/*.pcap "$src"/tests/linux/*-rxe
 		eval "! grep -qi 'dissector bug' '$work/ts.err'"
 	# a second look (tshark -2, as the GUI's clicks) shows what the first
 	# pass showed: the analyzer's results are kept per frame
-	ts -2 -r "$capture" -T fields -E occurrence=f -e frame.number -e rpcrdma.xid \
+	tsf -2 -r "$capture" -T fields -E occurrence=f -e frame.number -e rpcrdma.xid \
 		-e rpcrdma.dir -e rpcrdma.credits -e rpcrdma.proc -e rpcrdma.time \
 		-e rpcrdma.moved.inline -e rpcrdma.moved.read -e rpcrdma.moved.write \
 		-e rpcrdma.rebuilt.xid -e rpcrdma.rebuilt.source -e rpcrdma.rebuilt \
@@ -108,7 +116,7 @@ for capture in ${PLUGIN_CAPTURES:-"$src"/samples/*.pcap "$src"/tests/linux/*-rxe
 			for (i = 1; i <= n; i++) { split(s[i], f, "/")
 				printf "%s%.0f/%d/%.0f", (i > 1 ? "," : ""), f[1], f[2], f[3] }
 			print "" }' | sort -n >"$work/seg.dump"
-	ts -r "$capture" -Y rpcrdma.segment -T fields -E occurrence=a -E aggregator=, \
+	tsf -r "$capture" -Y rpcrdma.segment -T fields -E occurrence=a -E aggregator=, \
 		-e frame.number -e rpcrdma.segment.handle -e rpcrdma.segment.length \
 		-e rpcrdma.segment.offset 2>/dev/null |
 		awk -F'\t' '{ n = split($2, h, ","); split($3, l, ","); split($4, o, ",")
@@ -131,7 +139,7 @@ for capture in ${PLUGIN_CAPTURES:-"$src"/samples/*.pcap "$src"/tests/linux/*-rxe
 	# the chunk of each RDMA Read or Write packet: frame xid chunk op bytes
 	jq -r "$names"'select(.type == "chunk_data") | "\(.frame) \(.xid) \(.chunk | kind) \(.op | op) \(.handle) \(.offset) \(.len)"' \
 		"$work/dump.json" | sort -n >"$work/chunks.dump"
-	ts -r "$capture" -Y rpcrdma.chunk -T fields -E occurrence=a -E aggregator=, \
+	tsf -r "$capture" -Y rpcrdma.chunk -T fields -E occurrence=a -E aggregator=, \
 		-e frame.number -e rpcrdma.chunk.xid -e rpcrdma.chunk.kind -e rpcrdma.chunk.op \
 		-e rpcrdma.chunk.handle -e rpcrdma.chunk.offset -e rpcrdma.chunk.bytes 2>/dev/null |
 		awk -F'\t' '{ n = split($2, x, ","); split($3, k, ","); split($4, o, ",")
@@ -179,7 +187,8 @@ for capture in ${PLUGIN_CAPTURES:-"$src"/samples/*.pcap "$src"/tests/linux/*-rxe
 		 "conn \(.conn) replies \(.replies)", "conn \(.conn) unanswered \(.unanswered)",
 		 "conn \(.conn) credits granted \(.credits.granted)",
 		 "conn \(.conn) calls in flight max \(.credits.in_flight_max)",
-		 "conn \(.conn) backward credits granted \(.credits.backward_granted)",
+		 (if .credits.backward_granted != null then
+			"conn \(.conn) backward credits granted \(.credits.backward_granted)" else empty end),
 		 (.chunks | to_entries[] | "conn \($c.conn) chunks \(.key) \(.value)"),
 		 "conn \(.conn) bytes send \(.bytes.send)",
 		 "conn \(.conn) bytes RDMA read \(.bytes.rdma_read)",
@@ -232,7 +241,7 @@ for capture in "$src"/samples/*.pcap; do
 		jq -r 'select(.type == "cm" or .type == "mpa") | select(.private_data.status == "complete")
 			| "\(.frame) \(.private_data.version) \(.private_data.rinval) \(.private_data.send_size) \(.private_data.recv_size)"' |
 		sed 's/ true / 1 /; s/ false / 0 /' >"$work/cm.dump"
-	ts -r "$capture" -Y rpcrdma.cm -T fields -e frame.number -e rpcrdma.cm.version \
+	tsf -r "$capture" -Y rpcrdma.cm -T fields -e frame.number -e rpcrdma.cm.version \
 		-e rpcrdma.cm.rinval -e rpcrdma.cm.send_size -e rpcrdma.cm.recv_size \
 		2>/dev/null | tr '\t' ' ' | sed 's/ True / 1 /; s/ False / 0 /' >"$work/cm.ts"
 	cm_frames=$((cm_frames + $(wc -l <"$work/cm.dump")))
@@ -263,6 +272,37 @@ for cut in rocev2-mixed:1-3 iwarp-mixed:1-7; do
 	got_nfs=$(ts -r "$work/midway.pcap" -Y 'nfs && rpc.msgtyp == 1 && rpc.repframe' 2>/dev/null | grep -c .)
 	check "... and NFS replies decode against their calls ($got_nfs)" test "$got_nfs" -gt 0
 done
+
+# preferences (Edit > Preferences > Protocols > RPCRDMA; tshark -o)
+for pref in analyze roce_udp_port iwarp_tcp_port rebuilt_memory builtin_heuristics_off; do
+	check "preference rpcrdma.$pref is offered" \
+		eval "ts -G defaultprefs 2>/dev/null | grep -q '^#rpcrdma\\.$pref: '"
+done
+linux_rxe=$(ls "$src"/tests/linux/*-rxe-nfs3/client/capture.pcap | head -n 1)
+# the built-in's heuristics are off while the plugin is loaded: with ours
+# disabled too nothing is rpcordma, and with the preference cleared the
+# built-in decodes the same traffic again
+got=$(ts -r "$linux_rxe" --disable-heuristic rpcrdma_tools_infiniband -Y rpcordma 2>/dev/null | grep -c .)
+check "the built-in rpcordma heuristics are off by default ($got rpcordma frames)" test "$got" -eq 0
+got=$(ts -r "$linux_rxe" -o rpcrdma.builtin_heuristics_off:FALSE \
+	--disable-heuristic rpcrdma_tools_infiniband -Y rpcordma 2>/dev/null | grep -c .)
+check "... and back on with rpcrdma.builtin_heuristics_off:FALSE ($got rpcordma frames)" test "$got" -gt 0
+# analysis off: every header still decoded, nothing of the analyzer
+headers=$(ts -r "$src/samples/rocev2-mixed.pcap" -o rpcrdma.analyze:FALSE -Y rpcrdma.xid 2>/dev/null | grep -c .)
+analysed=$(ts -r "$src/samples/rocev2-mixed.pcap" -o rpcrdma.analyze:FALSE -Y 'rpcrdma.dir || rpcrdma.chunk || rpcrdma.rebuilt' 2>/dev/null | grep -c .)
+check "rpcrdma.analyze:FALSE: $headers headers decoded, $analysed analysed" \
+	eval "test $headers -gt 0 && test $analysed -eq 0"
+# the analyzer's RoCEv2 port: moved away from 4791, Wireshark's IB
+# dissector still hands payloads over (headers) but the analyzer sees none
+headers=$(ts -r "$src/samples/rocev2-mixed.pcap" -o rpcrdma.roce_udp_port:4792 -Y rpcrdma.xid 2>/dev/null | grep -c .)
+analysed=$(ts -r "$src/samples/rocev2-mixed.pcap" -o rpcrdma.roce_udp_port:4792 -Y rpcrdma.dir 2>/dev/null | grep -c .)
+check "rpcrdma.roce_udp_port:4792: $headers headers decoded, $analysed analysed on 4791" \
+	eval "test $headers -gt 0 && test $analysed -eq 0"
+# the memory for rebuilt messages: none kept, a second look cannot show them
+got=$(ts -2 -r "$src/samples/rocev2-mixed.pcap" -o rpcrdma.rebuilt_memory:0 -V 2>/dev/null |
+	grep -c 'not kept for a second look')
+check "rpcrdma.rebuilt_memory:0: a second look says the rebuilt messages were not kept ($got)" \
+	test "$got" -gt 0
 
 for capture in "$src"/tests/captures/*.pcap*; do
 	[ -f "$capture" ] || continue

@@ -11,10 +11,9 @@
 #include <wiretap/wtap.h>
 
 #include "analysis.h"
+#include "prefs.h"
 
 #define SCRATCH_ITEMS 256
-/* rebuilt and reassembled messages kept for later passes, per file */
-#define KEEP_BUDGET (64u << 20)
 
 static struct rr_analyzer *analyzer;
 static wmem_map_t *frame_records;
@@ -53,7 +52,9 @@ static const uint8_t *keep(const uint8_t *data, uint32_t len, struct rr_ws_item 
 		return NULL;
 	it->first_pass_at = first_pass_bytes->len + 1;
 	g_byte_array_append(first_pass_bytes, data, len);
-	if (len > KEEP_BUDGET - kept_bytes)
+	/* rebuilt and reassembled messages kept for later passes, per file */
+	size_t budget = rr_ws_prefs()->rebuilt_memory;
+	if (kept_bytes > budget || len > budget - kept_bytes)
 		return NULL;
 	kept_bytes += len;
 	return wmem_memdup(wmem_file_scope(), data, len);
@@ -302,15 +303,19 @@ const struct rr_ws_frame *rr_ws_frame_of(packet_info *pinfo)
 
 void rr_ws_analysis_init(void)
 {
+	const struct rr_ws_prefs *prefs = rr_ws_prefs();
 	struct rr_config cfg;
 	struct rr_analyzer_limits lim;
 	rr_config_init(&cfg);
 	cfg.flags |= RR_CFG_CHUNK_EVENTS;
+	cfg.roce_udp_port = prefs->roce_udp_port;
+	cfg.iwarp_tcp_port = prefs->iwarp_tcp_port;
 	rr_analyzer_limits_init(&lim);
 	/* SENDs of several packets whole, for the rpc dissector: a 64 KiB
 	 * inline threshold is as large as implementations go */
 	lim.send_keep = 65536;
-	analyzer = rr_analyzer_new(&cfg, &lim, on_event, NULL);
+	/* without analysis each header is decoded on its own */
+	analyzer = prefs->analyze ? rr_analyzer_new(&cfg, &lim, on_event, NULL) : NULL;
 	frame_records = wmem_map_new(wmem_file_scope(), g_direct_hash, g_direct_equal);
 	fed_numbers = g_array_new(FALSE, FALSE, sizeof(guint32));
 	first_pass_bytes = g_byte_array_new();

@@ -24,6 +24,8 @@
 
 #include "analysis.h"
 #include "packet-rpcrdma.h"
+#include "prefs.h"
+#include "ws-compat.h"
 
 /* Wireshark 4.0 wants every id at -1 until it assigns one. */
 static int proto_rpcrdma = -1;
@@ -238,8 +240,13 @@ static void dissect_header(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree,
 			   bool whole)
 {
 	col_set_str(pinfo->cinfo, COL_PROTOCOL, "RPCRDMA");
-	col_add_fstr(pinfo->cinfo, COL_INFO, "%s xid 0x%08x credits %u",
-		     val_to_str(h->proc, proc_names, "proc %u"), h->xid, h->credits);
+	const char *proc = try_val_to_str(h->proc, proc_names);
+	if (proc)
+		col_add_fstr(pinfo->cinfo, COL_INFO, "%s xid 0x%08x credits %u", proc,
+			     h->xid, h->credits);
+	else
+		col_add_fstr(pinfo->cinfo, COL_INFO, "proc %u xid 0x%08x credits %u",
+			     h->proc, h->xid, h->credits);
 	proto_item *ti = proto_tree_add_item(tree, proto_rpcrdma, tvb, (int)h->off,
 					     (int)h->len, ENC_NA);
 	proto_tree *t = proto_item_add_subtree(ti, ett_rpcrdma);
@@ -309,7 +316,7 @@ static void claim(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree,
  * bar: an RPC xid that matches, or a header with no RPC message (NOMSG,
  * DONE, ERROR) that parses whole.
  */
-static gboolean heur_rpcrdma(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree,
+static rr_ws_heur_result heur_rpcrdma(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree,
 			     void *data)
 {
 	(void)data;
@@ -426,7 +433,7 @@ static void add_private_data(proto_tree *tree, tvbuff_t *tvb, const struct rr_cm
  * RFC 8797 private data in an IB CM REQ or REP (RoCE and IB), anywhere in
  * the private data (§4.1), decoded by libdissect: the sizes shown in bytes.
  */
-static gboolean heur_cm_private(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree,
+static rr_ws_heur_result heur_cm_private(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree,
 				void *data)
 {
 	(void)data;
@@ -750,6 +757,7 @@ void proto_register_rpcrdma_tools(void)
 	register_cleanup_routine(rr_ws_analysis_cleanup);
 	rpcrdma_tap = register_tap("rpcrdma");
 	rr_ws_register_stat();
+	rr_ws_register_prefs(proto_rpcrdma);
 }
 
 void proto_reg_handoff_rpcrdma_tools(void)
@@ -765,4 +773,5 @@ void proto_reg_handoff_rpcrdma_tools(void)
 	heur_dissector_add("iwarp_ddp_rdmap", heur_rpcrdma,
 			   "RPC-over-RDMA on iWARP (rpcrdma-tools)",
 			   "rpcrdma_tools_iwarp", proto_rpcrdma, HEURISTIC_ENABLE);
+	rr_ws_prefs_handoff();
 }
