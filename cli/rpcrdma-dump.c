@@ -261,6 +261,8 @@ static void print_rpcrdma(const struct pending *p, const struct pending *rebuilt
 		print_rebuilt(rebuilt);
 	if (p->ev.msg_len > 0)
 		printf(" len %" PRIu32, p->ev.msg_len);
+	if (p->ev.inv_stag)
+		printf(" invalidate stag 0x%08" PRIx32, p->ev.inv_stag);
 }
 
 static void print_finding(const struct rr_event *ev)

@@ -159,6 +159,9 @@ json_object *rr_json_message(const struct rr_event *ev,
 	const char *proc = rr_rdma_proc_str(h->proc);
 	add(o, "proc", proc ? json_object_new_string(proc) : u64(h->proc));
 	add(o, "len", u64(ev->msg_len));
+	/* Send With Invalidate: the STag it invalidated */
+	if (ev->inv_stag)
+		add(o, "invalidated_stag", u64(ev->inv_stag));
 	json_object *reads = json_object_new_array();
 	json_object *writes = json_object_new_array();
 	json_object *reply = json_object_new_array();
@@ -653,7 +656,7 @@ const char *rr_json_writer_message(struct rr_json_writer *w,
 	json_object_put(w->fallback);
 	w->fallback = NULL;
 	if (h->proc == RR_RDMA_MSGP || h->proc == RR_RDMA_ERROR ||
-	    h->proc > RR_RDMA_ERROR) {
+	    h->proc > RR_RDMA_ERROR || ev->inv_stag) {
 		/* keys of their own: built whole */
 		w->fallback = rr_json_message(ev, h, rpc, completed, findings,
 					      nfindings);

@@ -150,6 +150,17 @@ for capture in ${PLUGIN_CAPTURES:-"$src"/samples/*.pcap "$src"/tests/linux/*-rxe
 		same "$name: the chunk each RDMA packet serves, as rpcrdma-dump -j -a" \
 			"$work/chunks.dump" "$work/chunks.ts"
 	fi
+	# the STag each Send With Invalidate invalidated (RFC 8797 §4.1)
+	jq -r 'select(.type == "message" and .invalidated_stag != null) | "\(.frame) \(.invalidated_stag)"' \
+		"$work/dump.json" | sort -n >"$work/inv.dump"
+	tsf -r "$capture" -Y rpcrdma.invalidated_stag -T fields -E occurrence=a -E aggregator=, \
+		-e frame.number -e rpcrdma.invalidated_stag 2>/dev/null |
+		awk -F'\t' '{ n = split($2, v, ","); for (i = 1; i <= n; i++) print $1, v[i] }' |
+		sort -n >"$work/inv.ts"
+	if [ -s "$work/inv.dump" ]; then
+		same "$name: the STag of each Send With Invalidate, as rpcrdma-dump -j" \
+			"$work/inv.dump" "$work/inv.ts"
+	fi
 	# each RPC message once, in one pass: the inline ones that are whole
 	# (not reduced by read chunks past position zero or by a reply's write
 	# chunks, RFC 8166 §3.5) and the rebuilt ones; clean captures give no

@@ -139,6 +139,7 @@ static void on_event(void *ctx, const struct rr_event *ev)
 		it->proc = (uint8_t)ev->hdr->proc;
 		it->credits = ev->hdr->credits;
 		it->msg_len = ev->msg_len;
+		it->inv_stag = ev->inv_stag;
 		/* whole in this frame, or kept: a SEND of several packets, or
 		 * one reassembled from a TCP stream */
 		if (feeding_bytes && ev->data >= feeding_bytes &&

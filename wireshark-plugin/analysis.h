@@ -28,6 +28,8 @@ struct rr_ws_item {
 	/* CHUNK_DATA: bytes the packet moves; MESSAGE of several packets:
 	 * bytes of it kept (a long one in part: its headers) */
 	uint32_t handle, data_len, bytes_inline;
+	/* MESSAGE: the STag a Send With Invalidate invalidated, or 0 */
+	uint32_t inv_stag;
 	/* MESSAGE, RPC_MESSAGE: the connection's QPNs (TCP ports for iWARP) */
 	uint32_t requester_id, responder_id;
 	bool iwarp;

@@ -38,6 +38,7 @@ static int hf_cm = -1, hf_cm_format = -1, hf_cm_version = -1, hf_cm_flags = -1;
 static int hf_cm_rinval = -1, hf_cm_send = -1, hf_cm_recv = -1;
 /* analysis */
 static int hf_analysis = -1, hf_dir = -1, hf_granted = -1, hf_in_flight = -1;
+static int hf_inv_stag = -1;
 static int hf_reply_in = -1, hf_response_to = -1, hf_time = -1;
 static int hf_moved_inline = -1, hf_moved_read = -1, hf_moved_write = -1;
 static int hf_thr_call = -1, hf_thr_reply = -1, hf_thr_rinval = -1;
@@ -174,6 +175,8 @@ static void add_message_analysis(proto_tree *t, tvbuff_t *tvb, const struct rr_w
 	generated(proto_tree_add_uint(t, hf_dir, tvb, 0, 0, m->dir));
 	generated(proto_tree_add_uint(t, hf_granted, tvb, 0, 0, m->grant));
 	generated(proto_tree_add_uint(t, hf_in_flight, tvb, 0, 0, m->in_flight));
+	if (m->inv_stag)
+		generated(proto_tree_add_uint(t, hf_inv_stag, tvb, 0, 0, m->inv_stag));
 	bool call = m->dir == RR_DIR_FWD_CALL || m->dir == RR_DIR_BWD_CALL;
 	if (m->other_frame)
 		generated(proto_tree_add_uint(t, call ? hf_reply_in : hf_response_to,
@@ -694,6 +697,10 @@ void proto_register_rpcrdma_tools(void)
 		{ &hf_in_flight, { "Calls in flight", "rpcrdma.credits.in_flight", FT_UINT32,
 				   BASE_DEC, NULL, 0, "calls sent and not yet answered",
 				   HFILL } },
+		{ &hf_inv_stag, { "Invalidated STag", "rpcrdma.invalidated_stag", FT_UINT32,
+				  BASE_HEX, NULL, 0,
+				  "RFC 8797 §4.1: the STag this Send With Invalidate invalidated",
+				  HFILL } },
 		{ &hf_reply_in, { "Reply in", "rpcrdma.reply_in", FT_FRAMENUM, BASE_NONE,
 				  FRAMENUM_TYPE(FT_FRAMENUM_RESPONSE), 0, NULL, HFILL } },
 		{ &hf_response_to, { "Call in", "rpcrdma.call_in", FT_FRAMENUM, BASE_NONE,

@@ -156,6 +156,17 @@ check_run() {
 	check_eq "$1/$t: truncated or malformed frames" "0 0" \
 		"$(sed -n 's/.* \([0-9]*\) truncated, \([0-9]*\) malformed.*/\1 \2/p' "$work/dump.err")"
 	check_eq "$1/$t: unanswered calls" 0 "$(jq .total.unanswered "$work/stats.json")"
+	# each Send With Invalidate names the STag it invalidated, and that
+	# STag is a handle of its own call's chunks (RFC 8797 §4.1)
+	swi=$("$LAB_DUMP" -j -r client/capture.pcap 2>/dev/null | jq -rs '
+		[.[] | select(.type == "message")] as $m |
+		([$m[] | select(.dir == "call") | {key: "\(.conn) \(.xid)",
+		  value: [(.reads[], .writes[][], (.reply // [])[]) | .handle]}] | from_entries) as $h |
+		[$m[] | select(.invalidated_stag != null)] |
+		"\(length) \(map(. as $r | select(($h["\($r.conn) \($r.xid)"] // []) | index($r.invalidated_stag))) | length)"')
+	check_eq "$1/$t: Send With Invalidate frames, as many as invalidate_without_r findings" \
+		"$(grep -c invalidate_without_r "$work/findings.txt")" "${swi% *}"
+	check_eq "$1/$t: each invalidated STag is a handle of its call's chunks" "${swi% *}" "${swi#* }"
 }
 
 # check_live JOB: the live sources, the exporter and the sniffer.

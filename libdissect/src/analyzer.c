@@ -1705,7 +1705,7 @@ static void message(struct rr_analyzer *a, uint32_t cn, int to,
 	/* the message first, then what is wrong with it */
 	struct rr_event ev = { .kind = RR_EV_MESSAGE, .conn = cn, .dir = dir,
 			       .hdr = h, .rpc = rpc, .msg_len = len,
-			       .data = m, .data_len = kept };
+			       .data = m, .data_len = kept, .inv_stag = inv_key };
 	emit(a, &ev);
 
 	if (h->vers != 1 && !(h->proc == RR_RDMA_ERROR && h->err == RR_ERR_VERS))

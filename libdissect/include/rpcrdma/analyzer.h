@@ -230,6 +230,9 @@ struct rr_event {
 	const uint8_t *data;
 	uint32_t data_len;
 	uint8_t source;
+	/* RR_EV_MESSAGE: the STag a Send With Invalidate invalidated (IB
+	 * IETH, RFC 5040 §6.6 Invalidate STag), 0 for a plain Send */
+	uint32_t inv_stag;
 	/* RR_EV_RPC_DONE; xid also for RR_EV_CHUNK_DATA */
 	uint32_t xid, prog, vers, proc;
 	uint64_t latency_ns;
