@@ -324,7 +324,7 @@ static void print_problems(const struct rr_frame *f)
 
 /* Frame-level lines: CM and MPA, or every frame with -a. */
 static void print_unit(const struct pcap_pkthdr *h, const struct rr_frame *f,
-		       const struct opts *o, uint64_t frame)
+		       const struct opts *o, uint64_t frame, uint32_t conn)
 {
 	bool setup = rr_has(f, RR_LAYER_CM) || rr_has(f, RR_LAYER_MPA);
 	if ((!setup && !o->all_frames) || o->findings_only || o->quiet)
@@ -334,7 +334,7 @@ static void print_unit(const struct pcap_pkthdr *h, const struct rr_frame *f,
 		if (setup) {
 			json_object *j = rr_json_setup(f, frame,
 				(uint64_t)h->ts.tv_sec * 1000000000u +
-				(uint64_t)h->ts.tv_usec * 1000u);
+				(uint64_t)h->ts.tv_usec * 1000u, conn);
 			puts(json_object_to_json_string_ext(j, JSON_C_TO_STRING_PLAIN));
 			json_object_put(j);
 		}
@@ -342,6 +342,7 @@ static void print_unit(const struct pcap_pkthdr *h, const struct rr_frame *f,
 	}
 #else
 	(void)frame;
+	(void)conn;
 #endif
 	print_time(h);
 	print_endpoints(f);
@@ -517,6 +518,10 @@ static void print_events(struct dump *d, const struct pcap_pkthdr *h,
 		}
 		print_time(h);
 		print_endpoints(f);
+		/* RoCE and IB: the destination QP tells connections between the
+		 * same hosts apart (iWARP lines have their ports) */
+		if (rr_has(f, RR_LAYER_BTH))
+			printf(" qp 0x%06" PRIx32, f->bth.dqpn);
 		if (p->ev.kind == RR_EV_RPC_MESSAGE) {
 			printf(" RPC xid 0x%08" PRIx32, p->ev.xid);
 			if (p->has_rpc)
@@ -802,7 +807,7 @@ static void process(struct dump *d, struct run *r, const struct pcap_pkthdr *h,
 		for (bool more = rr_decode_frame(&r->cfg, (uint32_t)r->link, data,
 						 h->caplen, h->len, NULL, &r->f);
 		     more; more = rr_decode_next_unit(&r->cfg, &r->f))
-			print_unit(h, &r->f, o, r->t.frames);
+			print_unit(h, &r->f, o, r->t.frames, sum->conn);
 	print_events(d, h, rr_analyzer_last_frame(d->a));
 	if (r->tty && time(NULL) - r->started >= 2 && time(NULL) != r->shown) {
 		r->shown = time(NULL);

@@ -240,12 +240,40 @@ static json_object *private_data(const struct rr_cm_private *p)
 	return o;
 }
 
+/* The frame's endpoints: IP addresses (and TCP ports), or IB GIDs or LIDs. */
+static void add_endpoints(json_object *o, const struct rr_frame *f)
+{
+	char s[INET6_ADDRSTRLEN], d[INET6_ADDRSTRLEN];
+	if (rr_has(f, RR_LAYER_IPV4) || rr_has(f, RR_LAYER_IPV6)) {
+		int fam = f->ip.addr_len == 4 ? AF_INET : AF_INET6;
+		inet_ntop(fam, f->data + f->ip.src_off, s, sizeof(s));
+		inet_ntop(fam, f->data + f->ip.dst_off, d, sizeof(d));
+	} else if (rr_has(f, RR_LAYER_GRH)) {
+		inet_ntop(AF_INET6, f->data + f->grh.sgid_off, s, sizeof(s));
+		inet_ntop(AF_INET6, f->data + f->grh.dgid_off, d, sizeof(d));
+	} else if (rr_has(f, RR_LAYER_LRH)) {
+		snprintf(s, sizeof(s), "lid %u", f->lrh.slid);
+		snprintf(d, sizeof(d), "lid %u", f->lrh.dlid);
+	} else {
+		return;
+	}
+	add(o, "src", json_object_new_string(s));
+	if (rr_has(f, RR_LAYER_TCP))
+		add(o, "src_port", u64(f->tcp.sport));
+	add(o, "dst", json_object_new_string(d));
+	if (rr_has(f, RR_LAYER_TCP))
+		add(o, "dst_port", u64(f->tcp.dport));
+}
+
 json_object *rr_json_setup(const struct rr_frame *f, uint64_t frame,
-			   uint64_t ts_ns)
+			   uint64_t ts_ns, uint32_t conn)
 {
 	json_object *o;
 	if (rr_has(f, RR_LAYER_CM)) {
 		o = header("cm", frame, ts_ns);
+		add(o, "conn", conn == RR_CONN_NONE ? NULL : u64(conn));
+		add(o, "transport", json_object_new_string(rr_transport_str(f->transport)));
+		add_endpoints(o, f);
 		const char *attr = rr_cm_attr_str(f->cm.attr_id);
 		add(o, "attr", attr ? json_object_new_string(attr) :
 				      u64(f->cm.attr_id));
@@ -271,6 +299,8 @@ json_object *rr_json_setup(const struct rr_frame *f, uint64_t frame,
 		}
 	} else {
 		o = header("mpa", frame, ts_ns);
+		add(o, "conn", conn == RR_CONN_NONE ? NULL : u64(conn));
+		add_endpoints(o, f);
 		add(o, "reply", json_object_new_boolean(f->mpa.reply));
 		add(o, "revision", u64(f->mpa.revision));
 		add(o, "crc", json_object_new_boolean(f->mpa.crc));

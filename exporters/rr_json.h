@@ -26,9 +26,10 @@ json_object *rr_json_chunk_data(const struct rr_event *ev);
  * as the callback). */
 json_object *rr_json_rpc_message(const struct rr_event *ev,
 				 const struct rr_rpc *rpc);
-/* A CM message or MPA frame, as decoded in f. */
+/* A CM message or MPA frame, as decoded in f, of connection conn
+ * (rr_frame_summary.conn; RR_CONN_NONE for none). */
 json_object *rr_json_setup(const struct rr_frame *f, uint64_t frame,
-			   uint64_t ts_ns);
+			   uint64_t ts_ns, uint32_t conn);
 json_object *rr_json_negotiated(const struct rr_event *ev,
 				const struct rr_conn_info *c);
 json_object *rr_json_stats(const struct rr_analyzer *a);

@@ -167,6 +167,14 @@ check_run() {
 	check_eq "$1/$t: Send With Invalidate frames, as many as invalidate_without_r findings" \
 		"$(grep -c invalidate_without_r "$work/findings.txt")" "${swi% *}"
 	check_eq "$1/$t: each invalidated STag is a handle of its call's chunks" "${swi% *}" "${swi#* }"
+	# every CM message and MPA Request/Reply names its connection: as many
+	# connections among them as the statistics count
+	setup=$("$LAB_DUMP" -j -r client/capture.pcap 2>/dev/null | jq -rs '
+		[.[] | select(.type == "cm" or .type == "mpa")] |
+		"\(map(select(.conn == null)) | length) \(map(.conn) | unique | length)"')
+	check_eq "$1/$t: CM and MPA frames without a connection" 0 "${setup% *}"
+	check_eq "$1/$t: connections named by CM and MPA frames" \
+		"$(jq '.connections | length' "$work/stats.json")" "${setup#* }"
 }
 
 # check_live JOB: the live sources, the exporter and the sniffer.

@@ -1876,7 +1876,7 @@ static void cm(struct rr_analyzer *a, const struct rr_frame *f)
 	uint8_t src[16], dst[16];
 	frame_addrs(f, src, dst);
 	const struct rr_cm *m = &f->cm;
-	uint32_t cn;
+	uint32_t cn = NONE;
 	struct rr_event ev = { .kind = RR_EV_CONN_CLOSE };
 	switch (m->attr_id) {
 	case RR_CM_REQ:
@@ -1884,7 +1884,7 @@ static void cm(struct rr_analyzer *a, const struct rr_frame *f)
 		if (cn == NONE)
 			cn = conn_new(a, f->transport);
 		if (cn == NONE)
-			return;
+			break;
 		a->conns[cn].comm_id = m->local_comm_id;
 		side_set(a, cn, 0, src, m->local_qpn);
 		/* a known side is hashed by its address: never move it here */
@@ -1900,7 +1900,7 @@ static void cm(struct rr_analyzer *a, const struct rr_frame *f)
 	case RR_CM_REP:
 		cn = conn_by_comm(a, m->remote_comm_id);
 		if (cn == NONE)
-			return;
+			break;
 		side_set(a, cn, 1, src, m->local_qpn);
 		set_private(a, cn, 1, f);
 		ev.kind = RR_EV_NEGOTIATED;
@@ -1911,6 +1911,10 @@ static void cm(struct rr_analyzer *a, const struct rr_frame *f)
 		cn = conn_by_comm(a, m->remote_comm_id);
 		if (cn != NONE)
 			set_private(a, cn, 1, f);
+		break;
+	case RR_CM_RTU:
+		/* the requester's, under its own communication ID */
+		cn = conn_by_comm(a, m->local_comm_id);
 		break;
 	case RR_CM_DREQ:
 	case RR_CM_DREP:
@@ -1928,6 +1932,7 @@ static void cm(struct rr_analyzer *a, const struct rr_frame *f)
 	default:
 		break;
 	}
+	a->last.conn = cn;
 }
 
 /*
@@ -2370,6 +2375,7 @@ static void iwarp_mpa(struct rr_analyzer *a, const struct rr_frame *f)
 	}
 	if (cn == NONE)
 		return;
+	a->last.conn = cn;
 	struct conn *k = &a->conns[cn];
 	set_private(a, cn, 1 - to, f);
 	k->info.mpa_revision = m->revision;
@@ -2570,6 +2576,7 @@ void rr_analyzer_frame(struct rr_analyzer *a, uint32_t link, uint64_t ts_ns,
 	struct rr_frame *f = &a->f;
 	bool counted_trunc = false, counted_bad = false, streamed = false;
 	memset(&a->last, 0, sizeof(a->last));
+	a->last.conn = RR_CONN_NONE;
 	for (bool more = rr_decode_frame(&a->cfg, link, data, caplen, wirelen,
 					 NULL, f);
 	     more; more = rr_decode_next_unit(&a->cfg, f)) {

@@ -299,7 +299,11 @@ struct rr_frame_summary {
 	uint32_t icrc_good, icrc_bad;
 	uint32_t rpcrdma;              /* units of a known RPC-over-RDMA
 					* connection: SENDs, chunk RDMA, ACKs */
+	/* the connection of the frame's CM message or MPA Request/Reply
+	 * (rr_analyzer_conn), RR_CONN_NONE when it belongs to none */
+	uint32_t conn;
 };
+#define RR_CONN_NONE UINT32_MAX
 RR_API const struct rr_frame_summary *
 rr_analyzer_last_summary(const struct rr_analyzer *a);
 /* The last frame fed, as decoded (its last unit, or for iWARP streamed
