@@ -19,7 +19,9 @@ pcap_t *rr_source_open(const struct rr_source_opts *o)
 				strerror(errno));
 			return NULL;
 		}
-		p = pcap_fopen_offline(fp, errbuf);
+		p = pcap_fopen_offline_with_tstamp_precision(fp,
+			o->nano ? PCAP_TSTAMP_PRECISION_NANO : PCAP_TSTAMP_PRECISION_MICRO,
+			errbuf);
 		if (!p) {
 			fprintf(stderr, "%s: %s: %s\n", o->prog, o->file, errbuf);
 			fclose(fp);
@@ -31,6 +33,10 @@ pcap_t *rr_source_open(const struct rr_source_opts *o)
 			fprintf(stderr, "%s: %s\n", o->prog, errbuf);
 			return NULL;
 		}
+		/* nanoseconds where the interface gives them; a capture
+		 * that cannot says so through pcap_get_tstamp_precision */
+		if (o->nano)
+			pcap_set_tstamp_precision(p, PCAP_TSTAMP_PRECISION_NANO);
 		if (pcap_set_snaplen(p, 65535) || pcap_set_promisc(p, 1) ||
 		    pcap_set_timeout(p, 100) ||
 		    pcap_set_buffer_size(p, (int)(o->buffer_kib * 1024)) ||
@@ -54,6 +60,30 @@ pcap_t *rr_source_open(const struct rr_source_opts *o)
 		pcap_freecode(&prog);
 	}
 	return p;
+}
+
+uint64_t rr_source_ts_ns(pcap_t *p, const struct pcap_pkthdr *h)
+{
+	uint64_t frac = (uint64_t)h->ts.tv_usec;
+	if (pcap_get_tstamp_precision(p) != PCAP_TSTAMP_PRECISION_NANO)
+		frac *= 1000u;
+	return (uint64_t)h->ts.tv_sec * 1000000000u + frac;
+}
+
+bool rr_source_file_nano(const char *file)
+{
+	if (!file || !strcmp(file, "-"))
+		return false;
+	FILE *fp = fopen(file, "rb");
+	if (!fp)
+		return false;
+	uint8_t m[4];
+	bool nano = fread(m, 1, 4, fp) == 4 &&
+		    /* pcap's nanosecond magic, 0xa1b23c4d, in either order */
+		    ((m[0] == 0xa1 && m[1] == 0xb2 && m[2] == 0x3c && m[3] == 0x4d) ||
+		     (m[0] == 0x4d && m[1] == 0x3c && m[2] == 0xb2 && m[3] == 0xa1));
+	fclose(fp);
+	return nano;
 }
 
 char *rr_join_args(int argc, char **argv, int from)

@@ -11,6 +11,7 @@
 #endif
 #include <pcap/pcap.h>
 #include <stdbool.h>
+#include <stdint.h>
 
 struct rr_source_opts {
 	const char *prog;    /* names the messages */
@@ -19,10 +20,17 @@ struct rr_source_opts {
 	const char *filter;  /* libpcap expression, or NULL */
 	long buffer_kib;     /* live: the capture buffer */
 	bool immediate;      /* live: hand each frame over at once */
+	bool nano;           /* time stamps in nanoseconds (tcpdump's
+				* --time-stamp-precision=nano) */
 };
 
 /* The source opened, or NULL after saying why on stderr. */
 pcap_t *rr_source_open(const struct rr_source_opts *o);
+/* A frame's time stamp in nanoseconds, whatever precision p delivers. */
+uint64_t rr_source_ts_ns(pcap_t *p, const struct pcap_pkthdr *h);
+/* Does the capture file hold nanosecond time stamps (a pcap file with the
+ * nanosecond magic)?  False for pcapng, stdin and what cannot be read. */
+bool rr_source_file_nano(const char *file);
 
 /* argv[from..argc) joined by spaces (a filter expression, as tcpdump
  * takes it), or NULL when there is none or no memory. */

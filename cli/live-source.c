@@ -161,9 +161,7 @@ static void on_pcap(u_char *user, const struct pcap_pkthdr *h,
 		    const u_char *data)
 {
 	struct rr_live *l = (struct rr_live *)user;
-	l->fn(l->ctx, (uint64_t)h->ts.tv_sec * 1000000000u +
-			      (uint64_t)h->ts.tv_usec * 1000u,
-	      data, h->caplen, h->len);
+	l->fn(l->ctx, rr_source_ts_ns(l->pcap, h), data, h->caplen, h->len);
 }
 
 int rr_live_poll(struct rr_live *l, int timeout_ms)
@@ -196,8 +194,7 @@ int rr_live_poll(struct rr_live *l, int timeout_ms)
 			break; /* live: the read timed out */
 		if (rc != 1)
 			return n ? n : -1;
-		uint64_t ts = (uint64_t)h->ts.tv_sec * 1000000000u +
-			      (uint64_t)h->ts.tv_usec * 1000u;
+		uint64_t ts = rr_source_ts_ns(l->pcap, h);
 		if (l->o.realtime && l->o.kind == RR_LIVE_FILE) {
 			if (!l->first_ts)
 				l->first_ts = ts;

@@ -23,6 +23,7 @@
 #include <rpcrdma/dissect.h>
 
 #include "capture-source.h"
+#include "timestamp.h"
 #include "live-source.h"
 #include "verbs-source.h"
 #ifdef RR_HAVE_JSONC
@@ -40,6 +41,9 @@ struct opts {
 	int verbose;
 	bool all_frames, no_crc, findings_only, stats, json, stats_json, quiet;
 	bool statistics_only;   /* -q: no message is printed, none rebuilt */
+	int t_count;            /* -t, -tt, ... as tcpdump */
+	bool utc;
+	int precision;          /* 0: the file's own; 6 micro, 9 nano */
 };
 
 /* What the analyzer said while it took one frame, printed after it. */
@@ -72,7 +76,8 @@ static void usage(FILE *to)
 	fprintf(to,
 		"usage: rpcrdma-dump [-r FILE | -i IFACE [-B KIB] | -e IFACE | --rdma DEV[:PORT]]\n"
 		"                    [-w FILE] [-c COUNT] [-n] [-v[v]] [-a] [-K]\n"
-		"                    [-j] [-q] [--findings] [--stats[=json]] [expression]\n"
+		"                    [-j] [-q] [-t...] [--utc] [--time-stamp-precision=P]\n"
+		"                    [--findings] [--stats[=json]] [expression]\n"
 		"  -r FILE     read packets from FILE (pcap or pcapng)\n"
 		"  -i IFACE    capture live on IFACE (libpcap)\n"
 		"  -e IFACE    capture on IFACE through eBPF (RoCEv2 and iWARP headers)\n"
@@ -88,6 +93,11 @@ static void usage(FILE *to)
 		"  --findings  print the findings only\n"
 		"  -j          JSON Lines, one object per event (docs/json-schema.md)\n"
 		"  -q          quiet: no per-message output (with --stats)\n"
+		"  -t          no time stamp; -tt seconds since 1970; -ttt since the\n"
+		"              previous frame; -tttt date and time; -ttttt since the first\n"
+		"              (default: local time of day, as tcpdump)\n"
+		"  --utc       time of day in UTC, not local time\n"
+		"  --time-stamp-precision=micro|nano  (default: the file's own)\n"
 		"  --stats     print per-connection statistics at the end\n"
 		"  --stats=json  the same as one JSON document\n"
 		"  expression  a libpcap filter, as in tcpdump\n"
@@ -95,13 +105,13 @@ static void usage(FILE *to)
 		"exit status: 0 done, 1 usage error, 2 input error\n");
 }
 
-static void print_time(const struct pcap_pkthdr *h)
+/* The time stamp of the frame being printed, and how lines show it. */
+static uint64_t frame_ts_ns;
+static struct rr_ts_format ts_format;
+
+static void print_time(void)
 {
-	time_t t = h->ts.tv_sec;
-	struct tm tm;
-	gmtime_r(&t, &tm);
-	printf("%02d:%02d:%02d.%06ld ", tm.tm_hour, tm.tm_min, tm.tm_sec,
-	       (long)h->ts.tv_usec);
+	rr_ts_print(&ts_format, frame_ts_ns, stdout);
 }
 
 static void print_addr(const uint8_t *p, uint32_t len)
@@ -323,8 +333,8 @@ static void print_problems(const struct rr_frame *f)
 }
 
 /* Frame-level lines: CM and MPA, or every frame with -a. */
-static void print_unit(const struct pcap_pkthdr *h, const struct rr_frame *f,
-		       const struct opts *o, uint64_t frame, uint32_t conn)
+static void print_unit(const struct rr_frame *f, const struct opts *o,
+		       uint64_t frame, uint32_t conn)
 {
 	bool setup = rr_has(f, RR_LAYER_CM) || rr_has(f, RR_LAYER_MPA);
 	if ((!setup && !o->all_frames) || o->findings_only || o->quiet)
@@ -332,9 +342,7 @@ static void print_unit(const struct pcap_pkthdr *h, const struct rr_frame *f,
 #ifdef RR_HAVE_JSONC
 	if (o->json) {
 		if (setup) {
-			json_object *j = rr_json_setup(f, frame,
-				(uint64_t)h->ts.tv_sec * 1000000000u +
-				(uint64_t)h->ts.tv_usec * 1000u, conn);
+			json_object *j = rr_json_setup(f, frame, frame_ts_ns, conn);
 			puts(json_object_to_json_string_ext(j, JSON_C_TO_STRING_PLAIN));
 			json_object_put(j);
 		}
@@ -344,7 +352,7 @@ static void print_unit(const struct pcap_pkthdr *h, const struct rr_frame *f,
 	(void)frame;
 	(void)conn;
 #endif
-	print_time(h);
+	print_time();
 	print_endpoints(f);
 	if (o->all_frames || o->verbose > 1)
 		print_transport(f);
@@ -504,7 +512,7 @@ static void print_events(struct dump *d, const struct pcap_pkthdr *h,
 		if (p->ev.kind == RR_EV_FINDING) {
 			if (d->o.findings_only) {
 				if (h)
-					print_time(h);
+					print_time();
 				printf("frame %llu", (unsigned long long)p->ev.frame);
 			}
 			print_finding(&p->ev);
@@ -516,7 +524,7 @@ static void print_events(struct dump *d, const struct pcap_pkthdr *h,
 			print_chunk_data(&p->ev);
 			continue;
 		}
-		print_time(h);
+		print_time();
 		print_endpoints(f);
 		/* RoCE and IB: the destination QP tells connections between the
 		 * same hosts apart (iWARP lines have their ports) */
@@ -646,7 +654,7 @@ static void print_stats(const struct rr_analyzer *a)
 
 static int parse_args(int argc, char **argv, struct opts *o)
 {
-	enum { O_FINDINGS = 256, O_STATS, O_RDMA, O_LIST };
+	enum { O_FINDINGS = 256, O_STATS, O_RDMA, O_LIST, O_UTC, O_PRECISION };
 	static const struct option longopts[] = {
 		{ "help", no_argument, NULL, 'h' },
 		{ "ebpf", required_argument, NULL, 'e' },
@@ -654,6 +662,8 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		{ "list-devices", no_argument, NULL, O_LIST },
 		{ "findings", no_argument, NULL, O_FINDINGS },
 		{ "stats", optional_argument, NULL, O_STATS },
+		{ "utc", no_argument, NULL, O_UTC },
+		{ "time-stamp-precision", required_argument, NULL, O_PRECISION },
 		{ NULL, 0, NULL, 0 },
 	};
 	int c;
@@ -662,7 +672,7 @@ static int parse_args(int argc, char **argv, struct opts *o)
 	o->count = -1;
 	/* RDMA bursts fill tcpdump's 2 MiB default before a reader wakes */
 	o->buffer_kib = 32768;
-	while ((c = getopt_long(argc, argv, "r:i:e:w:B:c:nvaKjqh", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "r:i:e:w:B:c:nvaKjqth", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'e':
 			o->ebpf = optarg;
@@ -723,6 +733,26 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		case 'j':
 			o->json = true;
 			break;
+		case 't':
+			if (++o->t_count > 5) {
+				fprintf(stderr, "rpcrdma-dump: -t at most five times (-ttttt)\n");
+				return -1;
+			}
+			break;
+		case O_UTC:
+			o->utc = true;
+			break;
+		case O_PRECISION:
+			if (!strcmp(optarg, "micro")) {
+				o->precision = 6;
+			} else if (!strcmp(optarg, "nano")) {
+				o->precision = 9;
+			} else {
+				fprintf(stderr, "rpcrdma-dump: --time-stamp-precision "
+						"takes micro or nano\n");
+				return -1;
+			}
+			break;
 		case 'q':
 			o->quiet = o->statistics_only = true;
 			break;
@@ -772,7 +802,7 @@ static pcap_t *open_source(const struct opts *o)
 				     .iface = o->iface, .filter = o->filter,
 				     .buffer_kib = o->buffer_kib,
 				     /* a terminal wants each frame at once */
-				     .immediate = isatty(1) };
+				     .immediate = isatty(1), .nano = ts_format.nano };
 	return rr_source_open(&so);
 }
 
@@ -787,15 +817,16 @@ struct run {
 	bool tty;
 };
 
+/* One frame taken at ts_ns (h's own stamp may be micro- or nanoseconds). */
 static void process(struct dump *d, struct run *r, const struct pcap_pkthdr *h,
-		    const u_char *data)
+		    const u_char *data, uint64_t ts_ns)
 {
 	const struct opts *o = &d->o;
 	r->t.frames++;
 	if (r->writer)
 		pcap_dump((u_char *)r->writer, h, data);
-	uint64_t ts = (uint64_t)h->ts.tv_sec * 1000000000u +
-		      (uint64_t)h->ts.tv_usec * 1000u;
+	uint64_t ts = ts_ns;
+	frame_ts_ns = ts_ns;
 	rr_analyzer_frame(d->a, (uint32_t)r->link, ts, data, h->caplen, h->len);
 	const struct rr_frame_summary *sum = rr_analyzer_last_summary(d->a);
 	r->t.cm += sum->cm;
@@ -807,7 +838,7 @@ static void process(struct dump *d, struct run *r, const struct pcap_pkthdr *h,
 		for (bool more = rr_decode_frame(&r->cfg, (uint32_t)r->link, data,
 						 h->caplen, h->len, NULL, &r->f);
 		     more; more = rr_decode_next_unit(&r->cfg, &r->f))
-			print_unit(h, &r->f, o, r->t.frames, sum->conn);
+			print_unit(&r->f, o, r->t.frames, sum->conn);
 	print_events(d, h, rr_analyzer_last_frame(d->a));
 	if (r->tty && time(NULL) - r->started >= 2 && time(NULL) != r->shown) {
 		r->shown = time(NULL);
@@ -830,7 +861,7 @@ static void on_live_frame(void *ctx, uint64_t ts_ns, const uint8_t *data,
 	struct pcap_pkthdr h = { .caplen = caplen, .len = wirelen };
 	h.ts.tv_sec = (time_t)(ts_ns / 1000000000u);
 	h.ts.tv_usec = (suseconds_t)(ts_ns % 1000000000u / 1000u);
-	process(lc->d, lc->r, &h, data);
+	process(lc->d, lc->r, &h, data, ts_ns);
 }
 
 int main(int argc, char **argv)
@@ -842,6 +873,11 @@ int main(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	const struct opts *o = &d.o;
+	ts_format.t_count = o->t_count;
+	ts_format.utc = o->utc;
+	/* nanoseconds when asked, or when the file has them */
+	ts_format.nano = o->precision == 9 ||
+			 (o->precision == 0 && rr_source_file_nano(o->file));
 	pcap_t *p = NULL;
 	struct live_ctx lc = { &d, &r };
 	const char *name = o->file ? o->file : o->iface ? o->iface :
@@ -946,7 +982,7 @@ int main(int argc, char **argv)
 			continue; /* live: the read timed out */
 		if (rc != 1)
 			break; /* end of file, SIGINT (PCAP_ERROR_BREAK) or error */
-		process(&d, &r, h, data);
+		process(&d, &r, h, data, rr_source_ts_ns(capture, h));
 	}
 	if (r.tty && r.shown)
 		fputc('\n', stderr);

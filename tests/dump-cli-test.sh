@@ -48,6 +48,42 @@ else
 	fail=$((fail + 1))
 	echo "not ok - -w writes the frames read, byte for byte"
 fi
+expect "six -t" 1 "-t at most five times" -tttttt -r "$sample"
+expect "a time-stamp precision that is neither micro nor nano" 1 "takes micro or nano" \
+	--time-stamp-precision=pico -r "$sample"
+# time stamps as tcpdump prints them, against tshark's reading of the file
+stamp_check() { # description, expected, rpcrdma-dump arguments...
+	local desc=$1 want=$2 got
+	shift 2
+	# -a: a line for every frame, the first one first
+	got=$("$dump" -a "$@" 2>/dev/null | head -n 1 | cut -d' ' -f1)
+	if [ "$got" = "$want" ]; then
+		pass=$((pass + 1))
+		echo "ok - $desc ($got)"
+	else
+		fail=$((fail + 1))
+		echo "not ok - $desc: got '$got', want '$want'"
+	fi
+}
+linux=$src/tests/linux/bookworm-rxe-nfs3/client/capture.pcap
+first_epoch=$(tshark -r "$linux" -c 1 -T fields -e frame.time_epoch 2>/dev/null)
+if [ -n "$first_epoch" ]; then
+	secs=${first_epoch%.*} frac=${first_epoch#*.}
+	frac9=$(printf '%-9s' "$frac" | tr ' ' 0)
+	stamp_check "-tt: seconds since 1970, microseconds" "$secs.$(echo "$frac9" | cut -c1-6)" -tt -r "$linux"
+	export TZ=Asia/Tokyo
+	stamp_check "default: local time of day (TZ=Asia/Tokyo)" \
+		"$(date -d "@$secs" +%H:%M:%S).$(echo "$frac9" | cut -c1-6)" -r "$linux"
+	stamp_check "--utc -tttt: date and time in UTC" "$(date -u -d "@$secs" +%Y-%m-%d)" --utc -tttt -r "$linux"
+	unset TZ
+	stamp_check "-t: no time stamp, the line starts with the source" \
+		"$(tshark -r "$linux" -c 1 -T fields -e ip.src -e ipv6.src 2>/dev/null | tr -d '\t')" -t -r "$linux"
+	# a nanosecond pcap (editcap -F nsecpcap): nine digits unless told
+	editcap -F nsecpcap "$linux" "$work/nsec.pcap" 2>/dev/null
+	stamp_check "a nanosecond file: nanoseconds" "$secs.$frac9" -tt -r "$work/nsec.pcap"
+	stamp_check "... --time-stamp-precision=micro: microseconds" \
+		"$secs.$(echo "$frac9" | cut -c1-6)" -tt --time-stamp-precision=micro -r "$work/nsec.pcap"
+fi
 if "$dump" -h >"$work/out" 2>&1 && grep -q "^usage: rpcrdma-dump" "$work/out"; then
 	pass=$((pass + 1))
 	echo "ok - -h prints the usage, status 0"

@@ -4,6 +4,8 @@
 # expected output (stdout, then the summary line from stderr).
 # usage: run-golden.sh RPCRDMA_DUMP SOURCE_DIR [--update]
 set -u
+# time stamps in UTC whatever the machine's zone (rpcrdma-dump prints local time)
+export TZ=UTC
 dump=$1
 src=$2
 update=${3:-}
