@@ -37,15 +37,29 @@ run_suite() {
 	(cd "$top/build-$name" && ctest --output-on-failure -j "$jobs")
 }
 
+SUDO=""
+[ "$(id -u)" -eq 0 ] || SUDO="sudo"
+chroots=${RPCRDMA_CHROOTS-trixie sid}
+# a chroot takes minutes to make the first time: made while the builds run
+mkdir -p "$top/build-chroots"
+for suite in $chroots; do
+	$SUDO "$top/scripts/chroot.sh" "$suite" >"$top/build-chroots/$suite.log" 2>&1 &
+	eval "chroot_pid_$suite=\$!"
+done
+
 run_suite release -DCMAKE_C_COMPILER=gcc -DCMAKE_BUILD_TYPE=RelWithDebInfo
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 run_suite sanitize -DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=Debug \
 	-DRR_SANITIZE=ON -DRR_FUZZ_SECONDS="${RR_FUZZ_SECONDS:-60}"
-SUDO=""
-[ "$(id -u)" -eq 0 ] || SUDO="sudo"
 in_chroot() { # suite, tests (a ctest -R pattern, or "" for all)
 	suite=$1
+	eval "pid=\$chroot_pid_$suite"
+	wait "$pid" || {
+		echo "=== $suite: the chroot could not be made:" >&2
+		cat "$top/build-chroots/$suite.log" >&2
+		exit 1
+	}
 	echo "=== $suite: build (chroot)"
 	# the build folder is below the checkout, which the chroot mounts at
 	# its own path
@@ -60,7 +74,7 @@ in_chroot() { # suite, tests (a ctest -R pattern, or "" for all)
 		cd build-$suite
 		RPCRDMA_CAPTURES='$RPCRDMA_CAPTURES' ctest --output-on-failure -j $jobs ${2:+-R '$2'}"
 }
-for suite in ${RPCRDMA_CHROOTS-trixie sid}; do
+for suite in $chroots; do
 	case $suite in
 	sid) in_chroot "$suite" '^wireshark_' ;;
 	*) in_chroot "$suite" "" ;;
