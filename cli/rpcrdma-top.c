@@ -77,6 +77,10 @@ struct top {
 	uint64_t calls0, replies0, bytes0[3], findings0, dropped0;
 	uint64_t dropped;
 	double last_t;
+	/* a file's frames tell the time (rates and clock in capture time):
+	 * the last frame's stamp, 0 before the first */
+	bool capture_clock;
+	uint64_t capture_ns;
 	bool paused, ended;
 	enum view view;
 	char addr_filter[64], prog_filter[16];
@@ -260,8 +264,26 @@ static void on_frame(void *ctx, uint64_t ts, const uint8_t *data,
 		     uint32_t caplen, uint32_t wirelen)
 {
 	struct top *t = ctx;
+	if (t->capture_clock) {
+		if (!t->capture_ns)
+			t->last_t = (double)ts / 1e9; /* rates from the first frame */
+		t->capture_ns = ts;
+	}
 	rr_analyzer_frame(t->a, (uint32_t)rr_live_link(t->src), ts, data, caplen,
 			  wirelen);
+}
+
+/* Now, in seconds: the capture's time for a file, else the machine's. */
+static double clock_s(const struct top *t)
+{
+	return t->capture_clock ? (double)t->capture_ns / 1e9 : now_s();
+}
+
+/* Wall-clock seconds of now for the screen and JSON: the last frame's
+ * for a file. */
+static time_t shown_time(const struct top *t)
+{
+	return t->capture_clock ? (time_t)(t->capture_ns / 1000000000u) : time(NULL);
 }
 
 /* The upper bound of the bucket that holds the q-quantile, microseconds. */
@@ -310,7 +332,7 @@ static int compare(const void *x, const void *y, void *ctx)
 /* A snapshot: rates over the time since the last one. */
 static void snapshot(struct top *t)
 {
-	double now = now_s(), dt = now - t->last_t;
+	double now = clock_s(t), dt = now - t->last_t;
 	if (dt <= 0)
 		dt = 1e-9;
 	t->last_t = now;
@@ -415,9 +437,11 @@ static void render(struct top *t, struct lines *L)
 	const char *kind = kinds[t->o.src.kind == RR_LIVE_EBPF ? 0 :
 				 t->o.src.kind == RR_LIVE_PCAP ? 1 :
 				 t->o.src.kind == RR_LIVE_VERBS ? 3 : 2];
-	time_t wall = time(NULL);
-	char clock[16];
+	time_t wall = shown_time(t);
+	char clock[24];
 	strftime(clock, sizeof(clock), "%H:%M:%S", localtime(&wall));
+	if (t->capture_clock) /* the time in the capture, not now */
+		strncat(clock, " capt", sizeof(clock) - strlen(clock) - 1);
 	const char *base = strrchr(t->o.src.name, '/');
 	base = base ? base + 1 : t->o.src.name;
 	put(L, "rpcrdma-top %.20s (%s) %s%s  conns %u  sort %s%s", base,
@@ -483,7 +507,7 @@ static void print_json(struct top *t)
 {
 	const struct rr_stats *st = rr_analyzer_stats(t->a);
 	json_object *o = json_object_new_object();
-	json_object_object_add(o, "time", json_object_new_int64((int64_t)time(NULL)));
+	json_object_object_add(o, "time", json_object_new_int64((int64_t)shown_time(t)));
 	json_object_object_add(o, "source", json_object_new_string(t->o.src.name));
 	json_object *tot = json_object_new_object();
 	json_object_object_add(tot, "calls", json_object_new_int64(
@@ -755,8 +779,9 @@ int main(int argc, char **argv)
 		keypad(stdscr, TRUE);
 		curs_set(0);
 	}
-	t.last_t = now_s();
-	double next = t.last_t + t.o.interval;
+	t.capture_clock = t.o.src.kind == RR_LIVE_FILE;
+	t.last_t = clock_s(&t);
+	double next = now_s() + t.o.interval;
 	long shown = 0;
 	bool quit = false;
 	while (!stop && !quit) {

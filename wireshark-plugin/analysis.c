@@ -16,7 +16,12 @@
 #define SCRATCH_ITEMS 256
 
 static struct rr_analyzer *analyzer;
-static wmem_map_t *frame_records;
+/* each frame's record by Wireshark's frame number (dense from 1): an
+ * index, not a hash, as every frame is looked up several times */
+static GPtrArray *frame_records;
+/* the record of a frame of an RPC-over-RDMA connection with nothing more
+ * to say (an ACK, say): shared, not allocated per frame */
+static struct rr_ws_frame on_conn_only = { .on_conn = true };
 static GArray *fed_numbers;     /* Wireshark's number of each frame fed */
 static guint32 last_fed;
 static bool finished;
@@ -73,7 +78,9 @@ const uint8_t *rr_ws_item_bytes(const packet_info *pinfo, const struct rr_ws_ite
 
 static struct rr_ws_frame *record_of(guint32 number)
 {
-	return wmem_map_lookup(frame_records, GUINT_TO_POINTER(number));
+	if (!frame_records || number >= frame_records->len)
+		return NULL;
+	return g_ptr_array_index(frame_records, number);
 }
 
 /* The call's message, to note which frame answered it. */
@@ -194,18 +201,25 @@ static void store(guint32 number, bool on_conn)
 	struct rr_ws_frame *old = record_of(number);
 	if (!n && !on_conn)
 		return;
+	if (number >= frame_records->len)
+		g_ptr_array_set_size(frame_records, (guint)number + 1);
+	if (!n && !old) {
+		frame_records->pdata[number] = &on_conn_only;
+		return;
+	}
 	uint32_t have = old ? old->nitems : 0;
 	struct rr_ws_frame *r = wmem_alloc0(wmem_file_scope(),
 		sizeof(*r) + (have + n) * sizeof(struct rr_ws_item));
 	if (old) {
 		memcpy(r, old, sizeof(*r) + have * sizeof(struct rr_ws_item));
-		wmem_free(wmem_file_scope(), old);
+		if (old != &on_conn_only)
+			wmem_free(wmem_file_scope(), old);
 	}
 	r->on_conn |= on_conn;
 	for (unsigned i = 0; i < nscratch; i++)
 		if (scratch_frame[i] == number)
 			r->items[r->nitems++] = scratch[i];
-	wmem_map_insert(frame_records, GUINT_TO_POINTER(number), r);
+	frame_records->pdata[number] = r;
 }
 
 /* RFC 8797 private data the analyzer found in an MPA Request or Reply:
@@ -317,7 +331,7 @@ void rr_ws_analysis_init(void)
 	lim.send_keep = 65536;
 	/* without analysis each header is decoded on its own */
 	analyzer = prefs->analyze ? rr_analyzer_new(&cfg, &lim, on_event, NULL) : NULL;
-	frame_records = wmem_map_new(wmem_file_scope(), g_direct_hash, g_direct_equal);
+	frame_records = g_ptr_array_new();
 	fed_numbers = g_array_new(FALSE, FALSE, sizeof(guint32));
 	first_pass_bytes = g_byte_array_new();
 	first_pass_frame = 0;
@@ -339,5 +353,8 @@ void rr_ws_analysis_cleanup(void)
 	if (first_pass_bytes)
 		g_byte_array_free(first_pass_bytes, TRUE);
 	first_pass_bytes = NULL;
-	frame_records = NULL; /* freed with the file's memory */
+	/* the records themselves go with the file's memory */
+	if (frame_records)
+		g_ptr_array_free(frame_records, TRUE);
+	frame_records = NULL;
 }

@@ -1,0 +1,30 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
+# rpcrdma-top on a capture file tells time by the capture: its rates are
+# the capture's (calls over the time from the first frame to the last, as
+# tshark reads the file) and its clock is the last frame's, not the
+# machine's, on the lab's captures of Linux's NFS/RDMA client.
+# usage: top-file-test.sh BUILD_DIR SOURCE_DIR
+set -u
+build=$1
+src=$2
+top=$build/cli/rpcrdma-top
+command -v tshark >/dev/null || { echo "SKIP: tshark is not installed"; exit 77; }
+command -v jq >/dev/null || { echo "SKIP: jq is not installed"; exit 77; }
+. "$(dirname "$0")/tap.sh"
+for capture in "$src"/tests/linux/*/client/capture.pcap; do
+	name=$(basename "$(dirname "$(dirname "$capture")")")
+	"$top" -r "$capture" -b -j >"${TMPDIR:-/tmp}/top-file.$$" 2>/dev/null
+	json=$(tail -n 1 "${TMPDIR:-/tmp}/top-file.$$")
+	rm -f "${TMPDIR:-/tmp}/top-file.$$"
+	first=$(tshark -r "$capture" -c 1 -T fields -e frame.time_epoch 2>/dev/null)
+	last=$(tshark -r "$capture" -T fields -e frame.time_epoch 2>/dev/null | tail -n 1)
+	calls=$(echo "$json" | jq .totals.calls)
+	rate=$(echo "$json" | jq .totals.calls_per_s)
+	want=$(awk -v n="$calls" -v a="$first" -v b="$last" 'BEGIN { printf "%.3f", n / (b - a) }')
+	check "$name: calls/s in capture time ($rate; $calls calls over the capture: $want)" \
+		awk -v g="$rate" -v w="$want" 'BEGIN { d = g - w; exit !(w > 0 && (d < 0 ? -d : d) <= w * 0.01) }'
+	check "$name: the clock is the last frame's" \
+		test "$(echo "$json" | jq .time)" = "${last%.*}"
+done
+tap_end
