@@ -167,8 +167,12 @@ static void print_cm(const struct rr_frame *f)
 		       m->starting_psn);
 	if (m->attr_id == RR_CM_REQ)
 		printf(" service 0x%016" PRIx64, m->service_id);
-	if (m->attr_id == RR_CM_REJ)
+	if (m->attr_id == RR_CM_REJ) {
+		const char *why = rr_cm_rej_reason_str(m->reject_reason);
 		printf(" reason %u", m->reject_reason);
+		if (why)
+			printf(" (%s)", why);
+	}
 	if (rr_has(f, RR_LAYER_RDMA_CM)) {
 		printf(" rdma-cm ");
 		print_addr(f->data + f->rdma_cm.src_addr_off, f->rdma_cm.addr_len);

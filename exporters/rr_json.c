@@ -285,6 +285,11 @@ json_object *rr_json_setup(const struct rr_frame *f, uint64_t frame,
 		}
 		if (f->cm.attr_id == RR_CM_REQ)
 			add(o, "service_id", u64(f->cm.service_id));
+		if (f->cm.attr_id == RR_CM_REJ) {
+			const char *why = rr_cm_rej_reason_str(f->cm.reject_reason);
+			add(o, "reject_reason", u64(f->cm.reject_reason));
+			add(o, "reject_reason_name", why ? json_object_new_string(why) : NULL);
+		}
 		if (rr_has(f, RR_LAYER_RDMA_CM)) {
 			char s[INET6_ADDRSTRLEN], d[INET6_ADDRSTRLEN];
 			int fam = f->rdma_cm.addr_len == 4 ? AF_INET : AF_INET6;

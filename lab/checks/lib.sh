@@ -156,6 +156,12 @@ check_run() {
 	check_eq "$1/$t: truncated or malformed frames" "0 0" \
 		"$(sed -n 's/.* \([0-9]*\) truncated, \([0-9]*\) malformed.*/\1 \2/p' "$work/dump.err")"
 	check_eq "$1/$t: unanswered calls" 0 "$(jq .total.unanswered "$work/stats.json")"
+	# the mount to a port without listener: on RoCE the server's CM
+	# rejects the REQ, its reason named (IBA table 112)
+	if [ "$t" = rxe ]; then
+		check_ge "$1/$t: CM REJ of the refused mount, reason named (invalid service ID)" 1 \
+			"$(grep -c 'ConnectReject (REJ) .* reason 8 (invalid service ID)' "$work/dump.txt")"
+	fi
 	# each Send With Invalidate names the STag it invalidated, and that
 	# STag is a handle of its own call's chunks (RFC 8797 §4.1)
 	swi=$("$LAB_DUMP" -j -r client/capture.pcap 2>/dev/null | jq -rs '

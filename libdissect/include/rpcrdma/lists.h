@@ -170,6 +170,41 @@
 	X(RR_CM_LAP, 0x0019, "LoadAlternatePath (LAP)") \
 	X(RR_CM_APR, 0x001A, "AlternatePathResponse (APR)")
 
+/* CM REJ reasons (IBA vol. 1 §12.6.7.2, table 112). */
+#define RR_CM_REJ_REASON_LIST(X) \
+	X(RR_CM_REJ_NO_QP, 1, "no QP available") \
+	X(RR_CM_REJ_NO_EEC, 2, "no EEC available") \
+	X(RR_CM_REJ_NO_RESOURCES, 3, "no resources available") \
+	X(RR_CM_REJ_TIMEOUT, 4, "timeout") \
+	X(RR_CM_REJ_UNSUPPORTED_REQ, 5, "unsupported request") \
+	X(RR_CM_REJ_INVALID_COMM_ID, 6, "invalid communication ID") \
+	X(RR_CM_REJ_INVALID_COMM_INSTANCE, 7, "invalid communication instance") \
+	X(RR_CM_REJ_INVALID_SERVICE_ID, 8, "invalid service ID") \
+	X(RR_CM_REJ_INVALID_TRANSPORT_TYPE, 9, "invalid transport type") \
+	X(RR_CM_REJ_STALE_CONN, 10, "stale connection") \
+	X(RR_CM_REJ_RDC_NOT_EXIST, 11, "RDC does not exist") \
+	X(RR_CM_REJ_INVALID_GID, 12, "primary remote port GID rejected") \
+	X(RR_CM_REJ_INVALID_LID, 13, "primary remote port LID rejected") \
+	X(RR_CM_REJ_INVALID_SL, 14, "invalid primary SL") \
+	X(RR_CM_REJ_INVALID_TRAFFIC_CLASS, 15, "invalid primary traffic class") \
+	X(RR_CM_REJ_INVALID_HOP_LIMIT, 16, "invalid primary hop limit") \
+	X(RR_CM_REJ_INVALID_PACKET_RATE, 17, "invalid primary packet rate") \
+	X(RR_CM_REJ_INVALID_ALT_GID, 18, "alternate remote port GID rejected") \
+	X(RR_CM_REJ_INVALID_ALT_LID, 19, "alternate remote port LID rejected") \
+	X(RR_CM_REJ_INVALID_ALT_SL, 20, "invalid alternate SL") \
+	X(RR_CM_REJ_INVALID_ALT_TRAFFIC_CLASS, 21, "invalid alternate traffic class") \
+	X(RR_CM_REJ_INVALID_ALT_HOP_LIMIT, 22, "invalid alternate hop limit") \
+	X(RR_CM_REJ_INVALID_ALT_PACKET_RATE, 23, "invalid alternate packet rate") \
+	X(RR_CM_REJ_PORT_CM_REDIRECT, 24, "port redirection") \
+	X(RR_CM_REJ_INVALID_MTU, 26, "invalid path MTU") \
+	X(RR_CM_REJ_INSUFFICIENT_RESP_RESOURCES, 27, "insufficient responder resources") \
+	X(RR_CM_REJ_CONSUMER_DEFINED, 28, "consumer reject") \
+	X(RR_CM_REJ_INVALID_RNR_RETRY, 29, "RNR retry count reject") \
+	X(RR_CM_REJ_DUPLICATE_LOCAL_COMM_ID, 30, "duplicate local communication ID") \
+	X(RR_CM_REJ_INVALID_CLASS_VERSION, 31, "unsupported class version") \
+	X(RR_CM_REJ_INVALID_FLOW_LABEL, 32, "invalid primary flow label") \
+	X(RR_CM_REJ_INVALID_ALT_FLOW_LABEL, 33, "invalid alternate flow label")
+
 /* RDMAP opcodes (RFC 5040 §4.3, table 3). */
 #define RR_RDMAP_OPCODE_LIST(X) \
 	X(RR_RDMAP_WRITE, 0, "RDMA Write") \
