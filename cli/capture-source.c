@@ -35,8 +35,10 @@ pcap_t *rr_source_open(const struct rr_source_opts *o)
 		}
 		/* nanoseconds where the interface gives them; a capture
 		 * that cannot says so through pcap_get_tstamp_precision */
-		if (o->nano)
-			pcap_set_tstamp_precision(p, PCAP_TSTAMP_PRECISION_NANO);
+		if (o->nano &&
+		    pcap_set_tstamp_precision(p, PCAP_TSTAMP_PRECISION_NANO) != 0)
+			fprintf(stderr, "%s: %s: no nanosecond time stamps here: "
+					"microseconds\n", o->prog, o->iface);
 		if (pcap_set_snaplen(p, 65535) || pcap_set_promisc(p, 1) ||
 		    pcap_set_timeout(p, 100) ||
 		    pcap_set_buffer_size(p, (int)(o->buffer_kib * 1024)) ||
