@@ -624,10 +624,16 @@ static void print_stats(const struct rr_analyzer *a)
 		else
 			snprintf(name, sizeof(name), "%s v%u %s", si.program,
 				 (unsigned)si.version, si.procedure);
-		printf("  %-24s %8llu  latency ~%llu-%llu us\n", name,
+		printf("  %-24s %8llu  latency ~%llu-%llu us", name,
 		       (unsigned long long)st->rpc_calls[p],
 		       med >= 0 ? (unsigned long long)(1ull << med) : 0ull,
 		       med >= 0 ? (unsigned long long)(2ull << med) : 0ull);
+		/* answers other than SUCCESS, by status (RFC 5531 §9) */
+		for (unsigned r = RR_REPLY_ACCEPTED + 1; r < RR_REPLY_STATUS_COUNT; r++)
+			if (st->rpc_replies[p][r])
+				printf("  %s %llu", rr_reply_status_str(r),
+				       (unsigned long long)st->rpc_replies[p][r]);
+		putchar('\n');
 	}
 	printf("\nFindings\n");
 	for (unsigned i = 0; i < RR_FINDING_COUNT; i++)

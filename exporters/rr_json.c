@@ -420,6 +420,12 @@ json_object *rr_json_stats(const struct rr_analyzer *a)
 		add(po, "program", json_object_new_string(si.program));
 		add(po, "version", u64(si.version));
 		add(po, "calls", u64(st->rpc_calls[p]));
+		/* answered calls by status: those seen only */
+		json_object *rs = json_object_new_object();
+		for (unsigned r = 0; r < RR_REPLY_STATUS_COUNT; r++)
+			if (st->rpc_replies[p][r])
+				add(rs, rr_reply_status_str(r), u64(st->rpc_replies[p][r]));
+		add(po, "replies", rs);
 		json_object *lat = json_object_new_array();
 		for (unsigned b = 0; b < RR_LAT_BUCKETS; b++)
 			json_object_array_add(lat, u64(st->latency[p][b]));

@@ -221,6 +221,26 @@ static void totals(struct rr_prom *w, const struct rr_stats *st)
 		rr_prom_sample_u64(w, "rpcrdma_rpc_calls_total", "", lb,
 				   st->rpc_calls[p]);
 	}
+	rr_prom_family(w, "rpcrdma_rpc_replies_by_status_total", "counter",
+		       "answered RPC calls by procedure and the reply's status "
+		       "(accept_stat or reject_stat, RFC 5531; unseen: the header "
+		       "was in a chunk not rebuilt)");
+	for (unsigned p = 0; p < RR_PROC_SLOTS; p++) {
+		struct rr_proc_slot_info si = rr_analyzer_proc_slot_info(p);
+		char v[16];
+		snprintf(v, sizeof(v), "%u", (unsigned)si.version);
+		for (unsigned r = 0; r < RR_REPLY_STATUS_COUNT; r++) {
+			if (!st->rpc_replies[p][r])
+				continue;
+			lb[0] = '\0';
+			rr_prom_label(lb, sizeof(lb), "program", si.program);
+			rr_prom_label(lb, sizeof(lb), "version", v);
+			rr_prom_label(lb, sizeof(lb), "procedure", si.procedure);
+			rr_prom_label(lb, sizeof(lb), "status", rr_reply_status_str(r));
+			rr_prom_sample_u64(w, "rpcrdma_rpc_replies_by_status_total", "",
+					   lb, st->rpc_replies[p][r]);
+		}
+	}
 	rr_prom_family(w, "rpcrdma_rpc_latency_seconds", "histogram",
 		       "time from an RPC call to its reply, by procedure");
 	for (unsigned p = 0; p < RR_PROC_SLOTS; p++) {

@@ -109,6 +109,13 @@ check_exporter() {
 	check_eq "$1/$t: exporter: rpcrdma_kernel_xprt_reply_chunk_count_total as mountstats" "${14:-}" "$(metric rpcrdma_kernel_xprt_reply_chunk_count_total)"
 	check_eq "$1/$t: exporter: rpcrdma_rpc_calls_total as the capture" \
 		"$(jq .total.calls "$work/stats.json")" "$(metric rpcrdma_rpc_calls_total)"
+	# replies by status: each status as rpcrdma-dump --stats=json counts it
+	# (the exporter, as -q, rebuilds no reply chunk: those are unseen)
+	for status in $(jq -r '[.procedures[].replies | keys[]] | unique[]' "$work/stats.json"); do
+		check_eq "$1/$t: exporter: rpcrdma_rpc_replies_by_status_total{status=\"$status\"} as the capture" \
+			"$(jq --arg s "$status" '[.procedures[].replies[$s] // 0] | add' "$work/stats.json")" \
+			"$(awk -v s="status=\"$status\"" '$1 ~ /^rpcrdma_rpc_replies_by_status_total[{]/ && index($1, s) { n += $2 } END { printf "%d", n }' "$work/metrics")"
+	done
 	if [ -d server/svc_rdma ]; then
 		for f in server/svc_rdma/rdma_stat_recv server/svc_rdma/max_requests; do
 			name=$(basename "$f")

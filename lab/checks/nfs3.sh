@@ -15,7 +15,13 @@ done
 if [ "$(workload_value client acl_set)" = failed ]; then
 	check_ge "nfs3/$t: SETACL answered GARBAGE_ARGS" 1 "$(grep -c 'REPLY MSG_ACCEPTED GARBAGE_ARGS' "$work/dump.txt")"
 	check_ge "nfs3/$t: connections (reconnects after GARBAGE_ARGS)" 2 "$(jq '.connections | length' "$work/stats.json")"
+	check_eq "nfs3/$t: SETACL's GARBAGE_ARGS answers in the procedure statistics" \
+		"$(grep -c 'REPLY MSG_ACCEPTED GARBAGE_ARGS' "$work/dump.txt")" \
+		"$(jq '[.procedures[] | select(.procedure == "SETACL") | .replies.GARBAGE_ARGS // 0] | add' "$work/stats.json")"
 fi
+# every answered call counted once by its reply's status
+check_eq "nfs3/$t: replies by status add up to the replies" "$(jq .total.replies "$work/stats.json")" \
+	"$(jq '[.procedures[].replies[]] | add' "$work/stats.json")"
 # NFS_ACL calls are not in mountstats: GETACL and SETACL at least once.
 for proc in GETACL SETACL; do
 	check_ge "nfs3/$t: NFS_ACL $proc calls" 1 \

@@ -34,6 +34,26 @@ const char *rr_severity_str(unsigned v)
 	switch (v) { RR_SEVERITY_LIST(RR_X_CASE) default: return NULL; }
 }
 
+const char *rr_reply_status_str(unsigned v)
+{
+	if (v < RR_REPLY_DENIED)
+		return rr_rpc_accept_stat_str(v);
+	if (v < RR_REPLY_UNSEEN)
+		return rr_rpc_reject_stat_str(v - RR_REPLY_DENIED);
+	return v == RR_REPLY_UNSEEN ? "unseen" : NULL;
+}
+
+enum rr_reply_status rr_reply_status_of(const struct rr_rpc *reply)
+{
+	if (reply->reply_stat == RR_RPC_MSG_ACCEPTED &&
+	    reply->accept_stat < RR_REPLY_DENIED)
+		return (enum rr_reply_status)(RR_REPLY_ACCEPTED + reply->accept_stat);
+	if (reply->reply_stat == RR_RPC_MSG_DENIED &&
+	    reply->reject_stat < RR_REPLY_UNSEEN - RR_REPLY_DENIED)
+		return (enum rr_reply_status)(RR_REPLY_DENIED + reply->reject_stat);
+	return RR_REPLY_UNSEEN;
+}
+
 const char *rr_chunk_kind_str(unsigned v)
 {
 	switch (v) { RR_CHUNK_KIND_LIST(RR_X_CASE) default: return NULL; }
@@ -228,6 +248,7 @@ struct call {
 	uint32_t bytes_inline;
 	uint16_t rebuild;     /* slot, NO_SLOT when none */
 	bool rebuild_lost;    /* needed a slot and found none */
+	bool status_counted;  /* its reply's status is in the statistics */
 	uint64_t bytes_read, bytes_write;
 };
 
@@ -943,6 +964,18 @@ static void rebuild_put(struct rr_analyzer *a, struct call *c)
 	c->rebuild = NO_SLOT;
 }
 
+/* The reply's status, once a call: from its RPC header, inline or
+ * rebuilt, else unseen. */
+static void record_status(struct rr_analyzer *a, struct call *c, const struct rr_rpc *rpc)
+{
+	if (c->status_counted)
+		return;
+	c->status_counted = true;
+	enum rr_reply_status s = rpc && rpc->msg_type == RR_RPC_REPLY ?
+		rr_reply_status_of(rpc) : RR_REPLY_UNSEEN;
+	a->st.rpc_replies[c->slot][s]++;
+}
+
 /* The message is len bytes at m: the slot itself when the chunk holds it
  * whole, else a->rebuilt. */
 static void emit_rebuilt(struct rr_analyzer *a, uint32_t ci, uint8_t dir,
@@ -963,6 +996,8 @@ static void emit_rebuilt(struct rr_analyzer *a, uint32_t ci, uint8_t dir,
 			       .source = (uint8_t)source,
 			       .prog = c->prog, .vers = c->vers, .proc = c->proc };
 	emit(a, &ev);
+	if (rp && (dir == RR_DIR_FWD_REPLY || dir == RR_DIR_BWD_REPLY))
+		record_status(a, &a->calls[ci], rp);
 	if (rp && rp->xid != c->xid)
 		finding(a, c->conn, RR_FIND_XID_MISMATCH, rr_chunk_kind_str(source));
 }
@@ -1499,8 +1534,8 @@ static uint64_t record_latency(struct rr_analyzer *a, const struct call *c)
 }
 
 static void on_reply(struct rr_analyzer *a, uint32_t cn, uint8_t dir,
-		     const struct rr_rpcrdma *h, uint32_t inv_key,
-		     const uint8_t *m, uint32_t kept, uint32_t len)
+		     const struct rr_rpcrdma *h, const struct rr_rpc *rpc,
+		     uint32_t inv_key, const uint8_t *m, uint32_t kept, uint32_t len)
 {
 	struct conn *k = &a->conns[cn];
 	struct rr_conn_stats *st = &k->info.st;
@@ -1567,10 +1602,14 @@ static void on_reply(struct rr_analyzer *a, uint32_t cn, uint8_t dir,
 				       .call_frame = a->frame_no -
 					       (uint32_t)((uint32_t)a->frame_no - c->frame) };
 		emit(a, &ev);
+		/* a reply chunk rebuilt names the status first */
 		reply_rebuild(a, ci, h, m, kept, len);
+		record_status(a, c, rpc);
 	}
-	if (dir == RR_DIR_BWD_REPLY && !c->answered)
+	if (dir == RR_DIR_BWD_REPLY && !c->answered) {
 		record_latency(a, c);
+		record_status(a, c, rpc);
+	}
 	c->answered = true;
 	for (unsigned i = 0; i < h->nsegs; i++)
 		if (h->segs[i].list == RR_LIST_READ && a->free_seg != NONE) {
@@ -1724,7 +1763,7 @@ static void message(struct rr_analyzer *a, uint32_t cn, int to,
 		break;
 	case RR_DIR_FWD_REPLY:
 	case RR_DIR_BWD_REPLY:
-		on_reply(a, cn, dir, h, inv_key, m, kept, len);
+		on_reply(a, cn, dir, h, rpc, inv_key, m, kept, len);
 		break;
 	default:
 		if (h->proc == RR_RDMA_DONE)

@@ -115,6 +115,23 @@ RR_API const char *rr_dir_str(unsigned v);
 #define RR_SIZE_BUCKETS 24  /* log2 of bytes */
 #define RR_PROC_SLOTS 64
 
+/*
+ * How a call was answered (RFC 5531 §9): MSG_ACCEPTED with its accept_stat
+ * (SUCCESS 0 to SYSTEM_ERR 5), MSG_DENIED with its reject_stat, or UNSEEN
+ * when the reply's RPC header was not in the capture (in a reply chunk
+ * that was not rebuilt).  Named by rr_reply_status_str: the accept_stat
+ * and reject_stat names, and "unseen".
+ */
+enum rr_reply_status {
+	RR_REPLY_ACCEPTED = 0,   /* + accept_stat */
+	RR_REPLY_DENIED = 6,     /* + reject_stat */
+	RR_REPLY_UNSEEN = 8,
+	RR_REPLY_STATUS_COUNT
+};
+RR_API const char *rr_reply_status_str(unsigned v);
+/* The status of a decoded RPC reply. */
+RR_API enum rr_reply_status rr_reply_status_of(const struct rr_rpc *reply);
+
 /* How an RPC's data travelled (RFC 8166 §3.5), and its name in reports. */
 #define RR_CHUNK_KIND_LIST(X) \
 	X(RR_KIND_INLINE, 0, "inline")              /* no chunk */ \
@@ -169,6 +186,8 @@ struct rr_stats {
 	uint64_t segments, segment_bytes;   /* the histograms' sums */
 	/* RPC procedures: NFSv3 by procedure, others in the last slot */
 	uint64_t rpc_calls[RR_PROC_SLOTS];
+	/* answered calls by the reply's status (enum rr_reply_status) */
+	uint64_t rpc_replies[RR_PROC_SLOTS][RR_REPLY_STATUS_COUNT];
 	uint64_t latency[RR_PROC_SLOTS][RR_LAT_BUCKETS];
 	uint64_t latency_sum_ns[RR_PROC_SLOTS];  /* for means and histograms */
 };
