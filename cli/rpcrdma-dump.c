@@ -24,10 +24,12 @@
 
 #include "capture-source.h"
 #include "timestamp.h"
+#include "version.h"
 #include "live-source.h"
 #include "verbs-source.h"
 #ifdef RR_HAVE_JSONC
 #include "../exporters/rr_json.h"
+#include <json-c/json.h>
 #endif
 
 enum { EXIT_USAGE = 1, EXIT_INPUT = 2 };
@@ -101,7 +103,7 @@ static void usage(FILE *to)
 		"  --stats     print per-connection statistics at the end\n"
 		"  --stats=json  the same as one JSON document\n"
 		"  expression  a libpcap filter, as in tcpdump\n"
-		"  -h          show this help\n"
+		"  -h          show this help; -V, --version the versions\n"
 		"exit status: 0 done, 1 usage error, 2 input error\n");
 }
 
@@ -662,11 +664,30 @@ static void print_stats(const struct rr_analyzer *a)
 		printf("RPC messages not rebuilt from chunks (-q)\n");
 }
 
+/* -V: this program's version and those of the libraries it runs with */
+static void print_versions(void)
+{
+	char jc[48] = "";
+	const char *extra[3] = { NULL, NULL, NULL };
+	unsigned n = 0;
+#ifdef RR_HAVE_JSONC
+	snprintf(jc, sizeof(jc), "json-c %s", json_c_version());
+	extra[n++] = jc;
+#endif
+#ifdef RR_HAVE_EBPF
+	extra[n++] = rr_ebpf_library_version();
+#endif
+	(void)jc;
+	(void)n;
+	rr_print_version("rpcrdma-dump", extra);
+}
+
 static int parse_args(int argc, char **argv, struct opts *o)
 {
 	enum { O_FINDINGS = 256, O_STATS, O_RDMA, O_LIST, O_UTC, O_PRECISION };
 	static const struct option longopts[] = {
 		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
 		{ "ebpf", required_argument, NULL, 'e' },
 		{ "rdma", required_argument, NULL, O_RDMA },
 		{ "list-devices", no_argument, NULL, O_LIST },
@@ -682,7 +703,7 @@ static int parse_args(int argc, char **argv, struct opts *o)
 	o->count = -1;
 	/* RDMA bursts fill tcpdump's 2 MiB default before a reader wakes */
 	o->buffer_kib = 32768;
-	while ((c = getopt_long(argc, argv, "r:i:e:w:B:c:nvaKjqth", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "r:i:e:w:B:c:nvaKjqthV", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'e':
 			o->ebpf = optarg;
@@ -768,6 +789,9 @@ static int parse_args(int argc, char **argv, struct opts *o)
 			break;
 		case 'h':
 			usage(stdout);
+			exit(0);
+		case 'V':
+			print_versions();
 			exit(0);
 		default:
 			return -1;

@@ -29,10 +29,12 @@
 #include <unistd.h>
 
 #include <rpcrdma/analyzer.h>
+#include <rpcrdma/version.h>
 
 #include "../exporters/rr_json.h"
 #include "capture-source.h"
 #include "live-source.h"
+#include "version.h"
 #include "trace-source.h"
 #include "verbs-source.h"
 #include "../exporters/rr_kernel.h"
@@ -75,6 +77,7 @@ static void usage(FILE *to)
 {
 	fprintf(to,
 		"usage: rpcrdma-exporter (-e IFACE | -i IFACE [-B KIB] | -r FILE [--realtime] | -t)\n"
+		"       rpcrdma-exporter -V | --version\n"
 		"                        [-l ADDR:PORT] [--max-connection-series N]\n"
 		"                        [--mountstats FILE] [--svc-rdma DIR] [expression]\n"
 		"  -e IFACE      eBPF on IFACE: a TC program hands over the headers of\n"
@@ -107,6 +110,7 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		{ "mountstats", required_argument, NULL, O_MOUNTSTATS },
 		{ "svc-rdma", required_argument, NULL, O_SVC },
 		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
 	*o = (struct opts){ .max_series = 100,
@@ -115,7 +119,7 @@ static int parse_args(int argc, char **argv, struct opts *o)
 	rr_live_opts_init(&o->src, "rpcrdma-exporter");
 	int c, sources = 0;
 	double v;
-	while ((c = getopt_long(argc, argv, RR_LIVE_SHORT_OPTIONS "l:B:h", longs, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, RR_LIVE_SHORT_OPTIONS "l:B:hV", longs, NULL)) != -1) {
 		if (rr_live_option(&o->src, c, optarg, &o->tracepoints, &sources))
 			continue;
 		switch (c) {
@@ -144,6 +148,18 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		case 'h':
 			usage(stdout);
 			exit(0);
+		case 'V': {
+			char jc[48], mhd[48];
+			snprintf(jc, sizeof(jc), "json-c %s", json_c_version());
+			snprintf(mhd, sizeof(mhd), "libmicrohttpd %s", MHD_get_version());
+			const char *extra[] = { jc, mhd,
+#ifdef RR_HAVE_EBPF
+						rr_ebpf_library_version(),
+#endif
+						NULL };
+			rr_print_version("rpcrdma-exporter", extra);
+			exit(0);
+		}
 		default:
 			return -1;
 		}
@@ -302,6 +318,13 @@ static struct MHD_Response *metrics(struct exporter *e, bool openmetrics)
 	uint64_t scrapes = e->scrapes;
 	bool done = e->replay_done;
 	pthread_mutex_unlock(&e->lock);
+	/* as node_exporter's build_info: the versions as labels, value 1 */
+	char lb[160] = "";
+	rr_prom_label(lb, sizeof(lb), "version", RR_VERSION_STRING);
+	rr_prom_label(lb, sizeof(lb), "libdissect", rr_version());
+	rr_prom_family(&w, "rpcrdma_exporter_build_info", "gauge",
+		       "the exporter's version and the library's it runs with");
+	rr_prom_sample_u64(&w, "rpcrdma_exporter_build_info", "", lb, 1);
 	rr_prom_family(&w, "rpcrdma_exporter_scrapes_total", "counter",
 		       "requests for /metrics served");
 	rr_prom_sample_u64(&w, "rpcrdma_exporter_scrapes_total", "", NULL, scrapes);

@@ -17,6 +17,7 @@
 #include "../peer/engine.h"
 #include "../peer/xport_net.h"
 #include "../peer/xport_pcap.h"
+#include "version.h"
 
 enum { EXIT_USAGE = 1, EXIT_FAIL = 2 };
 
@@ -66,7 +67,8 @@ static void usage(FILE *to)
 "      --timeout S       give up after S seconds without progress (10)\n"
 "  -q, --quiet           no summary\n"
 "  -v, --verbose         say what goes wrong as it happens\n"
-"  -h, --help            this text\n");
+"  -h, --help            this text\n"
+"  -V, --version         the versions (alone)\n");
 }
 
 static int list_scenarios(void)
@@ -152,6 +154,11 @@ static int parse(int argc, char **argv, struct opts *o)
 		if (argc >= 2 && (!strcmp(argv[1], "-h") ||
 				  !strcmp(argv[1], "--help"))) {
 			usage(stdout);
+			exit(0);
+		}
+		if (argc >= 2 && (!strcmp(argv[1], "-V") ||
+				  !strcmp(argv[1], "--version"))) {
+			rr_print_version("rpcrdma-peer", NULL);
 			exit(0);
 		}
 		fprintf(stderr, "rpcrdma-peer: say pcap, server or client first\n");

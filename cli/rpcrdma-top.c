@@ -25,6 +25,7 @@
 
 #include "capture-source.h"
 #include "live-source.h"
+#include "version.h"
 #include "trace-source.h"
 #include "verbs-source.h"
 
@@ -126,6 +127,7 @@ static void usage(FILE *to)
 		"  -s KEY       sort by calls, bytes, inflight, p99, findings or peers\n"
 		"  --roce-port PORT, --iwarp-port PORT, --snaplen BYTES   (eBPF)\n"
 		"  expression   a libpcap filter (-i, -r)\n"
+		"  -V, --version  the versions of the tool and its libraries\n"
 		"keys: c b i l f a sort; v view (traffic, latency, procedures);\n"
 		"      / filter by address, p by program (NFS, NFS4_CB, other);\n"
 		"      space pause; q quit\n");
@@ -140,6 +142,7 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		{ "iwarp-port", required_argument, NULL, O_IWARP },
 		{ "snaplen", required_argument, NULL, O_SNAP },
 		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
 	memset(o, 0, sizeof(*o));
@@ -148,7 +151,7 @@ static int parse_args(int argc, char **argv, struct opts *o)
 	o->count = -1;
 	int sources = 0, c;
 	double v;
-	while ((c = getopt_long(argc, argv, RR_LIVE_SHORT_OPTIONS "d:bn:js:h", longs, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, RR_LIVE_SHORT_OPTIONS "d:bn:js:hV", longs, NULL)) != -1) {
 		if (rr_live_option(&o->src, c, optarg, &o->tracepoints, &sources))
 			continue;
 		switch (c) {
@@ -203,6 +206,17 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		case 'h':
 			usage(stdout);
 			exit(0);
+		case 'V': {
+			char jc[48];
+			snprintf(jc, sizeof(jc), "json-c %s", json_c_version());
+			const char *extra[] = { curses_version(), jc,
+#ifdef RR_HAVE_EBPF
+						rr_ebpf_library_version(),
+#endif
+						NULL };
+			rr_print_version("rpcrdma-top", extra);
+			exit(0);
+		}
 		default:
 			return -1;
 		}

@@ -437,3 +437,11 @@ void rr_ebpf_close(struct rr_ebpf *e)
 	rpcrdma_capture__destroy(e->skel);
 	free(e);
 }
+
+const char *rr_ebpf_library_version(void)
+{
+	static char v[32];
+	const char *s = libbpf_version_string();
+	snprintf(v, sizeof(v), "libbpf %s", s[0] == 'v' ? s + 1 : s);
+	return v;
+}

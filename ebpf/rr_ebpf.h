@@ -52,5 +52,7 @@ typedef void (*rr_ebpf_flow_fn)(void *ctx, const uint8_t saddr[16],
 int rr_ebpf_flows(const struct rr_ebpf *e, rr_ebpf_flow_fn fn, void *ctx);
 /* Detaches everything it attached; removes the clsact qdisc it made. */
 void rr_ebpf_close(struct rr_ebpf *e);
+/* The libbpf this program runs with, as "libbpf X.Y". */
+const char *rr_ebpf_library_version(void);
 
 #endif

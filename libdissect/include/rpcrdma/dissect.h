@@ -61,6 +61,9 @@ enum rr_rpc_auth_stat { RR_RPC_AUTH_STAT_LIST(RR_X_ENUM) };
 enum rr_rpc_auth_flavor { RR_RPC_AUTH_FLAVOR_LIST(RR_X_ENUM) };
 enum rr_rpc_program { RR_RPC_PROGRAM_LIST(RR_X_ENUM) };
 
+/* The library's version at run time (rpcrdma/version.h: at build time). */
+RR_API const char *rr_version(void);
+
 /* Names; an unknown value gives NULL, never a crash. */
 RR_API const char *rr_status_str(unsigned v);
 RR_API const char *rr_problem_str(unsigned v);
