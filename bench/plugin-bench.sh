@@ -24,7 +24,7 @@ command -v tshark >/dev/null || { echo "plugin-bench: tshark not installed" >&2;
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 chmod 755 "$work"
-ws_version=$(tshark --version | sed -n '1s/.* \([0-9]*\.[0-9]*\.[0-9]*\).*/\1/p')
+ws_version=$("$(dirname "$0")/../scripts/wireshark-version.sh")
 ws_minor=${ws_version%.*}
 mkdir -p "$work/builtin" "$work/plugin/.local/lib/wireshark/plugins/$ws_minor/epan"
 cp "$plugin" "$work/plugin/.local/lib/wireshark/plugins/$ws_minor/epan/"

@@ -23,13 +23,13 @@
 #include <rpcrdma/dissect.h>
 
 #include "capture-source.h"
+#include "stats-text.h"
 #include "timestamp.h"
 #include "version.h"
 #include "live-source.h"
 #include "verbs-source.h"
 #ifdef RR_HAVE_JSONC
 #include "../exporters/rr_json.h"
-#include <json-c/json.h>
 #endif
 
 enum { EXIT_USAGE = 1, EXIT_INPUT = 2 };
@@ -560,124 +560,17 @@ static void print_events(struct dump *d, const struct pcap_pkthdr *h,
 	d->nev = 0;
 }
 
-static void print_stats(const struct rr_analyzer *a)
-{
-	const struct rr_stats *st = rr_analyzer_stats(a);
-	char s0[INET6_ADDRSTRLEN], s1[INET6_ADDRSTRLEN];
-	printf("\n%u connection%s\n", rr_analyzer_conn_count(a),
-	       rr_analyzer_conn_count(a) == 1 ? "" : "s");
-	for (uint32_t i = 0; i < rr_analyzer_conn_count(a); i++) {
-		const struct rr_conn_info *c = rr_analyzer_conn(a, i);
-		if (!c)
-			continue;
-		rr_conn_addr_str(c, false, s0, sizeof(s0));
-		rr_conn_addr_str(c, true, s1, sizeof(s1));
-		const struct rr_conn_stats *cs = &c->st;
-		bool tcp = c->transport == RR_TRANSPORT_IWARP;
-		printf(tcp ? "conn %u %s requester %s port %u > responder %s port %u %s%s\n" :
-			     "conn %u %s requester %s qp 0x%06x > responder %s qp 0x%06x %s%s\n",
-		       i, rr_transport_str(c->transport), s0,
-		       c->requester_qpn, s1, c->responder_qpn,
-		       c->inferred ? "(linked from traffic)" : "(from the connection setup)",
-		       c->closed ? " closed" : "");
-		for (int s = 0; s < 2; s++)
-			if (c->have_private[s])
-				printf("  %s private data: v%u R=%u send %u recv %u\n",
-				       s ? "responder" : "requester",
-				       c->priv[s].version, c->priv[s].rinval,
-				       c->priv[s].send_size, c->priv[s].recv_size);
-		printf("  inline thresholds: call %u reply %u; remote invalidation %s\n",
-		       c->thresholds.call, c->thresholds.reply,
-		       c->thresholds.remote_invalidation ? "yes" : "no");
-		printf("  calls %llu replies %llu unanswered %llu; credits granted %u"
-		       " (min %u max %u), in flight max %u",
-		       (unsigned long long)cs->calls, (unsigned long long)cs->replies,
-		       (unsigned long long)cs->unmatched, cs->grant,
-		       cs->grant_min == UINT32_MAX ? 0 : cs->grant_min, cs->grant_max,
-		       cs->in_flight_max);
-		/* no backchannel (NFSv3): no backward grant to show */
-		if (rr_conn_has_backchannel(cs))
-			printf("; backward grant %u", cs->bc_grant);
-		printf("\n");
-		printf("  chunks: inline %llu read %llu long-call %llu write %llu "
-		       "reply %llu responder-read %llu\n",
-		       (unsigned long long)cs->chunks[RR_KIND_INLINE],
-		       (unsigned long long)cs->chunks[RR_KIND_READ],
-		       (unsigned long long)cs->chunks[RR_KIND_PZRC],
-		       (unsigned long long)cs->chunks[RR_KIND_WRITE],
-		       (unsigned long long)cs->chunks[RR_KIND_REPLY],
-		       (unsigned long long)cs->chunks[RR_KIND_RRC]);
-		printf("  bytes: send %llu  RDMA read %llu  RDMA write %llu;"
-		       " findings %llu\n",
-		       (unsigned long long)cs->bytes_send,
-		       (unsigned long long)cs->bytes_read,
-		       (unsigned long long)cs->bytes_write,
-		       (unsigned long long)cs->findings);
-	}
-	printf("\nRPC calls by procedure (latency: median bucket, microseconds)\n");
-	for (unsigned p = 0; p < RR_PROC_SLOTS; p++) {
-		if (!st->rpc_calls[p])
-			continue;
-		int med = rr_latency_quantile_bucket(st->latency[p], 0.5);
-		struct rr_proc_slot_info si = rr_analyzer_proc_slot_info(p);
-		char name[48];
-		if (si.version == 3 && !strcmp(si.program, "NFS"))
-			snprintf(name, sizeof(name), "%s", si.procedure);
-		else
-			snprintf(name, sizeof(name), "%s v%u %s", si.program,
-				 (unsigned)si.version, si.procedure);
-		printf("  %-24s %8llu  latency ~%llu-%llu us", name,
-		       (unsigned long long)st->rpc_calls[p],
-		       med >= 0 ? (unsigned long long)(1ull << med) : 0ull,
-		       med >= 0 ? (unsigned long long)(2ull << med) : 0ull);
-		/* answers other than SUCCESS, by status (RFC 5531 §9) */
-		for (unsigned r = RR_REPLY_ACCEPTED + 1; r < RR_REPLY_STATUS_COUNT; r++)
-			if (st->rpc_replies[p][r])
-				printf("  %s %llu", rr_reply_status_str(r),
-				       (unsigned long long)st->rpc_replies[p][r]);
-		putchar('\n');
-	}
-	printf("\nFindings\n");
-	for (unsigned i = 0; i < RR_FINDING_COUNT; i++)
-		if (st->findings[i])
-			printf("  %-36s %8llu\n", rr_finding_info(i)->id,
-			       (unsigned long long)st->findings[i]);
-	printf("\nframes %llu: truncated %llu, malformed %llu, dropped %llu;"
-	       " connections evicted %llu, calls evicted %llu; reassembly"
-	       " slots exhausted %llu, iWARP stream gaps %llu; IB PSN gaps %llu,"
-	       " retransmissions %llu\n",
-	       (unsigned long long)st->frames,
-	       (unsigned long long)st->frames_truncated,
-	       (unsigned long long)st->frames_malformed,
-	       (unsigned long long)st->frames_dropped,
-	       (unsigned long long)st->connections_evicted,
-	       (unsigned long long)st->calls_evicted,
-	       (unsigned long long)st->reassembly_dropped,
-	       (unsigned long long)st->tcp_resyncs,
-	       (unsigned long long)st->psn_gaps,
-	       (unsigned long long)st->psn_duplicates);
-	if (rr_analyzer_limits(a)->rebuild_slots)
-		printf("RPC messages rebuilt from chunks %llu, not rebuilt %llu\n",
-		       (unsigned long long)st->messages_rebuilt,
-		       (unsigned long long)st->rebuild_incomplete);
-	else
-		printf("RPC messages not rebuilt from chunks (-q)\n");
-}
-
 /* -V: this program's version and those of the libraries it runs with */
 static void print_versions(void)
 {
-	char jc[48] = "";
 	const char *extra[3] = { NULL, NULL, NULL };
 	unsigned n = 0;
 #ifdef RR_HAVE_JSONC
-	snprintf(jc, sizeof(jc), "json-c %s", json_c_version());
-	extra[n++] = jc;
+	extra[n++] = rr_json_library_version();
 #endif
 #ifdef RR_HAVE_EBPF
 	extra[n++] = rr_ebpf_library_version();
 #endif
-	(void)jc;
 	(void)n;
 	rr_print_version("rpcrdma-dump", extra);
 }
@@ -859,9 +752,8 @@ static void process(struct dump *d, struct run *r, const struct pcap_pkthdr *h,
 	r->t.frames++;
 	if (r->writer)
 		pcap_dump((u_char *)r->writer, h, data);
-	uint64_t ts = ts_ns;
 	frame_ts_ns = ts_ns;
-	rr_analyzer_frame(d->a, (uint32_t)r->link, ts, data, h->caplen, h->len);
+	rr_analyzer_frame(d->a, (uint32_t)r->link, ts_ns, data, h->caplen, h->len);
 	const struct rr_frame_summary *sum = rr_analyzer_last_summary(d->a);
 	r->t.cm += sum->cm;
 	r->t.mpa += sum->mpa;
@@ -1037,7 +929,7 @@ int main(int argc, char **argv)
 	rr_analyzer_finish(a);
 	print_events(&d, NULL, &r.f);
 	if (o->stats && !o->stats_json)
-		print_stats(a);
+		rr_print_stats_text(a, stdout);
 #ifdef RR_HAVE_JSONC
 	if (o->stats_json) {
 		json_object *j = rr_json_stats(a);

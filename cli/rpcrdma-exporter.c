@@ -149,10 +149,9 @@ static int parse_args(int argc, char **argv, struct opts *o)
 			usage(stdout);
 			exit(0);
 		case 'V': {
-			char jc[48], mhd[48];
-			snprintf(jc, sizeof(jc), "json-c %s", json_c_version());
+			char mhd[48];
 			snprintf(mhd, sizeof(mhd), "libmicrohttpd %s", MHD_get_version());
-			const char *extra[] = { jc, mhd,
+			const char *extra[] = { rr_json_library_version(), mhd,
 #ifdef RR_HAVE_EBPF
 						rr_ebpf_library_version(),
 #endif

@@ -23,6 +23,7 @@
 #include <json-c/json.h>
 #include <rpcrdma/analyzer.h>
 
+#include "../exporters/rr_json.h"
 #include "capture-source.h"
 #include "live-source.h"
 #include "version.h"
@@ -207,9 +208,7 @@ static int parse_args(int argc, char **argv, struct opts *o)
 			usage(stdout);
 			exit(0);
 		case 'V': {
-			char jc[48];
-			snprintf(jc, sizeof(jc), "json-c %s", json_c_version());
-			const char *extra[] = { curses_version(), jc,
+			const char *extra[] = { curses_version(), rr_json_library_version(),
 #ifdef RR_HAVE_EBPF
 						rr_ebpf_library_version(),
 #endif

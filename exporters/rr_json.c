@@ -738,3 +738,10 @@ const char *rr_json_writer_rpc_message(struct rr_json_writer *w,
 	writer_rpc(w, w->rmsg, &w->q_rpc_cur, rpc);
 	return text(w, w->rmsg);
 }
+
+const char *rr_json_library_version(void)
+{
+	static char v[32];
+	snprintf(v, sizeof(v), "json-c %s", json_c_version());
+	return v;
+}

@@ -33,6 +33,8 @@ json_object *rr_json_setup(const struct rr_frame *f, uint64_t frame,
 json_object *rr_json_negotiated(const struct rr_event *ev,
 				const struct rr_conn_info *c);
 json_object *rr_json_stats(const struct rr_analyzer *a);
+/* The json-c this program runs with, as "json-c X.Y". */
+const char *rr_json_library_version(void);
 
 /*
  * JSON Lines of messages at speed: the writer keeps one object of each

@@ -29,7 +29,7 @@ cleanup() {
 trap cleanup EXIT
 . "$(dirname "$0")/tap.sh"
 chmod 755 "$work"
-ws_minor=$(tshark --version | sed -n '1s/.* \([0-9]*\.[0-9]*\)\.[0-9]*.*/\1/p')
+ws_minor=$("$src/scripts/wireshark-version.sh" --minor) || exit 1
 mkdir -p "$work/home/.local/lib/wireshark/plugins/$ws_minor/epan" \
 	"$work/home/.config/wireshark" "$work/runtime" "$shots"
 cp "$plugin" "$work/home/.local/lib/wireshark/plugins/$ws_minor/epan/"

@@ -29,8 +29,7 @@ work=$(mktemp -d)
 trap '[ -n "${KEEP:-}" ] || rm -rf "$work"' EXIT
 chmod 755 "$work"
 # the personal plugin folder of this tshark's minor version
-ws_minor=$(tshark --version | sed -n '1s/.* \([0-9]*\.[0-9]*\)\.[0-9]*.*/\1/p')
-[ -n "$ws_minor" ] || { echo "FAIL: no version in 'tshark --version'"; exit 1; }
+ws_minor=$("$src/scripts/wireshark-version.sh" --minor) || exit 1
 mkdir -p "$work/home/.local/lib/wireshark/plugins/$ws_minor/epan"
 cp "$plugin" "$work/home/.local/lib/wireshark/plugins/$ws_minor/epan/"
 chmod -R a+rX "$work"

@@ -171,20 +171,21 @@ check_run() {
 	fi
 	# each Send With Invalidate names the STag it invalidated, and that
 	# STag is a handle of its own call's chunks (RFC 8797 §4.1)
-	swi=$("$LAB_DUMP" -j -r client/capture.pcap 2>/dev/null | jq -rs '
+	"$LAB_DUMP" -j -r client/capture.pcap >"$work/dump.json" 2>/dev/null
+	swi=$(jq -rs '
 		[.[] | select(.type == "message")] as $m |
 		([$m[] | select(.dir == "call") | {key: "\(.conn) \(.xid)",
 		  value: [(.reads[], .writes[][], (.reply // [])[]) | .handle]}] | from_entries) as $h |
 		[$m[] | select(.invalidated_stag != null)] |
-		"\(length) \(map(. as $r | select(($h["\($r.conn) \($r.xid)"] // []) | index($r.invalidated_stag))) | length)"')
+		"\(length) \(map(. as $r | select(($h["\($r.conn) \($r.xid)"] // []) | index($r.invalidated_stag))) | length)"' "$work/dump.json")
 	check_eq "$1/$t: Send With Invalidate frames, as many as invalidate_without_r findings" \
 		"$(grep -c invalidate_without_r "$work/findings.txt")" "${swi% *}"
 	check_eq "$1/$t: each invalidated STag is a handle of its call's chunks" "${swi% *}" "${swi#* }"
 	# every CM message and MPA Request/Reply names its connection: as many
 	# connections among them as the statistics count
-	setup=$("$LAB_DUMP" -j -r client/capture.pcap 2>/dev/null | jq -rs '
+	setup=$(jq -rs '
 		[.[] | select(.type == "cm" or .type == "mpa")] |
-		"\(map(select(.conn == null)) | length) \(map(.conn) | unique | length)"')
+		"\(map(select(.conn == null)) | length) \(map(.conn) | unique | length)"' "$work/dump.json")
 	check_eq "$1/$t: CM and MPA frames without a connection" 0 "${setup% *}"
 	check_eq "$1/$t: connections named by CM and MPA frames" \
 		"$(jq '.connections | length' "$work/stats.json")" "${setup#* }"

@@ -1,0 +1,110 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+#include "stats-text.h"
+
+#include <arpa/inet.h>
+#include <string.h>
+
+void rr_print_stats_text(const struct rr_analyzer *a, FILE *out)
+{
+	const struct rr_stats *st = rr_analyzer_stats(a);
+	char s0[INET6_ADDRSTRLEN], s1[INET6_ADDRSTRLEN];
+	fprintf(out, "\n%u connection%s\n", rr_analyzer_conn_count(a),
+	       rr_analyzer_conn_count(a) == 1 ? "" : "s");
+	for (uint32_t i = 0; i < rr_analyzer_conn_count(a); i++) {
+		const struct rr_conn_info *c = rr_analyzer_conn(a, i);
+		if (!c)
+			continue;
+		rr_conn_addr_str(c, false, s0, sizeof(s0));
+		rr_conn_addr_str(c, true, s1, sizeof(s1));
+		const struct rr_conn_stats *cs = &c->st;
+		bool tcp = c->transport == RR_TRANSPORT_IWARP;
+		fprintf(out, tcp ? "conn %u %s requester %s port %u > responder %s port %u %s%s\n" :
+			     "conn %u %s requester %s qp 0x%06x > responder %s qp 0x%06x %s%s\n",
+		       i, rr_transport_str(c->transport), s0,
+		       c->requester_qpn, s1, c->responder_qpn,
+		       c->inferred ? "(linked from traffic)" : "(from the connection setup)",
+		       c->closed ? " closed" : "");
+		for (int s = 0; s < 2; s++)
+			if (c->have_private[s])
+				fprintf(out, "  %s private data: v%u R=%u send %u recv %u\n",
+				       s ? "responder" : "requester",
+				       c->priv[s].version, c->priv[s].rinval,
+				       c->priv[s].send_size, c->priv[s].recv_size);
+		fprintf(out, "  inline thresholds: call %u reply %u; remote invalidation %s\n",
+		       c->thresholds.call, c->thresholds.reply,
+		       c->thresholds.remote_invalidation ? "yes" : "no");
+		fprintf(out, "  calls %llu replies %llu unanswered %llu; credits granted %u"
+		       " (min %u max %u), in flight max %u",
+		       (unsigned long long)cs->calls, (unsigned long long)cs->replies,
+		       (unsigned long long)cs->unmatched, cs->grant,
+		       cs->grant_min == UINT32_MAX ? 0 : cs->grant_min, cs->grant_max,
+		       cs->in_flight_max);
+		/* no backchannel (NFSv3): no backward grant to show */
+		if (rr_conn_has_backchannel(cs))
+			fprintf(out, "; backward grant %u", cs->bc_grant);
+		fprintf(out, "\n");
+		fprintf(out, "  chunks: inline %llu read %llu long-call %llu write %llu "
+		       "reply %llu responder-read %llu\n",
+		       (unsigned long long)cs->chunks[RR_KIND_INLINE],
+		       (unsigned long long)cs->chunks[RR_KIND_READ],
+		       (unsigned long long)cs->chunks[RR_KIND_PZRC],
+		       (unsigned long long)cs->chunks[RR_KIND_WRITE],
+		       (unsigned long long)cs->chunks[RR_KIND_REPLY],
+		       (unsigned long long)cs->chunks[RR_KIND_RRC]);
+		fprintf(out, "  bytes: send %llu  RDMA read %llu  RDMA write %llu;"
+		       " findings %llu\n",
+		       (unsigned long long)cs->bytes_send,
+		       (unsigned long long)cs->bytes_read,
+		       (unsigned long long)cs->bytes_write,
+		       (unsigned long long)cs->findings);
+	}
+	fprintf(out, "\nRPC calls by procedure (latency: median bucket, microseconds)\n");
+	for (unsigned p = 0; p < RR_PROC_SLOTS; p++) {
+		if (!st->rpc_calls[p])
+			continue;
+		int med = rr_latency_quantile_bucket(st->latency[p], 0.5);
+		struct rr_proc_slot_info si = rr_analyzer_proc_slot_info(p);
+		char name[48];
+		if (si.version == 3 && !strcmp(si.program, "NFS"))
+			snprintf(name, sizeof(name), "%s", si.procedure);
+		else
+			snprintf(name, sizeof(name), "%s v%u %s", si.program,
+				 (unsigned)si.version, si.procedure);
+		fprintf(out, "  %-24s %8llu  latency ~%llu-%llu us", name,
+		       (unsigned long long)st->rpc_calls[p],
+		       med >= 0 ? (unsigned long long)(1ull << med) : 0ull,
+		       med >= 0 ? (unsigned long long)(2ull << med) : 0ull);
+		/* answers other than SUCCESS, by status (RFC 5531 §9) */
+		for (unsigned r = RR_REPLY_ACCEPTED + 1; r < RR_REPLY_STATUS_COUNT; r++)
+			if (st->rpc_replies[p][r])
+				fprintf(out, "  %s %llu", rr_reply_status_str(r),
+				       (unsigned long long)st->rpc_replies[p][r]);
+		fputc('\n', out);
+	}
+	fprintf(out, "\nFindings\n");
+	for (unsigned i = 0; i < RR_FINDING_COUNT; i++)
+		if (st->findings[i])
+			fprintf(out, "  %-36s %8llu\n", rr_finding_info(i)->id,
+			       (unsigned long long)st->findings[i]);
+	fprintf(out, "\nframes %llu: truncated %llu, malformed %llu, dropped %llu;"
+	       " connections evicted %llu, calls evicted %llu; reassembly"
+	       " slots exhausted %llu, iWARP stream gaps %llu; IB PSN gaps %llu,"
+	       " retransmissions %llu\n",
+	       (unsigned long long)st->frames,
+	       (unsigned long long)st->frames_truncated,
+	       (unsigned long long)st->frames_malformed,
+	       (unsigned long long)st->frames_dropped,
+	       (unsigned long long)st->connections_evicted,
+	       (unsigned long long)st->calls_evicted,
+	       (unsigned long long)st->reassembly_dropped,
+	       (unsigned long long)st->tcp_resyncs,
+	       (unsigned long long)st->psn_gaps,
+	       (unsigned long long)st->psn_duplicates);
+	if (rr_analyzer_limits(a)->rebuild_slots)
+		fprintf(out, "RPC messages rebuilt from chunks %llu, not rebuilt %llu\n",
+		       (unsigned long long)st->messages_rebuilt,
+		       (unsigned long long)st->rebuild_incomplete);
+	else
+		fprintf(out, "RPC messages not rebuilt from chunks (-q)\n");
+}
+
