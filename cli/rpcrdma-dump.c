@@ -383,7 +383,8 @@ static void on_event(void *ctx, const struct rr_event *ev)
 	if (d->o.quiet ||
 	    (ev->kind != RR_EV_MESSAGE && ev->kind != RR_EV_FINDING &&
 	     ev->kind != RR_EV_NEGOTIATED && ev->kind != RR_EV_RPC_DONE &&
-	     ev->kind != RR_EV_RPC_MESSAGE && ev->kind != RR_EV_CHUNK_DATA))
+	     ev->kind != RR_EV_RPC_MESSAGE && ev->kind != RR_EV_CHUNK_DATA &&
+	     ev->kind != RR_EV_RETRANSMISSION))
 		return;
 	if (d->nev == FRAME_EVENTS)
 		return;
@@ -475,6 +476,8 @@ static void print_events_json(struct dump *d)
 			json_line(rr_json_finding(&p->ev));
 		} else if (p->ev.kind == RR_EV_CHUNK_DATA) {
 			json_line(rr_json_chunk_data(&p->ev));
+		} else if (p->ev.kind == RR_EV_RETRANSMISSION) {
+			json_line(rr_json_retransmission(&p->ev));
 		} else if (p->ev.kind == RR_EV_RPC_MESSAGE) {
 			writer_line(d, rr_json_writer_rpc_message(d->jw, &p->ev,
 					p->has_rpc ? &p->rpc : NULL));
@@ -536,6 +539,16 @@ static void print_events(struct dump *d, const struct pcap_pkthdr *h,
 		 * same hosts apart (iWARP lines have their ports) */
 		if (rr_has(f, RR_LAYER_BTH))
 			printf(" qp 0x%06" PRIx32, f->bth.dqpn);
+		if (p->ev.kind == RR_EV_RETRANSMISSION) {
+			/* what a receiver drops (IBA vol. 1 §9.7.5.1.2) */
+			const char *op = rr_bth_opcode_str(p->ev.opcode);
+			printf(" %s psn %u retransmission", op ? op : "RC", p->ev.psn);
+			if (p->ev.original_frame)
+				printf(" of frame %llu",
+				       (unsigned long long)p->ev.original_frame);
+			putchar('\n');
+			continue;
+		}
 		if (p->ev.kind == RR_EV_RPC_MESSAGE) {
 			printf(" RPC xid 0x%08" PRIx32, p->ev.xid);
 			if (p->has_rpc)

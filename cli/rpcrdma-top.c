@@ -52,8 +52,9 @@ struct opts {
 
 /* What top keeps per connection besides the analyzer's counters. */
 struct conn_view {
-	uint64_t lat[RR_LAT_BUCKETS];       /* this interval's latencies */
-	uint64_t lat_all[RR_LAT_BUCKETS];
+	/* latencies: [0] this interval's, [1] all; made on the first reply
+	 * (16 KiB) */
+	struct rr_latency *lat;
 	uint64_t calls0, bytes0[3]; /* at the last snapshot */
 	uint8_t programs;                   /* 1 NFS, 2 NFS4_CB, 4 other */
 };
@@ -62,6 +63,7 @@ struct conn_view {
 struct row {
 	uint32_t conn;
 	char requester[48], responder[48], qp[24];
+	char id[8];   /* what tells apart connections of the same hosts */
 	uint32_t granted, in_flight, in_flight_max;
 	double calls_s, bytes_s[3];
 	uint64_t p50_us, p99_us, findings;
@@ -251,25 +253,26 @@ static uint64_t forward(const struct rr_conn_stats *s, uint8_t dir)
 	return n;
 }
 
-static unsigned lat_bucket(uint64_t us)
-{
-	unsigned b = 0;
-	while (us > 1 && b + 1 < RR_LAT_BUCKETS) {
-		us >>= 1;
-		b++;
-	}
-	return b;
-}
-
 static void on_event(void *ctx, const struct rr_event *ev)
 {
 	struct top *t = ctx;
-	if (ev->kind != RR_EV_RPC_DONE || ev->conn >= MAX_CONNS)
+	if (ev->conn >= MAX_CONNS)
 		return;
 	struct conn_view *v = &t->cv[ev->conn];
-	unsigned b = lat_bucket(ev->latency_ns / 1000u);
-	v->lat[b]++;
-	v->lat_all[b]++;
+	if (ev->kind == RR_EV_CONN_OPEN) { /* a new connection in a slot */
+		struct rr_latency *lat = v->lat;
+		memset(v, 0, sizeof(*v));
+		if (lat)
+			memset(lat, 0, 2 * sizeof(*lat));
+		v->lat = lat;
+		return;
+	}
+	if (ev->kind != RR_EV_RPC_DONE)
+		return;
+	if (!v->lat && !(v->lat = calloc(2, sizeof(*v->lat))))
+		return;
+	rr_latency_record(&v->lat[0], ev->latency_ns);
+	rr_latency_record(&v->lat[1], ev->latency_ns);
 	v->programs |= ev->prog == 100003 ? 1 : ev->prog == 0x40000000 ? 2 : 4;
 }
 
@@ -299,11 +302,9 @@ static time_t shown_time(const struct top *t)
 	return t->capture_clock ? (time_t)(t->capture_ns / 1000000000u) : time(NULL);
 }
 
-/* The upper bound of the bucket that holds the q-quantile, microseconds. */
-static uint64_t quantile_us(const uint64_t *h, double q)
+static uint64_t quantile_us(const struct rr_latency *h, double q)
 {
-	int b = rr_latency_quantile_bucket(h, q);
-	return b < 0 ? 0 : (uint64_t)2 << b;
+	return (rr_latency_quantile_ns(h, q) + 500) / 1000;
 }
 
 static bool row_shown(const struct top *t, const struct row *r)
@@ -387,6 +388,12 @@ static void snapshot(struct top *t)
 		snprintf(r->qp, sizeof(r->qp),
 			 c->transport == RR_TRANSPORT_IWARP ? "%u>%u" : "%06x>%06x",
 			 (unsigned)c->requester_qpn, (unsigned)c->responder_qpn);
+		/* the responder's QPN (each connection has its own QP there);
+		 * on iWARP the requester's port (the responder's is 20049) */
+		unsigned id = c->transport == RR_TRANSPORT_IWARP ?
+				      c->requester_qpn & 0xffff : c->responder_qpn & 0xffffff;
+		snprintf(r->id, sizeof(r->id), !id ? "-" :
+			 c->transport == RR_TRANSPORT_IWARP ? "%u" : "%06x", id);
 		r->granted = s->grant;
 		r->in_flight = s->in_flight;
 		r->in_flight_max = s->in_flight_max;
@@ -398,12 +405,12 @@ static void snapshot(struct top *t)
 			v->bytes0[k] = b[k];
 		}
 		/* this interval's latencies, or all when none came */
-		bool fresh = false;
-		for (unsigned k = 0; k < RR_LAT_BUCKETS && !fresh; k++)
-			fresh = v->lat[k];
-		r->p50_us = quantile_us(fresh ? v->lat : v->lat_all, 0.5);
-		r->p99_us = quantile_us(fresh ? v->lat : v->lat_all, 0.99);
-		memset(v->lat, 0, sizeof(v->lat));
+		if (v->lat) {
+			const struct rr_latency *h = &v->lat[v->lat[0].count ? 0 : 1];
+			r->p50_us = quantile_us(h, 0.5);
+			r->p99_us = quantile_us(h, 0.99);
+			memset(&v->lat[0], 0, sizeof(v->lat[0]));
+		}
 		r->findings = s->findings;
 		r->programs = v->programs;
 		v->calls0 = conn_calls;
@@ -479,15 +486,13 @@ static void render(struct top *t, struct lines *L)
 				continue;
 			struct rr_proc_slot_info si = rr_analyzer_proc_slot_info(p);
 			char name[40], p50[16], p99[16];
-			uint64_t n = 0;
-			for (unsigned b = 0; b < RR_LAT_BUCKETS; b++)
-				n += st->latency[p][b];
 			snprintf(name, sizeof(name), "%s v%u %s", si.program,
 				 (unsigned)si.version, si.procedure);
-			fmt_us(p50, sizeof(p50), quantile_us(st->latency[p], 0.5));
-			fmt_us(p99, sizeof(p99), quantile_us(st->latency[p], 0.99));
+			const struct rr_latency *h = &st->latency[p];
+			fmt_us(p50, sizeof(p50), quantile_us(h, 0.5));
+			fmt_us(p99, sizeof(p99), quantile_us(h, 0.99));
 			put(L, "%-24.24s %10" PRIu64 " %9s %9s %9.0f", name, st->rpc_calls[p],
-			    p50, p99, n ? (double)st->latency_sum_ns[p] / 1000.0 / (double)n : 0);
+			    p50, p99, (double)rr_latency_mean_ns(h) / 1000.0);
 		}
 		return;
 	}
@@ -495,9 +500,9 @@ static void render(struct top *t, struct lines *L)
 		put(L, "%-15s %-15s %-15s %7s %7s %7s %5s", "REQUESTER", "RESPONDER",
 		    "QP", "CALL/s", "P50us", "P99us", "FIND");
 	else
-		put(L, "%-15s %-15s %4s %4s %4s %7s %6s %6s %6s %4s", "REQUESTER",
-		    "RESPONDER", "CRED", "INFL", "MAX", "CALL/s", "SENDMB", "READMB",
-		    "WRITMB", "FIND");
+		put(L, "%-15s %-15s %-6s %3s %3s %3s %6s %5s %5s %5s %4s", "REQUESTER",
+		    "RESPONDER", "QP", "CRD", "INF", "MAX", "CALL/s", "SEND", "READ",
+		    "WRITE", "FIND");
 	for (unsigned i = 0; i < t->nrows; i++) {
 		const struct row *r = &t->rows[i];
 		if (t->view == VIEW_LATENCY) {
@@ -508,10 +513,13 @@ static void render(struct top *t, struct lines *L)
 			    r->requester, r->responder, r->qp, r->calls_s, p50, p99,
 			    r->findings);
 		} else {
-			put(L, "%-15.15s %-15.15s %4u %4u %4u %7.0f %6.2f %6.2f %6.2f %4" PRIu64,
-			    r->requester, r->responder, r->granted, r->in_flight,
-			    r->in_flight_max, r->calls_s, r->bytes_s[0] / 1e6,
-			    r->bytes_s[1] / 1e6, r->bytes_s[2] / 1e6, r->findings);
+			char mb[3][8];
+			for (int k = 0; k < 3; k++) /* MB/s in five columns */
+				snprintf(mb[k], sizeof(mb[k]), r->bytes_s[k] < 1e8 ? "%.2f" : "%.0f",
+					 r->bytes_s[k] / 1e6);
+			put(L, "%-15.15s %-15.15s %-6.6s %3u %3u %3u %6.0f %5.5s %5.5s %5.5s %4" PRIu64,
+			    r->requester, r->responder, r->id, r->granted, r->in_flight,
+			    r->in_flight_max, r->calls_s, mb[0], mb[1], mb[2], r->findings);
 		}
 	}
 }
@@ -835,6 +843,8 @@ int main(int argc, char **argv)
 		endwin();
 	rr_live_close(t.src);
 	rr_analyzer_free(t.a);
+	for (unsigned i = 0; i < MAX_CONNS; i++)
+		free(t.cv[i].lat);
 	free(t.cv);
 	free(t.rows);
 	free((char *)t.o.src.filter);

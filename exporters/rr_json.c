@@ -136,7 +136,7 @@ json_object *rr_json_rpc_message(const struct rr_event *ev,
 {
 	json_object *o = header("rpc_message", ev->frame, ev->ts_ns);
 	add(o, "conn", u64(ev->conn));
-	add(o, "dir", json_object_new_string(rr_dir_str(ev->dir)));
+	add(o, "dir", json_object_new_string(rr_dir_id(ev->dir)));
 	add(o, "xid", u64(ev->xid));
 	add(o, "source", json_object_new_string(rr_chunk_kind_str(ev->source)));
 	add(o, "len", u64(ev->msg_len));
@@ -152,7 +152,7 @@ json_object *rr_json_message(const struct rr_event *ev,
 {
 	json_object *o = header("message", ev->frame, ev->ts_ns);
 	add(o, "conn", u64(ev->conn));
-	add(o, "dir", json_object_new_string(rr_dir_str(ev->dir)));
+	add(o, "dir", json_object_new_string(rr_dir_id(ev->dir)));
 	add(o, "xid", u64(h->xid));
 	add(o, "vers", u64(h->vers));
 	add(o, "credits", u64(h->credits));
@@ -218,13 +218,24 @@ json_object *rr_json_chunk_data(const struct rr_event *ev)
 {
 	json_object *o = header("chunk_data", ev->frame, ev->ts_ns);
 	add(o, "conn", u64(ev->conn));
-	add(o, "dir", json_object_new_string(rr_dir_str(ev->dir)));
+	add(o, "dir", json_object_new_string(rr_dir_id(ev->dir)));
 	add(o, "xid", u64(ev->xid));
 	add(o, "chunk", json_object_new_string(rr_chunk_kind_str(ev->source)));
 	add(o, "op", json_object_new_string(rr_access_str(ev->access)));
 	add(o, "handle", u64(ev->handle));
 	add(o, "offset", u64(ev->seg_offset));
 	add(o, "len", u64(ev->data_len));
+	return o;
+}
+
+json_object *rr_json_retransmission(const struct rr_event *ev)
+{
+	json_object *o = header("retransmission", ev->frame, ev->ts_ns);
+	add(o, "conn", u64(ev->conn));
+	const char *op = rr_bth_opcode_str(ev->opcode);
+	add(o, "opcode", op ? json_object_new_string(op) : u64(ev->opcode));
+	add(o, "psn", u64(ev->psn));
+	add(o, "original_frame", ev->original_frame ? u64(ev->original_frame) : NULL);
 	return o;
 }
 
@@ -343,15 +354,13 @@ json_object *rr_json_negotiated(const struct rr_event *ev,
  * own and are left out of it */
 static json_object *conn_stats(const struct rr_conn_stats *s, bool total)
 {
-	static const char *const dirs[] = { "call", "reply", "backward_call",
-					    "backward_reply", "unknown" };
 	json_object *o = json_object_new_object();
 	json_object *m = json_object_new_object();
 	for (unsigned d = 0; d <= RR_DIR_UNKNOWN; d++) {
 		json_object *byproc = json_object_new_object();
 		for (unsigned p = 0; p < 5; p++)
 			add(byproc, rr_rdma_proc_str(p), u64(s->messages[d][p]));
-		add(m, dirs[d], byproc);
+		add(m, rr_dir_id(d), byproc);
 	}
 	add(o, "messages", m);
 	add(o, "calls", u64(s->calls));
@@ -380,6 +389,28 @@ static json_object *conn_stats(const struct rr_conn_stats *s, bool total)
 	add(b, "rdma_write", u64(s->bytes_write));
 	add(o, "bytes", b);
 	add(o, "findings", u64(s->findings));
+	add(o, "retransmissions", u64(s->retransmissions));
+	return o;
+}
+
+/* Answered calls' latency: percentiles from the log-linear histogram
+ * (within 1.6%), count, sum, min and max exact. */
+static json_object *latency(const struct rr_latency *h)
+{
+	static const struct {
+		const char *key;
+		double q;
+	} pct[] = { { "p50_ns", 0.5 }, { "p90_ns", 0.9 }, { "p99_ns", 0.99 },
+		    { "p999_ns", 0.999 } };
+	json_object *o = json_object_new_object();
+	add(o, "count", u64(h->count));
+	add(o, "sum_ns", u64(h->sum_ns));
+	if (h->count) {
+		add(o, "min_ns", u64(h->min_ns));
+		add(o, "max_ns", u64(h->max_ns));
+		for (unsigned i = 0; i < sizeof(pct) / sizeof(pct[0]); i++)
+			add(o, pct[i].key, u64(rr_latency_quantile_ns(h, pct[i].q)));
+	}
 	return o;
 }
 
@@ -426,11 +457,7 @@ json_object *rr_json_stats(const struct rr_analyzer *a)
 			if (st->rpc_replies[p][r])
 				add(rs, rr_reply_status_str(r), u64(st->rpc_replies[p][r]));
 		add(po, "replies", rs);
-		json_object *lat = json_object_new_array();
-		for (unsigned b = 0; b < RR_LAT_BUCKETS; b++)
-			json_object_array_add(lat, u64(st->latency[p][b]));
-		add(po, "latency_log2_us", lat);
-		add(po, "latency_sum_ns", u64(st->latency_sum_ns[p]));
+		add(po, "latency", latency(&st->latency[p]));
 		json_object_array_add(procs, po);
 	}
 	add(o, "procedures", procs);
@@ -448,6 +475,19 @@ json_object *rr_json_stats(const struct rr_analyzer *a)
 	add(fr, "ib_psn_gaps", u64(st->psn_gaps));
 	add(fr, "ib_retransmissions", u64(st->psn_duplicates));
 	add(o, "frames", fr);
+	/* connections refused, by the IB CM REJ's reason */
+	json_object *rj = json_object_new_array();
+	for (unsigned r = 0; r < RR_CM_REJ_REASONS; r++) {
+		if (!st->cm_rejects[r])
+			continue;
+		json_object *ro = json_object_new_object();
+		const char *why = rr_cm_rej_reason_str(r);
+		add(ro, "reason", u64(r));
+		add(ro, "reason_name", why ? json_object_new_string(why) : NULL);
+		add(ro, "count", u64(st->cm_rejects[r]));
+		json_object_array_add(rj, ro);
+	}
+	add(o, "cm_rejects", rj);
 	json_object *ev = json_object_new_object();
 	add(ev, "connections", u64(st->connections_evicted));
 	add(ev, "calls", u64(st->calls_evicted));
@@ -622,7 +662,7 @@ static void fill_head(struct rr_json_writer *w, struct held_head *h,
 	json_object_set_int64(h->frame, (int64_t)ev->frame);
 	writer_ts(w, ev->ts_ns);
 	json_object_set_int64(h->conn, ev->conn);
-	json_object_set_string(h->dir, rr_dir_str(ev->dir));
+	json_object_set_string(h->dir, rr_dir_id(ev->dir));
 	json_object_set_int64(h->xid, xid);
 }
 

@@ -158,6 +158,26 @@ static void histogram(struct rr_prom *w, const char *name, const char *labels,
 	rr_prom_sample_u64(w, name, "_count", labels, total);
 }
 
+/* A latency histogram at the fixed bounds chosen for NFS (10 us to 10 s,
+ * rpcrdma/latency.h): exact counts, not estimated from the log-linear
+ * buckets. */
+static void latency_histogram(struct rr_prom *w, const char *name,
+			      const char *labels, const struct rr_latency *h)
+{
+	char lb[512], v[32];
+	for (unsigned b = 0; b < RR_LAT_BOUNDS; b++) {
+		snprintf(lb, sizeof(lb), "%s", labels);
+		snprintf(v, sizeof(v), "%.9g", (double)rr_latency_bound_us(b) / 1e6);
+		rr_prom_label(lb, sizeof(lb), "le", v);
+		rr_prom_sample_u64(w, name, "_bucket", lb, rr_latency_at_most_bound(h, b));
+	}
+	snprintf(lb, sizeof(lb), "%s", labels);
+	rr_prom_label(lb, sizeof(lb), "le", "+Inf");
+	rr_prom_sample_u64(w, name, "_bucket", lb, h->count);
+	rr_prom_sample(w, name, "_sum", labels, (double)h->sum_ns / 1e9);
+	rr_prom_sample_u64(w, name, "_count", labels, h->count);
+}
+
 /* Counters of rr_stats that take no label. */
 static const struct {
 	const char *name, *help;
@@ -190,9 +210,6 @@ static const struct {
 	  offsetof(struct rr_stats, rebuild_incomplete) },
 };
 
-static const char *const dir_names[] = { "call", "reply", "backward_call",
-					 "backward_reply", "unknown" };
-
 static void totals(struct rr_prom *w, const struct rr_stats *st)
 {
 	char lb[256];
@@ -201,7 +218,7 @@ static void totals(struct rr_prom *w, const struct rr_stats *st)
 	for (unsigned d = 0; d <= RR_DIR_UNKNOWN; d++)
 		for (unsigned p = 0; p < 5; p++) {
 			lb[0] = '\0';
-			rr_prom_label(lb, sizeof(lb), "direction", dir_names[d]);
+			rr_prom_label(lb, sizeof(lb), "direction", rr_dir_id(d));
 			rr_prom_label(lb, sizeof(lb), "proc", rr_rdma_proc_str(p));
 			rr_prom_sample_u64(w, "rpcrdma_messages_total", "", lb,
 					   st->total.messages[d][p]);
@@ -244,10 +261,8 @@ static void totals(struct rr_prom *w, const struct rr_stats *st)
 	rr_prom_family(w, "rpcrdma_rpc_latency_seconds", "histogram",
 		       "time from an RPC call to its reply, by procedure");
 	for (unsigned p = 0; p < RR_PROC_SLOTS; p++) {
-		uint64_t n = 0;
-		for (unsigned b = 0; b < RR_LAT_BUCKETS; b++)
-			n += st->latency[p][b];
-		if (!n)
+		const struct rr_latency *h = &st->latency[p];
+		if (!h->count)
 			continue;
 		struct rr_proc_slot_info si = rr_analyzer_proc_slot_info(p);
 		char v[16];
@@ -256,10 +271,7 @@ static void totals(struct rr_prom *w, const struct rr_stats *st)
 		rr_prom_label(lb, sizeof(lb), "program", si.program);
 		rr_prom_label(lb, sizeof(lb), "version", v);
 		rr_prom_label(lb, sizeof(lb), "procedure", si.procedure);
-		/* bounds from 2 us to 67 s */
-		histogram(w, "rpcrdma_rpc_latency_seconds", lb, st->latency[p],
-			  RR_LAT_BUCKETS, 26, 1e-6, false,
-			  (double)st->latency_sum_ns[p] / 1e9);
+		latency_histogram(w, "rpcrdma_rpc_latency_seconds", lb, h);
 	}
 	counter(w, "rpcrdma_rpc_replies_total", "RPC replies matched or not",
 		st->total.replies);
@@ -308,6 +320,19 @@ static void totals(struct rr_prom *w, const struct rr_stats *st)
 		uint64_t v;
 		memcpy(&v, (const char *)st + plain_counters[i].offset, sizeof(v));
 		counter(w, plain_counters[i].name, plain_counters[i].help, v);
+	}
+	rr_prom_family(w, "rpcrdma_cm_rejects_total", "counter",
+		       "IB CM REJ messages (connections refused) by reason, IBA table 112");
+	for (unsigned r = 0; r < RR_CM_REJ_REASONS; r++) {
+		if (!st->cm_rejects[r])
+			continue;
+		const char *why = rr_cm_rej_reason_str(r);
+		char code[8];
+		snprintf(code, sizeof(code), "%u", r);
+		lb[0] = '\0';
+		rr_prom_label(lb, sizeof(lb), "code", code);
+		rr_prom_label(lb, sizeof(lb), "reason", why ? why : "other");
+		rr_prom_sample_u64(w, "rpcrdma_cm_rejects_total", "", lb, st->cm_rejects[r]);
 	}
 	rr_prom_family(w, "rpcrdma_capture_gaps_total", "counter",
 		       "places where the capture lost frames of a connection");

@@ -20,12 +20,19 @@ trap 'rm -rf "$work"' EXIT
 # mergecap interleaves the two copies by time: each frame twice in a row
 mergecap -w "$work/twice.pcap" "$sample" "$sample"
 "$dump" -r "$sample" 2>/dev/null | grep -v ' CM ' >"$work/once.out"
-"$dump" -r "$work/twice.pcap" 2>/dev/null | grep -v ' CM ' >"$work/twice.out"
+"$dump" -r "$work/twice.pcap" 2>/dev/null | grep -v ' CM ' >"$work/twice.all"
+grep -v ' retransmission' "$work/twice.all" >"$work/twice.out"
 check "every frame twice: the same messages, RPCs and rebuilt messages" \
 	diff -u "$work/once.out" "$work/twice.out"
 "$dump" -q --stats -r "$work/twice.pcap" >"$work/twice.stats" 2>&1
 check "every frame twice: the repeats are counted as retransmissions" \
 	grep -q 'IB PSN gaps 0, retransmissions [1-9]' "$work/twice.stats"
+retx=$(sed -n 's/.*IB PSN gaps 0, retransmissions \([0-9]*\).*/\1/p' "$work/twice.stats")
+check "every frame twice: a line per retransmission ($retx)" \
+	test "$(grep -c ' retransmission of frame ' "$work/twice.all")" = "$retx"
+check "every frame twice: each retransmission repeats the frame before it" \
+	test "$("$dump" -j -r "$work/twice.pcap" 2>/dev/null |
+		jq -s '[.[] | select(.type == "retransmission") | select(.original_frame == .frame - 1)] | length')" = "$retx"
 check "every frame twice: no finding" \
 	grep -q ' 0 findings$' "$work/twice.stats"
 

@@ -26,5 +26,15 @@ for capture in "$src"/tests/linux/*/client/capture.pcap; do
 		awk -v g="$rate" -v w="$want" 'BEGIN { d = g - w; exit !(w > 0 && (d < 0 ? -d : d) <= w * 0.01) }'
 	check "$name: the clock is the last frame's" \
 		test "$(echo "$json" | jq .time)" = "${last%.*}"
+	# the main view tells apart connections of the same hosts: one row
+	# per connection with a QP (RoCE: the responder's QPN, iWARP: the
+	# requester's port), each the one rpcrdma-dump --stats=json gives
+	screen=$("$top" -r "$capture" -b 2>/dev/null | awk '/^REQUESTER/ { on = 1; next } on && NF { print $3 }' | sort)
+	ids=$("$build/cli/rpcrdma-dump" -q --stats=json -r "$capture" 2>/dev/null | jq -r '.connections[] |
+		(if .transport == "iWARP" then .requester_id else .responder_id end) as $id |
+		if $id == 0 then "-" elif .transport == "iWARP" then "\($id)" else
+		([range(5; -1; -1) as $i | (($id / pow(16; $i)) | floor) % 16 | "0123456789abcdef"[.:.+1]] | join("")) end' | sort)
+	check "$name: main view: a QP or port per connection, as rpcrdma-dump's ($(echo $ids))" \
+		test "$screen" = "$ids"
 done
 tap_end

@@ -63,7 +63,7 @@ check "every finding is an expert item of its own (tshark -G fields)" \
 	eval "test \"\$(ts -G fields 2>/dev/null | awk -F'\t' '\$3 ~ /^rpcrdma\\./ && \$4 == \"FT_NONE\"' | grep -c .)\" -ge 24"
 
 # rpcrdma-dump's names as the numbers tshark -T fields prints
-names='def dir: {"call": 0, "reply": 1, "backward call": 2, "backward reply": 3, "unknown": 4}[.];
+names='def dir: {"call": 0, "reply": 1, "backward_call": 2, "backward_reply": 3, "unknown": 4}[.];
 def proc: {"RDMA_MSG": 0, "RDMA_NOMSG": 1, "RDMA_MSGP": 2, "RDMA_DONE": 3, "RDMA_ERROR": 4}[.];
 def kind: {"inline": 0, "read": 1, "position_zero_read": 2, "write": 3, "reply": 4, "responder_read": 5}[.];
 def op: {"read_request": 0, "read_response": 1, "write": 2}[.];'
@@ -160,6 +160,17 @@ for capture in ${PLUGIN_CAPTURES:-"$src"/samples/*.pcap "$src"/tests/linux/*-rxe
 		same "$name: the STag of each Send With Invalidate, as rpcrdma-dump -j" \
 			"$work/inv.dump" "$work/inv.ts"
 	fi
+	# RC retransmissions: each a line of rpcrdma-dump -j, each the frame
+	# it repeats (IBA vol. 1 §9.7.5.1.2)
+	jq -r 'select(.type == "retransmission") | "\(.frame) \(.original_frame)"' \
+		"$work/dump.json" | sort -n >"$work/retx.dump"
+	tsf -r "$capture" -Y rpcrdma.retransmission_psn -T fields \
+		-e frame.number -e rpcrdma.retransmission_of 2>/dev/null |
+		awk -F'\t' '{ print $1, ($2 == "" ? "null" : $2) }' | sort -n >"$work/retx.ts"
+	if [ -s "$work/retx.dump" ]; then
+		same "$name: RC retransmissions and the frames they repeat, as rpcrdma-dump -j" \
+			"$work/retx.dump" "$work/retx.ts"
+	fi
 	# each RPC message once, in one pass: the inline ones that are whole
 	# (not reduced by read chunks past position zero or by a reply's write
 	# chunks, RFC 8166 §3.5) and the rebuilt ones; clean captures give no
@@ -181,7 +192,13 @@ for capture in ${PLUGIN_CAPTURES:-"$src"/samples/*.pcap "$src"/tests/linux/*-rxe
 	# findings (end-of-capture ones too, hence two passes)
 	"$dump" --findings -r "$capture" 2>/dev/null |
 		sed -n 's/.*! [a-z_.]* ([a-z]*): //p' | sort | uniq -c |
-		awk '{ n = $1; $1 = ""; print n "\t" substr($0, 2) }' | sort >"$work/find.dump"
+		awk '{ n = $1; $1 = ""; print n "\t" substr($0, 2) }' >"$work/find.dump"
+	# and one expert item per RC retransmission
+	retx=$(jq -s '[.[] | select(.type == "retransmission")] | length' "$work/dump.json")
+	if [ "$retx" -gt 0 ]; then
+		printf '%s\tRC request packet retransmitted\n' "$retx" >>"$work/find.dump"
+	fi
+	sort -o "$work/find.dump" "$work/find.dump"
 	ts -2 -r "$capture" -q -z expert,note 2>/dev/null |
 		awk '$3 == "RPCRDMA" { n = $1; $1 = $2 = $3 = ""; sub(/^ +/, ""); print n "\t" $0 }' |
 		sort >"$work/find.ts"

@@ -178,6 +178,11 @@ static void on_event(void *ctx, const struct rr_event *ev)
 		it->seg_offset = ev->seg_offset;
 		it->data_len = ev->data_len;
 		break;
+	case RR_EV_RETRANSMISSION:
+		it->psn = ev->psn;
+		it->other_frame = ev->original_frame ?
+					  wireshark_number(ev->original_frame) : 0;
+		break;
 	case RR_EV_FINDING:
 		it->finding = ev->finding;
 		it->detail = ev->detail ? wmem_strdup(wmem_file_scope(), ev->detail) : NULL;

@@ -49,6 +49,8 @@ static int hf_rebuilt_source = -1, hf_rebuilt_xid = -1;
 static gint ett_rpcrdma = -1, ett_list = -1, ett_chunk = -1, ett_segment = -1;
 static gint ett_cm = -1, ett_analysis = -1, ett_chunk_data = -1;
 static expert_field ei_findings[RR_FINDING_COUNT];
+static expert_field ei_retransmission = EI_INIT;
+static int hf_retransmission_of = -1, hf_retransmission_psn = -1;
 static dissector_handle_t rpc_handle;
 static int rpcrdma_tap = -1;
 
@@ -210,6 +212,20 @@ static void add_chunk_data(proto_tree *tree, packet_info *pinfo, tvbuff_t *tvb,
 	generated(proto_tree_add_uint(t, hf_chunk_bytes, tvb, 0, 0, c->data_len));
 	col_append_fstr(pinfo->cinfo, COL_INFO, " [%s chunk, xid 0x%08x]",
 			val_to_str_const(c->source, kind_names, "?"), c->xid);
+}
+
+/* A request packet with a PSN already seen: the receiver drops it
+ * (IBA vol. 1 §9.7.5.1.2). */
+static void add_retransmission(proto_tree *tree, packet_info *pinfo, tvbuff_t *tvb,
+			       const struct rr_ws_item *it)
+{
+	generated(proto_tree_add_uint(tree, hf_retransmission_psn, tvb, 0, 0, it->psn));
+	if (it->other_frame)
+		generated(proto_tree_add_uint(tree, hf_retransmission_of, tvb, 0, 0,
+					      it->other_frame));
+	/* one summary for all, as -z expert groups them */
+	proto_tree_add_expert(tree, pinfo, &ei_retransmission, tvb, 0, 0);
+	col_append_str(pinfo->cinfo, COL_INFO, " [RC retransmission]");
 }
 
 /* The message item of this frame for header h at the start of a payload
@@ -557,6 +573,7 @@ static int post_rpcrdma(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, voi
 	bool shown = false;
 	for (uint32_t i = 0; i < r->nitems; i++) {
 		shown |= r->items[i].kind == RR_EV_FINDING ||
+			 r->items[i].kind == RR_EV_RETRANSMISSION ||
 			 r->items[i].kind == RR_EV_NEGOTIATED ||
 			 (!claimed && r->items[i].kind == RR_EV_CHUNK_DATA);
 		if (!claimed && r->items[i].kind == RR_EV_RPC_MESSAGE)
@@ -579,6 +596,9 @@ static int post_rpcrdma(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, voi
 		case RR_EV_CHUNK_DATA:
 			if (!claimed)
 				add_chunk_data(t, pinfo, tvb, it);
+			break;
+		case RR_EV_RETRANSMISSION:
+			add_retransmission(t, pinfo, tvb, it);
 			break;
 		default:
 			break;
@@ -621,8 +641,13 @@ static void register_findings(void)
 			{ fi->id, expert_group(i), severity[fi->severity], fi->message,
 			  EXPFILL } };
 	}
-	expert_register_field_array(expert_register_protocol(proto_rpcrdma), ei,
-				    RR_FINDING_COUNT);
+	expert_module_t *em = expert_register_protocol(proto_rpcrdma);
+	expert_register_field_array(em, ei, RR_FINDING_COUNT);
+	static ei_register_info retransmission[] = {
+		{ &ei_retransmission, { "rpcrdma.retransmission", PI_SEQUENCE, PI_NOTE,
+					"RC request packet retransmitted", EXPFILL } },
+	};
+	expert_register_field_array(em, retransmission, 1);
 }
 
 void proto_register_rpcrdma_tools(void)
@@ -701,6 +726,11 @@ void proto_register_rpcrdma_tools(void)
 				  BASE_HEX, NULL, 0,
 				  "RFC 8797 §4.1: the STag this Send With Invalidate invalidated",
 				  HFILL } },
+		{ &hf_retransmission_of, { "Retransmission of", "rpcrdma.retransmission_of",
+					   FT_FRAMENUM, BASE_NONE, NULL, 0,
+					   "the frame that carried this PSN first", HFILL } },
+		{ &hf_retransmission_psn, { "Retransmitted PSN", "rpcrdma.retransmission_psn",
+					    FT_UINT32, BASE_DEC, NULL, 0, NULL, HFILL } },
 		{ &hf_reply_in, { "Reply in", "rpcrdma.reply_in", FT_FRAMENUM, BASE_NONE,
 				  FRAMENUM_TYPE(FT_FRAMENUM_RESPONSE), 0, NULL, HFILL } },
 		{ &hf_response_to, { "Call in", "rpcrdma.call_in", FT_FRAMENUM, BASE_NONE,

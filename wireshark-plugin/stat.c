@@ -143,16 +143,15 @@ static void fill_procedures(struct filler *f, const struct rr_stats *st)
 		if (!st->rpc_calls[p])
 			continue;
 		struct rr_proc_slot_info si = rr_analyzer_proc_slot_info(p);
-		int med = rr_latency_quantile_bucket(st->latency[p], 0.5);
-		uint64_t answered = 0;
-		for (unsigned b = 0; b < RR_LAT_BUCKETS; b++)
-			answered += st->latency[p][b];
-		if (med < 0)
+		const struct rr_latency *h = &st->latency[p];
+		if (!h->count)
 			snprintf(detail, sizeof(detail), "no reply seen");
 		else
-			snprintf(detail, sizeof(detail), "latency median ~%llu-%llu us, mean %llu us",
-				 1ull << med, 2ull << med,
-				 (unsigned long long)(st->latency_sum_ns[p] / answered / 1000u));
+			snprintf(detail, sizeof(detail),
+				 "latency p50 %.1f us, p99 %.1f us, mean %.1f us",
+				 (double)rr_latency_quantile_ns(h, 0.5) / 1e3,
+				 (double)rr_latency_quantile_ns(h, 0.99) / 1e3,
+				 (double)rr_latency_mean_ns(h) / 1e3);
 		row(f, st->rpc_calls[p], detail, "%s v%u %s", si.program,
 		    (unsigned)si.version, si.procedure);
 	}

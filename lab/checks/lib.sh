@@ -116,6 +116,28 @@ check_exporter() {
 			"$(jq --arg s "$status" '[.procedures[].replies[$s] // 0] | add' "$work/stats.json")" \
 			"$(awk -v s="status=\"$status\"" '$1 ~ /^rpcrdma_rpc_replies_by_status_total[{]/ && index($1, s) { n += $2 } END { printf "%d", n }' "$work/metrics")"
 	done
+	# the latency histogram's buckets: at each bound, as many calls as the
+	# replies' latencies in -j at most that long (exact, not estimated)
+	buckets=$(awk '$1 ~ /^rpcrdma_rpc_latency_seconds_bucket[{]/ {
+			match($1, /le="[^"]*"/); le = substr($1, RSTART + 4, RLENGTH - 5)
+			if (le != "+Inf") n[le] += $2 }
+		END { for (le in n) print le, n[le] }' "$work/metrics" | sort -g |
+		while read -r le n; do
+			want=$(awk -v b="$le" '$4 <= b * 1e9 + 0.5 { c++ } END { printf "%d", c }' "$work/latencies")
+			[ "$n" = "$want" ] && echo ok || echo "bad le=$le: $n, -j has $want"
+		done)
+	check_eq "$1/$t: exporter: rpcrdma_rpc_latency_seconds_bucket at each of the 19 bounds as the capture's latencies" \
+		19 "$(echo "$buckets" | grep -c '^ok')"
+	echo "$buckets" | grep '^bad' | head -3 >&2
+	# connections refused: the CM REJs of the refused mount, by reason
+	if [ "$t" = rxe ]; then
+		check_eq "$1/$t: exporter: rpcrdma_cm_rejects_total{reason=\"invalid service ID\"} as the REJ lines" \
+			"$(grep -c 'ConnectReject (REJ) .* reason 8 (invalid service ID)' "$work/dump.txt")" \
+			"$(awk '/^rpcrdma_cm_rejects_total[{]/ && index($0, "reason=\"invalid service ID\"") { n += $NF } END { printf "%d", n }' "$work/metrics")"
+		check_eq "$1/$t: --stats=json cm_rejects as the REJ lines" \
+			"$(grep -c 'ConnectReject (REJ)' "$work/dump.txt")" \
+			"$(jq '[.cm_rejects[].count] | add // 0' "$work/stats.json")"
+	fi
 	if [ -d server/svc_rdma ]; then
 		for f in server/svc_rdma/rdma_stat_recv server/svc_rdma/max_requests; do
 			name=$(basename "$f")
@@ -181,6 +203,49 @@ check_run() {
 	check_eq "$1/$t: Send With Invalidate frames, as many as invalidate_without_r findings" \
 		"$(grep -c invalidate_without_r "$work/findings.txt")" "${swi% *}"
 	check_eq "$1/$t: each invalidated STag is a handle of its call's chunks" "${swi% *}" "${swi#* }"
+	# RC retransmissions (a request PSN seen again): a line each, counted
+	# per connection, each naming the frame that carried its PSN first,
+	# which tshark shows with the same destination QP and PSN
+	check_eq "$1/$t: retransmission lines, as many as counted per connection" \
+		"$(jq '[.connections[].retransmissions] | add' "$work/stats.json")" \
+		"$(jq -s '[.[] | select(.type == "retransmission")] | length' "$work/dump.json")"
+	if command -v tshark >/dev/null && [ "$t" = rxe ]; then
+		tshark -r client/capture.pcap -T fields -e frame.number -e infiniband.bth.destqp \
+			-e infiniband.bth.psn 2>/dev/null >"$work/psn"
+		check_eq "$1/$t: each retransmission repeats its original frame's QP and PSN (tshark)" \
+			"$(jq -s '[.[] | select(.type == "retransmission")] | length' "$work/dump.json")" \
+			"$(jq -r 'select(.type == "retransmission") | "\(.frame) \(.original_frame)"' "$work/dump.json" |
+				awk 'NR == FNR { qp[$1] = $2; psn[$1] = $3; next }
+				     $2 != "null" && qp[$1] == qp[$2] && psn[$1] == psn[$2] && $2 < $1 { n++ }
+				     END { printf "%d", n }' "$work/psn" -)"
+	fi
+	# latency percentiles: each procedure's p50, p90, p99 in --stats=json
+	# within 1/64 (the histogram's resolution) of the exact latency of that
+	# rank (ceil(q*n)) among its replies' latencies in -j
+	jq -rs '
+		def key: "\(.conn) \(.xid) \(.dir | startswith("backward"))";
+		([.[] | select((.type == "message" or .type == "rpc_message") and
+			       (.dir == "call" or .dir == "backward_call") and .rpc != null)
+		  | {key: key, value: "\(.rpc.prog_name) \(.rpc.vers) \(.rpc.proc_name)"}]
+		 | from_entries) as $proc |
+		.[] | select(.type == "message" and .completed != null)
+		| "\($proc[key] // "?") \(.completed.latency_ns)"' "$work/dump.json" >"$work/latencies"
+	jq -r '.procedures[] | select(.latency.count > 0) | "\(.program) \(.version) \(.procedure) \(.latency.count) \(.latency.p50_ns) \(.latency.p90_ns) \(.latency.p99_ns)"' "$work/stats.json" |
+		while read -r prog vers proc n p50 p90 p99; do
+			sort -n -k4 "$work/latencies" | awk -v k="$prog $vers $proc" \
+				-v n="$n" -v p50="$p50" -v p90="$p90" -v p99="$p99" '
+				$1 " " $2 " " $3 == k { v[++m] = $4 }
+				function at(q,  r) { r = int(q * m); if (r < q * m) r++; return v[r < 1 ? 1 : r] }
+				function off(got, want,  d) { d = got - want; if (d < 0) d = -d; return d > want / 64 + 32 }
+				END { if (m != n) print "bad " k ": " m " replies, counted " n
+				      else if (off(p50, at(0.5)) || off(p90, at(0.9)) || off(p99, at(0.99)))
+					print "bad " k ": p50 " p50 " p90 " p90 " p99 " p99 " against " at(0.5) " " at(0.9) " " at(0.99)
+				      else print "ok" }'
+		done >"$work/latency-check"
+	check_eq "$1/$t: latency p50, p90, p99 within 1/64 of the exact ones, procedures" \
+		"$(jq '[.procedures[] | select(.latency.count > 0)] | length' "$work/stats.json")" \
+		"$(grep -c '^ok' "$work/latency-check")"
+	grep '^bad' "$work/latency-check" | head -3 >&2
 	# every CM message and MPA Request/Reply names its connection: as many
 	# connections among them as the statistics count
 	setup=$(jq -rs '

@@ -76,19 +76,11 @@ const char *rr_dir_str(unsigned v)
 	return v <= RR_DIR_UNKNOWN ? names[v] : NULL;
 }
 
-int rr_latency_quantile_bucket(const uint64_t *latency, double q)
+const char *rr_dir_id(unsigned v)
 {
-	uint64_t n = 0, run = 0;
-	for (unsigned b = 0; b < RR_LAT_BUCKETS; b++)
-		n += latency[b];
-	if (!n)
-		return -1;
-	for (unsigned b = 0; b < RR_LAT_BUCKETS; b++) {
-		run += latency[b];
-		if ((double)run >= q * (double)n)
-			return (int)b;
-	}
-	return RR_LAT_BUCKETS - 1;
+	static const char *const ids[] = { "call", "reply", "backward_call",
+					   "backward_reply", "unknown" };
+	return v <= RR_DIR_UNKNOWN ? ids[v] : NULL;
 }
 
 void rr_analyzer_limits_init(struct rr_analyzer_limits *lim)
@@ -107,19 +99,18 @@ void rr_analyzer_limits_init(struct rr_analyzer_limits *lim)
 }
 
 /* The programs whose procedures have a slot of their own in rr_stats, in
- * slot order; NFSv4 and its callbacks count every procedure as one slot
- * (COMPOUND, CB_COMPOUND).  What none takes counts under the last slot. */
+ * slot order (NFSv4: NULL and COMPOUND; its operations are counted apart).
+ * What none takes counts under the last slot. */
 static const struct proc_range {
 	uint32_t prog, vers, procs;
-	const char *single;     /* the one name of a program counted whole */
 } proc_ranges[] = {
-	{ RR_PROG_NFS, 3, 22, NULL },
-	{ RR_PROG_NFS, 4, 1, "COMPOUND" },
-	{ RR_PROG_NFS4_CB, 1, 1, "CB_COMPOUND" },
-	{ RR_PROG_NFS_ACL, 3, 3, NULL },
-	{ RR_PROG_MOUNT, 3, 6, NULL },
-	{ RR_PROG_PORTMAP, 2, 6, NULL },
-	{ RR_PROG_NLM, 4, 24, NULL },
+	{ RR_PROG_NFS, 3, 22 },
+	{ RR_PROG_NFS, 4, 2 },
+	{ RR_PROG_NFS4_CB, 1, 2 },
+	{ RR_PROG_NFS_ACL, 3, 3 },
+	{ RR_PROG_MOUNT, 3, 6 },
+	{ RR_PROG_PORTMAP, 2, 6 },
+	{ RR_PROG_NLM, 4, 24 },
 };
 
 unsigned rr_analyzer_proc_slot(uint32_t prog, uint32_t vers, uint32_t proc)
@@ -128,11 +119,8 @@ unsigned rr_analyzer_proc_slot(uint32_t prog, uint32_t vers, uint32_t proc)
 	for (size_t i = 0; i < sizeof(proc_ranges) / sizeof(proc_ranges[0]); i++) {
 		const struct proc_range *r = &proc_ranges[i];
 		/* callbacks are matched by program alone: its version varies */
-		if (r->prog == prog && (r->vers == vers || prog == RR_PROG_NFS4_CB)) {
-			if (r->single)
-				return base;
+		if (r->prog == prog && (r->vers == vers || prog == RR_PROG_NFS4_CB))
 			return proc < r->procs ? base + proc : RR_PROC_SLOTS - 1;
-		}
 		base += r->procs;
 	}
 	return RR_PROC_SLOTS - 1;
@@ -144,8 +132,8 @@ struct rr_proc_slot_info rr_analyzer_proc_slot_info(unsigned slot)
 	for (size_t i = 0; i < sizeof(proc_ranges) / sizeof(proc_ranges[0]); i++) {
 		const struct proc_range *r = &proc_ranges[i];
 		if (slot < base + r->procs) {
-			const char *name = r->single ? r->single :
-				rr_rpc_proc_str(r->prog, r->vers, slot - base);
+			const char *name = rr_rpc_proc_str(r->prog, r->vers,
+							   slot - base);
 			return (struct rr_proc_slot_info){
 				rr_rpc_program_str(r->prog), r->vers,
 				name ? name : "unknown" };
@@ -171,6 +159,10 @@ struct side {
 	bool marker_set;      /* iWARP: markers from this sequence number */
 	uint32_t marker_seq0;
 	uint32_t stream;      /* iWARP: TCP reassembly of what this side sends */
+	/* IB: the frames of the last request packets sent to this side, to
+	 * name what a retransmission repeats */
+	struct { uint32_t psn, frame; } recent[4];
+	uint8_t recent_next;
 };
 
 struct conn {
@@ -1528,8 +1520,7 @@ static void check_swi_allowed(struct rr_analyzer *a, uint32_t cn)
 static uint64_t record_latency(struct rr_analyzer *a, const struct call *c)
 {
 	uint64_t lat = a->now_ns - c->ts_ns;
-	a->st.latency[c->slot][log2_bucket(lat / 1000u, RR_LAT_BUCKETS)]++;
-	a->st.latency_sum_ns[c->slot] += lat;
+	rr_latency_record(&a->st.latency[c->slot], lat);
 	return lat;
 }
 
@@ -1584,12 +1575,15 @@ static void on_reply(struct rr_analyzer *a, uint32_t cn, uint8_t dir,
 		if (h->err == RR_ERR_CHUNK && c->has_reply_chunk)
 			finding(a, cn, RR_FIND_REPLY_CHUNK_UNUSABLE, NULL);
 	}
-	if (dir == RR_DIR_FWD_REPLY && !c->answered) {
-		if (c->counted && st->in_flight)
-			st->in_flight--;
-		if (c->counted && a->st.total.in_flight)
-			a->st.total.in_flight--;
-		c->counted = false;
+	if (!c->answered) {
+		if (dir == RR_DIR_FWD_REPLY) {
+			if (c->counted && st->in_flight)
+				st->in_flight--;
+			if (c->counted && a->st.total.in_flight)
+				a->st.total.in_flight--;
+			c->counted = false;
+		}
+		/* forward and backward (RFC 8167) calls alike */
 		uint64_t lat = record_latency(a, c);
 		struct rr_event ev = { .kind = RR_EV_RPC_DONE, .conn = cn,
 				       .dir = dir, .xid = c->xid,
@@ -1603,11 +1597,8 @@ static void on_reply(struct rr_analyzer *a, uint32_t cn, uint8_t dir,
 					       (uint32_t)((uint32_t)a->frame_no - c->frame) };
 		emit(a, &ev);
 		/* a reply chunk rebuilt names the status first */
-		reply_rebuild(a, ci, h, m, kept, len);
-		record_status(a, c, rpc);
-	}
-	if (dir == RR_DIR_BWD_REPLY && !c->answered) {
-		record_latency(a, c);
+		if (dir == RR_DIR_FWD_REPLY)
+			reply_rebuild(a, ci, h, m, kept, len);
 		record_status(a, c, rpc);
 	}
 	c->answered = true;
@@ -1947,6 +1938,8 @@ static void cm(struct rr_analyzer *a, const struct rr_frame *f)
 		emit(a, &ev);
 		break;
 	case RR_CM_REJ:
+		a->st.cm_rejects[m->reject_reason < RR_CM_REJ_REASONS ?
+					 m->reject_reason : 0]++;
 		cn = conn_by_comm(a, m->remote_comm_id);
 		if (cn != NONE)
 			set_private(a, cn, 1, f);
@@ -2111,6 +2104,16 @@ static void ib_packet(struct rr_analyzer *a, const struct rr_frame *f)
 			/* behind: a retransmission, which the receiver
 			 * drops as a duplicate (IBA vol. 1 §9.7.5.1.2) */
 			a->st.psn_duplicates++;
+			k->info.st.retransmissions++;
+			a->st.total.retransmissions++;
+			struct rr_event ev = { .kind = RR_EV_RETRANSMISSION,
+					       .conn = cn, .dir = RR_DIR_UNKNOWN,
+					       .opcode = op, .psn = psn };
+			for (unsigned i = 0; i < 4; i++)
+				if (sd->recent[i].frame && sd->recent[i].psn == psn)
+					ev.original_frame = a->frame_no -
+						(uint32_t)((uint32_t)a->frame_no - sd->recent[i].frame);
+			emit(a, &ev);
 			return;
 		}
 		if (sd->psn_seen && sd->psn_exact && ahead) {
@@ -2123,6 +2126,9 @@ static void ib_packet(struct rr_analyzer *a, const struct rr_frame *f)
 		sd->psn_seen = true;
 		sd->psn_exact = op != RR_OP_RC_READ_REQUEST;
 		sd->next_psn = (psn + 1) & 0xFFFFFF;
+		sd->recent[sd->recent_next].psn = psn;
+		sd->recent[sd->recent_next].frame = (uint32_t)a->frame_no;
+		sd->recent_next = (sd->recent_next + 1) % 4;
 	}
 	switch (op) {
 	case RR_OP_RC_SEND_ONLY:

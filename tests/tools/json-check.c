@@ -43,6 +43,11 @@ static const struct need chunk_data[] = {
 	{ "op", json_type_string, false }, { "handle", json_type_int, false },
 	{ "offset", json_type_int, false }, { "len", json_type_int, false },
 };
+static const struct need retransmission[] = {
+	{ "frame", json_type_int, false }, { "ts", json_type_double, false },
+	{ "conn", json_type_int, false }, { "opcode", json_type_string, false },
+	{ "psn", json_type_int, false }, { "original_frame", json_type_int, true },
+};
 static const struct need setup[] = {
 	{ "frame", json_type_int, false }, { "ts", json_type_double, false },
 	{ "private_data", json_type_object, true },
@@ -107,6 +112,8 @@ static int check_object(json_object *o, unsigned line, unsigned *types)
 		bad += CHECK(o, rpc_message, line), types[5]++;
 	else if (!strcmp(type, "chunk_data"))
 		bad += CHECK(o, chunk_data, line), types[6]++;
+	else if (!strcmp(type, "retransmission"))
+		bad += CHECK(o, retransmission, line), types[7]++;
 	else {
 		printf("line %u: unknown type '%s'\n", line, type);
 		bad++;
@@ -117,7 +124,7 @@ static int check_object(json_object *o, unsigned line, unsigned *types)
 int main(int argc, char **argv)
 {
 	bool document = argc > 1 && !strcmp(argv[1], "--document");
-	unsigned types[7] = { 0 }, line = 0;
+	unsigned types[8] = { 0 }, line = 0;
 	int bad = 0;
 	if (document) {
 		static char buf[1 << 22];
@@ -137,8 +144,9 @@ int main(int argc, char **argv)
 		free(l);
 	}
 	printf("%u messages, %u setup, %u negotiated, %u findings, %u stats, "
-	       "%u rebuilt RPC messages, %u chunk data\n",
-	       types[0], types[1], types[2], types[3], types[4], types[5], types[6]);
+	       "%u rebuilt RPC messages, %u chunk data, %u retransmissions\n",
+	       types[0], types[1], types[2], types[3], types[4], types[5], types[6],
+	       types[7]);
 	printf("%d passed, %d failed\n", bad ? 0 : 1, bad ? 1 : 0);
 	return bad || (!document && !types[0]) ? 1 : 0;
 }

@@ -12,6 +12,7 @@
 #define RPCRDMA_ANALYZER_H
 
 #include <rpcrdma/dissect.h>
+#include <rpcrdma/latency.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -110,10 +111,12 @@ enum rr_dir {
 	RR_DIR_UNKNOWN,
 };
 RR_API const char *rr_dir_str(unsigned v);
+/* The same as an identifier ("backward_call"): JSON values and keys,
+ * Prometheus labels. */
+RR_API const char *rr_dir_id(unsigned v);
 
-#define RR_LAT_BUCKETS 32   /* log2 of microseconds */
 #define RR_SIZE_BUCKETS 24  /* log2 of bytes */
-#define RR_PROC_SLOTS 64
+#define RR_PROC_SLOTS 72   /* 65 procedures named, "other" last */
 
 /*
  * How a call was answered (RFC 5531 §9): MSG_ACCEPTED with its accept_stat
@@ -154,6 +157,8 @@ struct rr_conn_stats {
 	uint64_t bytes_send, bytes_read, bytes_write;
 	uint64_t chunks[RR_KIND_COUNT];
 	uint64_t findings;
+	/* IB/RoCE request packets seen again (RR_EV_RETRANSMISSION) */
+	uint64_t retransmissions;
 };
 
 /* Has the connection carried backward traffic (RFC 8167)?  Without it
@@ -176,6 +181,9 @@ struct rr_stats {
 	 * write chunk whose place in the reply only its program knows) */
 	uint64_t messages_rebuilt, rebuild_incomplete;
 	uint64_t tcp_resyncs;       /* iWARP stream gaps that lost FPDUs */
+	/* IB CM REJ messages by reason (IBA vol. 1 table 112), reasons past
+	 * the table's last under 0 */
+	uint64_t cm_rejects[RR_CM_REJ_REASONS];
 	/* IB/RoCE request packets out of sequence: lost before the capture
 	 * saw them (a gap; replies lost make credits in flight unknown), or
 	 * retransmitted (ignored, as the receiver ignores them) */
@@ -188,8 +196,8 @@ struct rr_stats {
 	uint64_t rpc_calls[RR_PROC_SLOTS];
 	/* answered calls by the reply's status (enum rr_reply_status) */
 	uint64_t rpc_replies[RR_PROC_SLOTS][RR_REPLY_STATUS_COUNT];
-	uint64_t latency[RR_PROC_SLOTS][RR_LAT_BUCKETS];
-	uint64_t latency_sum_ns[RR_PROC_SLOTS];  /* for means and histograms */
+	/* answered calls' latency (RR_EV_RPC_DONE's latency_ns) */
+	struct rr_latency latency[RR_PROC_SLOTS];
 };
 
 struct rr_conn_info {
@@ -219,6 +227,8 @@ enum rr_event_kind {
 	RR_EV_RPC_MESSAGE,   /* an RPC message rebuilt from chunk data */
 	RR_EV_CHUNK_DATA,    /* an RDMA Read or Write packet serving a chunk
 			      * (with RR_CFG_CHUNK_EVENTS) */
+	RR_EV_RETRANSMISSION, /* an IB/RoCE request packet with a PSN already
+			       * seen: the receiver drops it as a duplicate */
 };
 
 /* What an RDMA packet serving a chunk does (RR_EV_CHUNK_DATA). */
@@ -269,6 +279,11 @@ struct rr_event {
 	uint8_t access;      /* enum rr_access */
 	uint32_t handle;
 	uint64_t seg_offset;
+	/* RR_EV_RETRANSMISSION: its BTH opcode and PSN, and the frame that
+	 * carried that PSN first (0 when too far back to be remembered) */
+	uint8_t opcode;
+	uint32_t psn;
+	uint64_t original_frame;
 	/* RR_EV_FINDING */
 	uint16_t finding;    /* enum rr_finding_id */
 	const char *detail;  /* static or analyzer-owned until the next frame */
@@ -355,9 +370,6 @@ struct rr_proc_slot_info {
 	const char *procedure;
 };
 RR_API struct rr_proc_slot_info rr_analyzer_proc_slot_info(unsigned slot);
-/* The latency bucket (rr_stats latency: [2^b, 2^(b+1)) microseconds) that
- * holds the q-quantile of a histogram; -1 when it is empty. */
-RR_API int rr_latency_quantile_bucket(const uint64_t *latency, double q);
 
 #ifdef __cplusplus
 }

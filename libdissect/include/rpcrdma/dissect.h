@@ -49,6 +49,7 @@ enum rr_nak_code { RR_NAK_CODE_LIST(RR_X_ENUM) };
 enum rr_mad_class { RR_MAD_CLASS_LIST(RR_X_ENUM) };
 enum rr_cm_attr { RR_CM_ATTR_LIST(RR_X_ENUM) };
 enum rr_cm_rej_reason { RR_CM_REJ_REASON_LIST(RR_X_ENUM) };
+#define RR_CM_REJ_REASONS 34  /* 0 to the last in the list */
 enum rr_rdmap_opcode { RR_RDMAP_OPCODE_LIST(RR_X_ENUM) };
 enum rr_rdma_proc { RR_RDMA_PROC_LIST(RR_X_ENUM) };
 enum rr_rdma_err { RR_RDMA_ERR_LIST(RR_X_ENUM) };
