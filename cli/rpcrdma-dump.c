@@ -279,6 +279,8 @@ static void print_rpcrdma(const struct pending *p, const struct pending *rebuilt
 		printf(" len %" PRIu32, p->ev.msg_len);
 	if (p->ev.inv_stag)
 		printf(" invalidate stag 0x%08" PRIx32, p->ev.inv_stag);
+	if (p->ev.resent_of) /* after a reconnect */
+		printf(" resent (first frame %llu)", (unsigned long long)p->ev.resent_of);
 }
 
 static void print_finding(const struct rr_event *ev)

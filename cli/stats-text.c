@@ -34,12 +34,15 @@ void rr_print_stats_text(const struct rr_analyzer *a, FILE *out)
 		rr_conn_addr_str(c, true, s1, sizeof(s1));
 		const struct rr_conn_stats *cs = &c->st;
 		bool tcp = c->transport == RR_TRANSPORT_IWARP;
-		fprintf(out, tcp ? "conn %u %s requester %s port %u > responder %s port %u %s%s\n" :
-			     "conn %u %s requester %s qp 0x%06x > responder %s qp 0x%06x %s%s\n",
+		fprintf(out, tcp ? "conn %u %s requester %s port %u > responder %s port %u %s%s" :
+			     "conn %u %s requester %s qp 0x%06x > responder %s qp 0x%06x %s%s",
 		       i, rr_transport_str(c->transport), s0,
 		       c->requester_qpn, s1, c->responder_qpn,
 		       c->inferred ? "(linked from traffic)" : "(from the connection setup)",
 		       c->closed ? " closed" : "");
+		if (c->previous != RR_CONN_NONE)
+			fprintf(out, "; reconnect after conn %u", c->previous);
+		fputc('\n', out);
 		for (int s = 0; s < 2; s++)
 			if (c->have_private[s])
 				fprintf(out, "  %s private data: v%u R=%u send %u recv %u\n",
@@ -106,6 +109,10 @@ void rr_print_stats_text(const struct rr_analyzer *a, FILE *out)
 				       (unsigned long long)st->rpc_replies[p][r]);
 		fputc('\n', out);
 	}
+	if (st->reconnects)
+		fprintf(out, "\nreconnects %llu; calls resent after a reconnect %llu\n",
+			(unsigned long long)st->reconnects,
+			(unsigned long long)st->calls_resent);
 	bool rejected = false;
 	for (unsigned r = 0; r < RR_CM_REJ_REASONS; r++) {
 		if (!st->cm_rejects[r])

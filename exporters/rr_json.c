@@ -162,6 +162,8 @@ json_object *rr_json_message(const struct rr_event *ev,
 	/* Send With Invalidate: the STag it invalidated */
 	if (ev->inv_stag)
 		add(o, "invalidated_stag", u64(ev->inv_stag));
+	if (ev->resent_of)
+		add(o, "resent_of", u64(ev->resent_of));
 	json_object *reads = json_object_new_array();
 	json_object *writes = json_object_new_array();
 	json_object *reply = json_object_new_array();
@@ -429,6 +431,7 @@ json_object *rr_json_stats(const struct rr_analyzer *a)
 		add(co, "conn", u64(i));
 		add(co, "transport", json_object_new_string(rr_transport_str(c->transport)));
 		add(co, "inferred", json_object_new_boolean(c->inferred));
+		add(co, "previous", c->previous == RR_CONN_NONE ? NULL : u64(c->previous));
 		add(co, "requester_id", u64(c->requester_qpn));
 		add(co, "responder_id", u64(c->responder_qpn));
 		json_object *t = json_object_new_object();
@@ -488,6 +491,8 @@ json_object *rr_json_stats(const struct rr_analyzer *a)
 		json_object_array_add(rj, ro);
 	}
 	add(o, "cm_rejects", rj);
+	add(o, "reconnects", u64(st->reconnects));
+	add(o, "calls_resent", u64(st->calls_resent));
 	json_object *ev = json_object_new_object();
 	add(ev, "connections", u64(st->connections_evicted));
 	add(ev, "calls", u64(st->calls_evicted));
@@ -737,7 +742,7 @@ const char *rr_json_writer_message(struct rr_json_writer *w,
 	json_object_put(w->fallback);
 	w->fallback = NULL;
 	if (h->proc == RR_RDMA_MSGP || h->proc == RR_RDMA_ERROR ||
-	    h->proc > RR_RDMA_ERROR || ev->inv_stag) {
+	    h->proc > RR_RDMA_ERROR || ev->inv_stag || ev->resent_of) {
 		/* keys of their own: built whole */
 		w->fallback = rr_json_message(ev, h, rpc, completed, findings,
 					      nfindings);

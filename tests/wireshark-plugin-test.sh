@@ -160,6 +160,15 @@ for capture in ${PLUGIN_CAPTURES:-"$src"/samples/*.pcap "$src"/tests/linux/*-rxe
 		same "$name: the STag of each Send With Invalidate, as rpcrdma-dump -j" \
 			"$work/inv.dump" "$work/inv.ts"
 	fi
+	# calls resent after a reconnect, each naming the frame of the first
+	jq -r 'select(.type == "message" and .resent_of != null) | "\(.frame) \(.resent_of)"' \
+		"$work/dump.json" | sort -n >"$work/resent.dump"
+	tsf -r "$capture" -Y rpcrdma.resent_of -T fields \
+		-e frame.number -e rpcrdma.resent_of 2>/dev/null | tr '\t' ' ' | sort -n >"$work/resent.ts"
+	if [ -s "$work/resent.dump" ]; then
+		same "$name: calls resent after a reconnect and their first frames, as rpcrdma-dump -j" \
+			"$work/resent.dump" "$work/resent.ts"
+	fi
 	# RC retransmissions: each a line of rpcrdma-dump -j, each the frame
 	# it repeats (IBA vol. 1 §9.7.5.1.2)
 	jq -r 'select(.type == "retransmission") | "\(.frame) \(.original_frame)"' \

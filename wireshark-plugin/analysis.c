@@ -147,6 +147,7 @@ static void on_event(void *ctx, const struct rr_event *ev)
 		it->credits = ev->hdr->credits;
 		it->msg_len = ev->msg_len;
 		it->inv_stag = ev->inv_stag;
+		it->resent_of = ev->resent_of ? wireshark_number(ev->resent_of) : 0;
 		/* whole in this frame, or kept: a SEND of several packets, or
 		 * one reassembled from a TCP stream */
 		if (feeding_bytes && ev->data >= feeding_bytes &&

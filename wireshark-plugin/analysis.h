@@ -30,6 +30,8 @@ struct rr_ws_item {
 	uint32_t handle, data_len, bytes_inline;
 	/* MESSAGE: the STag a Send With Invalidate invalidated, or 0 */
 	uint32_t inv_stag;
+	/* MESSAGE: a call resent after a reconnect: the frame of the first */
+	uint32_t resent_of;
 	/* RETRANSMISSION: its PSN (other_frame: the frame it repeats) */
 	uint32_t psn;
 	/* MESSAGE, RPC_MESSAGE: the connection's QPNs (TCP ports for iWARP) */

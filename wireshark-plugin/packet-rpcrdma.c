@@ -51,6 +51,7 @@ static gint ett_cm = -1, ett_analysis = -1, ett_chunk_data = -1;
 static expert_field ei_findings[RR_FINDING_COUNT];
 static expert_field ei_retransmission = EI_INIT;
 static int hf_retransmission_of = -1, hf_retransmission_psn = -1;
+static int hf_resent_of = -1;
 static dissector_handle_t rpc_handle;
 static int rpcrdma_tap = -1;
 
@@ -179,6 +180,8 @@ static void add_message_analysis(proto_tree *t, tvbuff_t *tvb, const struct rr_w
 	generated(proto_tree_add_uint(t, hf_in_flight, tvb, 0, 0, m->in_flight));
 	if (m->inv_stag)
 		generated(proto_tree_add_uint(t, hf_inv_stag, tvb, 0, 0, m->inv_stag));
+	if (m->resent_of)
+		generated(proto_tree_add_uint(t, hf_resent_of, tvb, 0, 0, m->resent_of));
 	bool call = m->dir == RR_DIR_FWD_CALL || m->dir == RR_DIR_BWD_CALL;
 	if (m->other_frame)
 		generated(proto_tree_add_uint(t, call ? hf_reply_in : hf_response_to,
@@ -726,6 +729,10 @@ void proto_register_rpcrdma_tools(void)
 				  BASE_HEX, NULL, 0,
 				  "RFC 8797 §4.1: the STag this Send With Invalidate invalidated",
 				  HFILL } },
+		{ &hf_resent_of, { "Resent after a reconnect; first in", "rpcrdma.resent_of",
+				   FT_FRAMENUM, BASE_NONE, NULL, 0,
+				   "the frame that carried this xid on the previous connection",
+				   HFILL } },
 		{ &hf_retransmission_of, { "Retransmission of", "rpcrdma.retransmission_of",
 					   FT_FRAMENUM, BASE_NONE, NULL, 0,
 					   "the frame that carried this PSN first", HFILL } },

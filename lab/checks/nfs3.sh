@@ -15,6 +15,18 @@ done
 if [ "$(workload_value client acl_set)" = failed ]; then
 	check_ge "nfs3/$t: SETACL answered GARBAGE_ARGS" 1 "$(grep -c 'REPLY MSG_ACCEPTED GARBAGE_ARGS' "$work/dump.txt")"
 	check_ge "nfs3/$t: connections (reconnects after GARBAGE_ARGS)" 2 "$(jq '.connections | length' "$work/stats.json")"
+	check_eq "nfs3/$t: reconnects: each later connection with calls names the one before" \
+		"$(jq '[.connections[] | select(.calls > 0)] | length - 1' "$work/stats.json")" \
+		"$(jq '.reconnects' "$work/stats.json")"
+	# the client resends on the new connection what the old one left: each
+	# resent call names the frame that carried its xid on the previous one
+	resent=$(jq -rs '
+		[.[] | select(.type == "message")] as $m |
+		([$m[] | {key: "\(.frame)", value: .}] | from_entries) as $by |
+		[$m[] | select(.resent_of != null) | . as $r | $by["\($r.resent_of)"] |
+		 select(. != null and .xid == $r.xid and .dir == "call" and .conn != $r.conn)] | length' "$work/dump.json")
+	check_ge "nfs3/$t: calls resent after a reconnect (same xid, the frame they first went in)" 1 "$resent"
+	check_eq "nfs3/$t: calls resent, as counted" "$(jq '.calls_resent' "$work/stats.json")" "$resent"
 	check_eq "nfs3/$t: SETACL's GARBAGE_ARGS answers in the procedure statistics" \
 		"$(grep -c 'REPLY MSG_ACCEPTED GARBAGE_ARGS' "$work/dump.txt")" \
 		"$(jq '[.procedures[] | select(.procedure == "SETACL") | .replies.GARBAGE_ARGS // 0] | add' "$work/stats.json")"

@@ -21,6 +21,7 @@
 #define POOL_PAGE 4096u       /* rebuilt messages take whole pages */
 #define HDR_KEEP 4096u        /* bytes of a reassembled SEND kept: headers */
 #define RECENT 256u           /* completed xids remembered for RDMA_DONE */
+#define SENT_XIDS 1024  /* forward calls remembered for resends: 12 KiB */
 #define NFS_PROG 100003u
 
 #define RR_X_FINDING_INFO(sym, id, sev, ref, msg) [sym] = { id, sev, ref, msg },
@@ -176,6 +177,7 @@ struct conn {
 	bool markers : 1;     /* iWARP negotiation */
 	bool crc : 1;
 	bool setup_cut : 1;   /* the capture cut its setup: R bits unknown */
+	bool previous_known : 1; /* info.previous looked for */
 };
 
 struct seg {
@@ -296,6 +298,9 @@ struct rr_analyzer {
 	uint64_t *pool_used;    /* a bit per page */
 	uint32_t pool_pages, pool_hint;
 	uint8_t *rebuilt;       /* the message handed out, max_rebuild */
+	/* the last forward calls' xids, to know one resent after a reconnect */
+	struct { uint32_t xid, conn, frame; } sent[SENT_XIDS];
+	unsigned sent_next;
 	/* RDMA_DONE: xids of recently completed calls */
 	uint32_t recent[RECENT];
 	uint32_t recent_at;
@@ -647,6 +652,7 @@ static uint32_t conn_new(struct rr_analyzer *a, uint8_t transport)
 	k->side[0].slot = k->side[1].slot = NONE;
 	k->side[0].stream = k->side[1].stream = NONE;
 	k->info.transport = transport;
+	k->info.previous = RR_CONN_NONE;
 	k->info.first_ns = a->now_ns;
 	k->info.st.grant = 1;        /* RFC 8166 §3.3.3 */
 	k->info.st.grant_min = UINT32_MAX;
@@ -1640,6 +1646,54 @@ static void on_done(struct rr_analyzer *a, uint32_t cn,
 			       RR_FIND_DONE_NO_RRC : RR_FIND_DONE_UNKNOWN, NULL);
 }
 
+/* The connection this one replaced: the last one before it with calls
+ * between the same requester and responder (the Linux client reconnects
+ * after an error and resends what was unanswered).  Looked for once, at
+ * the connection's first call, when both ends are known. */
+static uint32_t previous_conn(struct rr_analyzer *a, uint32_t cn)
+{
+	struct conn *k = &a->conns[cn];
+	if (k->previous_known)
+		return k->info.previous;
+	k->previous_known = true;
+	uint32_t best = RR_CONN_NONE;
+	for (uint32_t i = 0; i < a->nconns; i++) {
+		const struct conn *o = &a->conns[i];
+		if (i == cn || !o->used || !o->info.st.calls ||
+		    o->info.transport != k->info.transport ||
+		    o->info.first_ns > k->info.first_ns ||
+		    memcmp(o->info.requester_addr, k->info.requester_addr, 16) ||
+		    memcmp(o->info.responder_addr, k->info.responder_addr, 16))
+			continue;
+		if (best == RR_CONN_NONE ||
+		    o->info.first_ns >= a->conns[best].info.first_ns)
+			best = i;
+	}
+	k->info.previous = best;
+	if (best != RR_CONN_NONE)
+		a->st.reconnects++;
+	return best;
+}
+
+/* A forward call's xid carried before on the connection this one
+ * replaced: the frame that carried it, else 0.  Then remembers it. */
+static uint64_t resent_of(struct rr_analyzer *a, uint32_t cn, uint32_t xid)
+{
+	uint32_t prev = previous_conn(a, cn);
+	uint64_t first = 0;
+	for (unsigned i = 0; prev != RR_CONN_NONE && i < SENT_XIDS; i++)
+		if (a->sent[i].frame && a->sent[i].xid == xid && a->sent[i].conn == prev)
+			first = a->frame_no -
+				(uint32_t)((uint32_t)a->frame_no - a->sent[i].frame);
+	a->sent[a->sent_next].xid = xid;
+	a->sent[a->sent_next].conn = cn;
+	a->sent[a->sent_next].frame = (uint32_t)a->frame_no;
+	a->sent_next = (a->sent_next + 1) % SENT_XIDS;
+	if (first)
+		a->st.calls_resent++;
+	return first;
+}
+
 /* Which way a whole message goes, from its sender's role and RPC type. */
 static uint8_t direction(struct rr_analyzer *a, uint32_t cn, int sender,
 			 const struct rr_rpcrdma *h, const struct rr_rpc *rpc)
@@ -1736,6 +1790,8 @@ static void message(struct rr_analyzer *a, uint32_t cn, int to,
 	struct rr_event ev = { .kind = RR_EV_MESSAGE, .conn = cn, .dir = dir,
 			       .hdr = h, .rpc = rpc, .msg_len = len,
 			       .data = m, .data_len = kept, .inv_stag = inv_key };
+	if (dir == RR_DIR_FWD_CALL)
+		ev.resent_of = resent_of(a, cn, h->xid);
 	emit(a, &ev);
 
 	if (h->vers != 1 && !(h->proc == RR_RDMA_ERROR && h->err == RR_ERR_VERS))

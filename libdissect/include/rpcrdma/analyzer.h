@@ -181,6 +181,10 @@ struct rr_stats {
 	 * write chunk whose place in the reply only its program knows) */
 	uint64_t messages_rebuilt, rebuild_incomplete;
 	uint64_t tcp_resyncs;       /* iWARP stream gaps that lost FPDUs */
+	/* connections carrying calls between two ends that an earlier one
+	 * joined (rr_conn_info previous), and forward calls sent again on
+	 * such a connection with the xid they had on the earlier one */
+	uint64_t reconnects, calls_resent;
 	/* IB CM REJ messages by reason (IBA vol. 1 table 112), reasons past
 	 * the table's last under 0 */
 	uint64_t cm_rejects[RR_CM_REJ_REASONS];
@@ -214,6 +218,9 @@ struct rr_conn_info {
 	uint16_t ird, ord;
 	uint64_t first_ns, last_ns;
 	bool closed;
+	/* the last connection before it between the same requester and
+	 * responder addresses (a reconnect), RR_CONN_NONE */
+	uint32_t previous;
 	struct rr_conn_stats st;
 };
 
@@ -262,6 +269,9 @@ struct rr_event {
 	/* RR_EV_MESSAGE: the STag a Send With Invalidate invalidated (IB
 	 * IETH, RFC 5040 §6.6 Invalidate STag), 0 for a plain Send */
 	uint32_t inv_stag;
+	/* RR_EV_MESSAGE: a forward call sent again after a reconnect: the
+	 * frame that carried its xid on the previous connection, else 0 */
+	uint64_t resent_of;
 	/* RR_EV_RPC_DONE; xid also for RR_EV_CHUNK_DATA */
 	uint32_t xid, prog, vers, proc;
 	uint64_t latency_ns;
