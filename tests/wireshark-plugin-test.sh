@@ -160,6 +160,16 @@ for capture in ${PLUGIN_CAPTURES:-"$src"/samples/*.pcap "$src"/tests/linux/*-rxe
 		same "$name: the STag of each Send With Invalidate, as rpcrdma-dump -j" \
 			"$work/inv.dump" "$work/inv.ts"
 	fi
+	# connections refused: each IB CM REJ with its reason named
+	jq -r 'select(.type == "cm" and .reject_reason != null) | "\(.frame) \(.reject_reason)"' \
+		"$work/dump.json" | sort -n >"$work/rej.dump"
+	tsf -r "$capture" -Y rpcrdma.cm_reject_reason -T fields \
+		-e frame.number -e rpcrdma.cm_reject_reason 2>/dev/null | tr '\t' ' ' | sort -n >"$work/rej.ts"
+	if [ -s "$work/rej.dump" ]; then
+		same "$name: CM REJ reasons, as rpcrdma-dump -j" "$work/rej.dump" "$work/rej.ts"
+		check "$name: CM REJ reason named in the Info column" \
+			eval "ts -r '$capture' -Y rpcrdma.cm_reject_reason 2>/dev/null | grep -q 'rejected: invalid service ID'"
+	fi
 	# calls resent after a reconnect, each naming the frame of the first
 	jq -r 'select(.type == "message" and .resent_of != null) | "\(.frame) \(.resent_of)"' \
 		"$work/dump.json" | sort -n >"$work/resent.dump"

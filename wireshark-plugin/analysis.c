@@ -246,6 +246,21 @@ static void note_mpa_private_data(guint32 number)
 	scratch_frame[nscratch++] = number;
 }
 
+/* The reason of an IB CM REJ the analyzer saw (a connection refused). */
+static void note_cm_reject(guint32 number)
+{
+	const struct rr_frame *f = rr_analyzer_last_frame(analyzer);
+	if (!rr_analyzer_last_summary(analyzer)->cm || !rr_has(f, RR_LAYER_CM) ||
+	    f->cm.attr_id != RR_CM_REJ || nscratch == SCRATCH_ITEMS)
+		return;
+	struct rr_ws_item *it = &scratch[nscratch];
+	memset(it, 0, sizeof(*it));
+	it->kind = RR_WS_CM_REJECT;
+	it->finding = f->cm.reject_reason;
+	it->conn = rr_analyzer_last_summary(analyzer)->conn;
+	scratch_frame[nscratch++] = number;
+}
+
 /* libdissect's link type of a frame, through Wireshark's own mapping. */
 static const uint32_t links[] = {
 #define RR_X_LINK(sym, val, str) val,
@@ -289,6 +304,7 @@ static void feed(packet_info *pinfo)
 			  tvb_reported_length(frame));
 	feeding_bytes = NULL;
 	note_mpa_private_data(pinfo->num);
+	note_cm_reject(pinfo->num);
 	store(pinfo->num, rr_analyzer_last_summary(analyzer)->rpcrdma > 0);
 	nscratch = 0;
 }

@@ -15,10 +15,13 @@
 /* RFC 8797 private data in an MPA frame: at frame_at - 1, dir 1 for a
  * Reply (beside the analyzer's events, which need no such item) */
 #define RR_WS_MPA_PRIVATE 0x80
+/* An IB CM REJ: its reason (IBA table 112) in `finding`, its connection
+ * in `conn` (Wireshark's own dissector shows the reason as a number) */
+#define RR_WS_CM_REJECT 0x81
 
 /* One thing the analyzer said about a frame (one of its events). */
 struct rr_ws_item {
-	uint8_t kind;         /* enum rr_event_kind, or RR_WS_MPA_PRIVATE */
+	uint8_t kind;         /* enum rr_event_kind, or RR_WS_* */
 	uint8_t dir, proc, source, access;
 	bool done;            /* MESSAGE: a reply that completed its call */
 	uint16_t finding;

@@ -51,7 +51,8 @@ static gint ett_cm = -1, ett_analysis = -1, ett_chunk_data = -1;
 static expert_field ei_findings[RR_FINDING_COUNT];
 static expert_field ei_retransmission = EI_INIT;
 static int hf_retransmission_of = -1, hf_retransmission_psn = -1;
-static int hf_resent_of = -1;
+static int hf_resent_of = -1, hf_cm_reject_reason = -1;
+static value_string cm_reject_reasons[RR_CM_REJ_REASONS + 1];
 static dissector_handle_t rpc_handle;
 static int rpcrdma_tap = -1;
 
@@ -577,6 +578,7 @@ static int post_rpcrdma(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, voi
 	for (uint32_t i = 0; i < r->nitems; i++) {
 		shown |= r->items[i].kind == RR_EV_FINDING ||
 			 r->items[i].kind == RR_EV_RETRANSMISSION ||
+			 r->items[i].kind == RR_WS_CM_REJECT ||
 			 r->items[i].kind == RR_EV_NEGOTIATED ||
 			 (!claimed && r->items[i].kind == RR_EV_CHUNK_DATA);
 		if (!claimed && r->items[i].kind == RR_EV_RPC_MESSAGE)
@@ -602,6 +604,13 @@ static int post_rpcrdma(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, voi
 			break;
 		case RR_EV_RETRANSMISSION:
 			add_retransmission(t, pinfo, tvb, it);
+			break;
+		case RR_WS_CM_REJECT: /* a connection refused, its reason named */
+			generated(proto_tree_add_uint(t, hf_cm_reject_reason, tvb, 0, 0,
+						      it->finding));
+			col_append_fstr(pinfo->cinfo, COL_INFO, " [rejected: %s]",
+					val_to_str_const(it->finding, cm_reject_reasons,
+							 "unknown reason"));
 			break;
 		default:
 			break;
@@ -729,6 +738,9 @@ void proto_register_rpcrdma_tools(void)
 				  BASE_HEX, NULL, 0,
 				  "RFC 8797 §4.1: the STag this Send With Invalidate invalidated",
 				  HFILL } },
+		{ &hf_cm_reject_reason, { "Connection rejected", "rpcrdma.cm_reject_reason",
+					  FT_UINT16, BASE_DEC, VALS(cm_reject_reasons), 0,
+					  "IB CM REJ reason, IBA vol. 1 table 112", HFILL } },
 		{ &hf_resent_of, { "Resent after a reconnect; first in", "rpcrdma.resent_of",
 				   FT_FRAMENUM, BASE_NONE, NULL, 0,
 				   "the frame that carried this xid on the previous connection",
@@ -787,6 +799,10 @@ void proto_register_rpcrdma_tools(void)
 	};
 	for (unsigned d = 0; d <= RR_DIR_UNKNOWN; d++)
 		dir_names[d] = (value_string){ d, rr_dir_str(d) };
+	unsigned nreasons = 0; /* the named ones; the table ends with {0, NULL} */
+	for (unsigned r = 0; r < RR_CM_REJ_REASONS; r++)
+		if (rr_cm_rej_reason_str(r))
+			cm_reject_reasons[nreasons++] = (value_string){ r, rr_cm_rej_reason_str(r) };
 	static gint *ett[] = { &ett_rpcrdma, &ett_list, &ett_chunk, &ett_segment, &ett_cm,
 			       &ett_analysis, &ett_chunk_data };
 	proto_rpcrdma = proto_register_protocol("RPC-over-RDMA (rpcrdma-tools)",
