@@ -13,6 +13,11 @@ if [ -f "$build/wireshark-plugin/rpcrdma.so" ] &&
 	echo "FAIL: the Wireshark plugin was not installed below the prefix"
 	exit 1
 fi
+# the user's documents and the monitoring samples under share/
+for f in share/doc/rpcrdma-tools/LICENSE share/doc/rpcrdma-tools/json-schema.md \
+	share/rpcrdma-tools/monitoring/rpcrdma-rules.yml share/rpcrdma-tools/monitoring/grafana-dashboard.json; do
+	[ -f "$prefix/$f" ] || { echo "FAIL: $f not installed"; exit 1; }
+done
 pc=$(find "$prefix" -name rpcrdma-dissect.pc)
 [ -n "$pc" ] || { echo "FAIL: no rpcrdma-dissect.pc installed"; exit 1; }
 export PKG_CONFIG_PATH=$(dirname "$pc")
