@@ -46,6 +46,7 @@ struct opts {
 	int t_count;            /* -t, -tt, ... as tcpdump */
 	bool utc;
 	int precision;          /* 0: the file's own; 6 micro, 9 nano */
+	long roce_port, iwarp_port; /* 0: libdissect's defaults */
 };
 
 /* What the analyzer said while it took one frame, printed after it. */
@@ -79,6 +80,7 @@ static void usage(FILE *to)
 		"usage: rpcrdma-dump [-r FILE | -i IFACE [-B KIB] | -e IFACE | --rdma DEV[:PORT]]\n"
 		"                    [-w FILE] [-c COUNT] [-n] [-v[v]] [-a] [-K]\n"
 		"                    [-j] [-q] [-t...] [--utc] [--time-stamp-precision=P]\n"
+		"                    [--roce-port PORT] [--iwarp-port PORT]\n"
 		"                    [--findings] [--stats[=json]] [expression]\n"
 		"  -r FILE     read packets from FILE (pcap or pcapng)\n"
 		"  -i IFACE    capture live on IFACE (libpcap)\n"
@@ -100,6 +102,8 @@ static void usage(FILE *to)
 		"              (default: local time of day, as tcpdump)\n"
 		"  --utc       time of day in UTC, not local time\n"
 		"  --time-stamp-precision=micro|nano  (default: the file's own)\n"
+		"  --roce-port PORT   UDP port of RoCEv2 (default 4791)\n"
+		"  --iwarp-port PORT  TCP port of RPC-over-RDMA on iWARP (default 20049)\n"
 		"  --stats     print per-connection statistics at the end\n"
 		"  --stats=json  the same as one JSON document\n"
 		"  expression  a libpcap filter, as in tcpdump\n"
@@ -123,7 +127,7 @@ static void print_addr(const uint8_t *p, uint32_t len)
 	fputs(s, stdout);
 }
 
-static void print_endpoints(const struct rr_frame *f)
+static void print_addresses(const struct rr_frame *f)
 {
 	if (rr_has(f, RR_LAYER_IPV4) || rr_has(f, RR_LAYER_IPV6)) {
 		print_addr(f->data + f->ip.src_off, f->ip.addr_len);
@@ -142,6 +146,11 @@ static void print_endpoints(const struct rr_frame *f)
 	} else {
 		fputs("?", stdout);
 	}
+}
+
+static void print_endpoints(const struct rr_frame *f)
+{
+	print_addresses(f);
 	printf(" %s", rr_transport_str(f->transport));
 }
 
@@ -386,7 +395,7 @@ static void on_event(void *ctx, const struct rr_event *ev)
 	    (ev->kind != RR_EV_MESSAGE && ev->kind != RR_EV_FINDING &&
 	     ev->kind != RR_EV_NEGOTIATED && ev->kind != RR_EV_RPC_DONE &&
 	     ev->kind != RR_EV_RPC_MESSAGE && ev->kind != RR_EV_CHUNK_DATA &&
-	     ev->kind != RR_EV_RETRANSMISSION))
+	     ev->kind != RR_EV_RETRANSMISSION && ev->kind != RR_EV_CONN_CLOSE))
 		return;
 	if (d->nev == FRAME_EVENTS)
 		return;
@@ -480,6 +489,10 @@ static void print_events_json(struct dump *d)
 			json_line(rr_json_chunk_data(&p->ev));
 		} else if (p->ev.kind == RR_EV_RETRANSMISSION) {
 			json_line(rr_json_retransmission(&p->ev));
+		} else if (p->ev.kind == RR_EV_CONN_CLOSE) {
+			const struct rr_conn_info *c = rr_analyzer_conn(d->a, p->ev.conn);
+			if (c)
+				json_line(rr_json_close(&p->ev, c));
 		} else if (p->ev.kind == RR_EV_RPC_MESSAGE) {
 			writer_line(d, rr_json_writer_rpc_message(d->jw, &p->ev,
 					p->has_rpc ? &p->rpc : NULL));
@@ -533,6 +546,18 @@ static void print_events(struct dump *d, const struct pcap_pkthdr *h,
 			continue;
 		if (p->ev.kind == RR_EV_CHUNK_DATA) {
 			print_chunk_data(&p->ev);
+			continue;
+		}
+		if (p->ev.kind == RR_EV_CONN_CLOSE) {
+			/* CM's DREQ has a line of its own; TCP's FIN and RST
+			 * (an iWARP connection's end) get one here */
+			const struct rr_conn_info *c = rr_analyzer_conn(d->a, p->ev.conn);
+			if (!rr_has(f, RR_LAYER_TCP) || !c)
+				continue;
+			print_time();
+			print_addresses(f);
+			printf(" iWARP TCP %s: conn %u %s\n", c->reset ? "RST" : "FIN",
+			       p->ev.conn, c->reset ? "reset" : "closed");
 			continue;
 		}
 		print_time();
@@ -592,7 +617,8 @@ static void print_versions(void)
 
 static int parse_args(int argc, char **argv, struct opts *o)
 {
-	enum { O_FINDINGS = 256, O_STATS, O_RDMA, O_LIST, O_UTC, O_PRECISION };
+	enum { O_FINDINGS = 256, O_STATS, O_RDMA, O_LIST, O_UTC, O_PRECISION,
+	       O_ROCE, O_IWARP };
 	static const struct option longopts[] = {
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
@@ -603,6 +629,8 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		{ "stats", optional_argument, NULL, O_STATS },
 		{ "utc", no_argument, NULL, O_UTC },
 		{ "time-stamp-precision", required_argument, NULL, O_PRECISION },
+		{ "roce-port", required_argument, NULL, O_ROCE },
+		{ "iwarp-port", required_argument, NULL, O_IWARP },
 		{ NULL, 0, NULL, 0 },
 	};
 	int c;
@@ -691,6 +719,13 @@ static int parse_args(int argc, char **argv, struct opts *o)
 						"takes micro or nano\n");
 				return -1;
 			}
+			break;
+		case O_ROCE:
+		case O_IWARP:
+			if (!rr_number_arg("rpcrdma-dump", c == O_ROCE ? "RoCE port" :
+					   "iWARP port", optarg, 1, 65535, false, &v))
+				return -1;
+			*(c == O_ROCE ? &o->roce_port : &o->iwarp_port) = (long)v;
 			break;
 		case 'q':
 			o->quiet = o->statistics_only = true;
@@ -873,6 +908,10 @@ int main(int argc, char **argv)
 		cfg->flags |= RR_CFG_CUTS_EXPECTED; /* headers only, by design */
 	if (o->all_frames)
 		cfg->flags |= RR_CFG_CHUNK_EVENTS;
+	if (o->roce_port)
+		cfg->roce_udp_port = (uint16_t)o->roce_port;
+	if (o->iwarp_port)
+		cfg->iwarp_tcp_port = (uint16_t)o->iwarp_port;
 	struct rr_analyzer_limits lim;
 	rr_analyzer_limits_init(&lim);
 	/* -q prints no message: rebuilding one would serve nobody */

@@ -114,12 +114,17 @@ void rr_print_stats_text(const struct rr_analyzer *a, FILE *out)
 			(unsigned long long)st->reconnects,
 			(unsigned long long)st->calls_resent);
 	bool rejected = false;
+	if (st->tcp_resets) {
+		fprintf(out, "\nConnections refused or reset\n  TCP RST (iWARP) %llu\n",
+			(unsigned long long)st->tcp_resets);
+		rejected = true;
+	}
 	for (unsigned r = 0; r < RR_CM_REJ_REASONS; r++) {
 		if (!st->cm_rejects[r])
 			continue;
 		const char *why = rr_cm_rej_reason_str(r);
-		fprintf(out, "%s  reason %u (%s) %llu", rejected ? "" :
-			"\nConnections refused (IB CM REJ, IBA table 112)\n", r,
+		fprintf(out, "%s  IB CM REJ reason %u (%s) %llu", rejected ? "" :
+			"\nConnections refused or reset\n", r,
 			why ? why : "other", (unsigned long long)st->cm_rejects[r]);
 		fputc('\n', out);
 		rejected = true;

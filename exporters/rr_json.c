@@ -230,6 +230,14 @@ json_object *rr_json_chunk_data(const struct rr_event *ev)
 	return o;
 }
 
+json_object *rr_json_close(const struct rr_event *ev, const struct rr_conn_info *c)
+{
+	json_object *o = header("close", ev->frame, ev->ts_ns);
+	add(o, "conn", u64(ev->conn));
+	add(o, "reset", json_object_new_boolean(c->reset));
+	return o;
+}
+
 json_object *rr_json_retransmission(const struct rr_event *ev)
 {
 	json_object *o = header("retransmission", ev->frame, ev->ts_ns);
@@ -491,6 +499,7 @@ json_object *rr_json_stats(const struct rr_analyzer *a)
 		json_object_array_add(rj, ro);
 	}
 	add(o, "cm_rejects", rj);
+	add(o, "tcp_resets", u64(st->tcp_resets));
 	add(o, "reconnects", u64(st->reconnects));
 	add(o, "calls_resent", u64(st->calls_resent));
 	json_object *ev = json_object_new_object();

@@ -21,6 +21,8 @@ json_object *rr_json_message(const struct rr_event *ev,
 json_object *rr_json_finding(const struct rr_event *ev);
 /* The chunk an RDMA Read or Write packet serves (RR_EV_CHUNK_DATA). */
 json_object *rr_json_chunk_data(const struct rr_event *ev);
+/* The end of a connection (RR_EV_CONN_CLOSE): CM DREQ, TCP FIN or RST. */
+json_object *rr_json_close(const struct rr_event *ev, const struct rr_conn_info *c);
 /* An IB/RoCE request packet seen again (RR_EV_RETRANSMISSION). */
 json_object *rr_json_retransmission(const struct rr_event *ev);
 /* An RPC message rebuilt from chunk data (RR_EV_RPC_MESSAGE), with the

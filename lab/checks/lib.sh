@@ -219,6 +219,18 @@ check_run() {
 				     $2 != "null" && qp[$1] == qp[$2] && psn[$1] == psn[$2] && $2 < $1 { n++ }
 				     END { printf "%d", n }' "$work/psn" -)"
 	fi
+	# iWARP: a connection ends with its TCP FIN (or RST), as tshark sees
+	# the TCP streams of the NFS/RDMA port end; the refused mount's RSTs
+	# (from the port without listener) count when that port is named
+	if command -v tshark >/dev/null && [ "$t" = siw ]; then
+		check_eq "$1/$t: iWARP connections closed, as many as TCP streams with a FIN (tshark)" \
+			"$(tshark -r client/capture.pcap -Y 'tcp.port == 20049 && tcp.flags.fin == 1' \
+				-T fields -e tcp.stream 2>/dev/null | sort -u | grep -c .)" \
+			"$(jq -s '[.[] | select(.type == "close")] | length' "$work/dump.json")"
+		check_eq "$1/$t: TCP RSTs of the refused mount's port (--iwarp-port 20050), as tshark counts" \
+			"$(tshark -r client/capture.pcap -Y 'tcp.port == 20050 && tcp.flags.reset == 1' 2>/dev/null | grep -c .)" \
+			"$("$LAB_DUMP" --iwarp-port 20050 -q --stats=json -r client/capture.pcap 2>/dev/null | jq .tcp_resets)"
+	fi
 	# latency percentiles: each procedure's p50, p90, p99 in --stats=json
 	# within 1/64 (the histogram's resolution) of the exact latency of that
 	# rank (ceil(q*n)) among its replies' latencies in -j

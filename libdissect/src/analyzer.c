@@ -2514,6 +2514,38 @@ static void iwarp_mpa(struct rr_analyzer *a, const struct rr_frame *f)
 			    f->tcp.payload.len - mpa_len);
 }
 
+/* The end of an iWARP connection: its TCP connection's FIN or RST (RFC
+ * 9293 §3.6).  Reported once. */
+static void conn_closed(struct rr_analyzer *a, uint32_t cn, bool reset)
+{
+	struct conn *k = &a->conns[cn];
+	if (reset)
+		k->info.reset = true;
+	if (k->info.closed)
+		return;
+	k->info.closed = true;
+	struct rr_event ev = { .kind = RR_EV_CONN_CLOSE, .conn = cn };
+	emit(a, &ev);
+}
+
+/* A TCP FIN or RST: the end of the iWARP connection it belongs to. */
+static void tcp_end(struct rr_analyzer *a, const struct rr_frame *f)
+{
+	uint8_t src[16], dst[16];
+	frame_addrs(f, src, dst);
+	int to;
+	uint32_t cn = tcp_conn_find(a, src, f->tcp.sport, dst, f->tcp.dport, &to);
+	bool ours = cn != NONE && a->conns[cn].info.transport == RR_TRANSPORT_IWARP;
+	/* a reset from or to the RPC-over-RDMA port: with no connection, one
+	 * refused (nothing listening) */
+	if ((f->tcp.flags & RR_TCP_RST) &&
+	    (ours || f->tcp.sport == a->cfg.iwarp_tcp_port ||
+	     f->tcp.dport == a->cfg.iwarp_tcp_port))
+		a->st.tcp_resets++;
+	if (ours)
+		conn_closed(a, cn, f->tcp.flags & RR_TCP_RST);
+}
+
 /*
  * A TCP segment of an iWARP connection goes to its stream.  A connection
  * seen only mid-stream starts at a segment that begins with a whole FPDU.
@@ -2687,6 +2719,9 @@ void rr_analyzer_frame(struct rr_analyzer *a, uint32_t link, uint64_t ts_ns,
 		}
 		a->last.cm += rr_has(f, RR_LAYER_CM);
 		a->last.mpa += rr_has(f, RR_LAYER_MPA);
+		if (rr_has(f, RR_LAYER_TCP) && f->unit_index == 0 &&
+		    (f->tcp.flags & (RR_TCP_FIN | RR_TCP_RST)))
+			tcp_end(a, f);
 		if (f->transport == RR_TRANSPORT_IWARP && !rr_has(f, RR_LAYER_MPA)) {
 			/* FPDUs come from the reassembled stream, not this
 			 * segment alone: only its own layers count here */

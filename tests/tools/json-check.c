@@ -48,6 +48,10 @@ static const struct need retransmission[] = {
 	{ "conn", json_type_int, false }, { "opcode", json_type_string, false },
 	{ "psn", json_type_int, false }, { "original_frame", json_type_int, true },
 };
+static const struct need closing[] = {
+	{ "frame", json_type_int, false }, { "ts", json_type_double, false },
+	{ "conn", json_type_int, false }, { "reset", json_type_boolean, false },
+};
 static const struct need setup[] = {
 	{ "frame", json_type_int, false }, { "ts", json_type_double, false },
 	{ "private_data", json_type_object, true },
@@ -112,6 +116,8 @@ static int check_object(json_object *o, unsigned line, unsigned *types)
 		bad += CHECK(o, rpc_message, line), types[5]++;
 	else if (!strcmp(type, "chunk_data"))
 		bad += CHECK(o, chunk_data, line), types[6]++;
+	else if (!strcmp(type, "close"))
+		bad += CHECK(o, closing, line);
 	else if (!strcmp(type, "retransmission"))
 		bad += CHECK(o, retransmission, line), types[7]++;
 	else {

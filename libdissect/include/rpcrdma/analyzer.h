@@ -185,6 +185,9 @@ struct rr_stats {
 	 * joined (rr_conn_info previous), and forward calls sent again on
 	 * such a connection with the xid they had on the earlier one */
 	uint64_t reconnects, calls_resent;
+	/* TCP RSTs of iWARP connections or from or to the iWARP port (a
+	 * connection refused) */
+	uint64_t tcp_resets;
 	/* IB CM REJ messages by reason (IBA vol. 1 table 112), reasons past
 	 * the table's last under 0 */
 	uint64_t cm_rejects[RR_CM_REJ_REASONS];
@@ -218,6 +221,7 @@ struct rr_conn_info {
 	uint16_t ird, ord;
 	uint64_t first_ns, last_ns;
 	bool closed;
+	bool reset;          /* iWARP: closed by a TCP RST */
 	/* the last connection before it between the same requester and
 	 * responder addresses (a reconnect), RR_CONN_NONE */
 	uint32_t previous;

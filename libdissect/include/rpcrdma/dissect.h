@@ -143,11 +143,18 @@ struct rr_udp {
 	uint16_t sport, dport, length, checksum;
 };
 
+/* TCP flags (RFC 9293 §3.1) */
+#define RR_TCP_FIN 0x01
+#define RR_TCP_SYN 0x02
+#define RR_TCP_RST 0x04
+#define RR_TCP_PSH 0x08
+#define RR_TCP_ACK 0x10
+
 struct rr_tcp {
 	uint32_t off, hdr_len;
 	uint16_t sport, dport;
 	uint32_t seq, ack;
-	uint8_t flags;       /* FIN 0x01 SYN 0x02 RST 0x04 PSH 0x08 ACK 0x10 */
+	uint8_t flags;       /* RR_TCP_FIN ... */
 	uint16_t window;
 	struct rr_span payload;
 };
