@@ -486,18 +486,13 @@ json_object *rr_json_stats(const struct rr_analyzer *a)
 	add(fr, "ib_psn_gaps", u64(st->psn_gaps));
 	add(fr, "ib_retransmissions", u64(st->psn_duplicates));
 	add(o, "frames", fr);
-	/* connections refused, by the IB CM REJ's reason */
-	json_object *rj = json_object_new_array();
-	for (unsigned r = 0; r < RR_CM_REJ_REASONS; r++) {
-		if (!st->cm_rejects[r])
-			continue;
-		json_object *ro = json_object_new_object();
-		const char *why = rr_cm_rej_reason_str(r);
-		add(ro, "reason", u64(r));
-		add(ro, "reason_name", why ? json_object_new_string(why) : NULL);
-		add(ro, "count", u64(st->cm_rejects[r]));
-		json_object_array_add(rj, ro);
-	}
+	/* connections refused, by the IB CM REJ's reason: every reason, as
+	 * the findings, so that the object is never empty */
+	json_object *rj = json_object_new_object();
+	for (unsigned r = 1; r < RR_CM_REJ_REASONS; r++)
+		if (rr_cm_rej_reason_str(r))
+			add(rj, rr_cm_rej_reason_str(r), u64(st->cm_rejects[r]));
+	add(rj, "other", u64(st->cm_rejects[0]));
 	add(o, "cm_rejects", rj);
 	add(o, "tcp_resets", u64(st->tcp_resets));
 	add(o, "reconnects", u64(st->reconnects));
