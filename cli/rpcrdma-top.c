@@ -243,9 +243,8 @@ static int parse_args(int argc, char **argv, struct opts *o)
 
 /* ---- collecting ----------------------------------------------------------- */
 
-/* Forward-direction calls or replies (RFC 8167 §3), whatever their proc:
- * what the requester asked and the responder answered. */
-static uint64_t forward(const struct rr_conn_stats *s, uint8_t dir)
+/* Messages of one direction (RFC 8167 §3), whatever their proc. */
+static uint64_t in_direction(const struct rr_conn_stats *s, uint8_t dir)
 {
 	uint64_t n = 0;
 	for (unsigned p = 0; p < 5; p++)
@@ -358,8 +357,7 @@ static void snapshot(struct top *t)
 	const struct rr_stats *st = rr_analyzer_stats(t->a);
 	const struct rr_conn_stats *tot = &st->total;
 	uint64_t bytes[3] = { tot->bytes_send, tot->bytes_read, tot->bytes_write };
-	uint64_t calls = forward(tot, RR_DIR_FWD_CALL);
-	uint64_t replies = forward(tot, RR_DIR_FWD_REPLY);
+	uint64_t calls = tot->calls, replies = tot->replies;
 	t->calls_s = (double)(calls - t->calls0) / dt;
 	t->replies_s = (double)(replies - t->replies0) / dt;
 	for (int k = 0; k < 3; k++) {
@@ -397,7 +395,7 @@ static void snapshot(struct top *t)
 		r->granted = s->grant;
 		r->in_flight = s->in_flight;
 		r->in_flight_max = s->in_flight_max;
-		uint64_t conn_calls = forward(s, RR_DIR_FWD_CALL);
+		uint64_t conn_calls = s->calls;
 		r->calls_s = (double)(conn_calls - v->calls0) / dt;
 		uint64_t b[3] = { s->bytes_send, s->bytes_read, s->bytes_write };
 		for (int k = 0; k < 3; k++) {
@@ -494,6 +492,14 @@ static void render(struct top *t, struct lines *L)
 			put(L, "%-24.24s %10" PRIu64 " %9s %9s %9.0f", name, st->rpc_calls[p],
 			    p50, p99, (double)rr_latency_mean_ns(h) / 1000.0);
 		}
+		/* the operations those COMPOUNDs carried, as nfsstat lists them */
+		for (unsigned op = 0; op < RR_NFS4_OP_SLOTS; op++) {
+			if (!st->nfs4_ops[op])
+				continue;
+			const char *name = op == RR_NFS4_OP_OTHER ? NULL : rr_nfs4_op_str(op);
+			put(L, "  op %-19.19s %10" PRIu64, name ? name : "other",
+			    st->nfs4_ops[op]);
+		}
 		return;
 	}
 	if (t->view == VIEW_LATENCY)
@@ -531,12 +537,12 @@ static void print_json(struct top *t)
 	json_object_object_add(o, "time", json_object_new_int64((int64_t)shown_time(t)));
 	json_object_object_add(o, "source", json_object_new_string(t->o.src.name));
 	json_object *tot = json_object_new_object();
-	json_object_object_add(tot, "calls", json_object_new_int64(
-		(int64_t)forward(&st->total, RR_DIR_FWD_CALL)));
-	json_object_object_add(tot, "replies", json_object_new_int64(
-		(int64_t)forward(&st->total, RR_DIR_FWD_REPLY)));
+	/* RPC calls and replies in both directions, as every front end
+	 * counts them; the backward ones also apart */
+	json_object_object_add(tot, "calls", json_object_new_int64((int64_t)st->total.calls));
+	json_object_object_add(tot, "replies", json_object_new_int64((int64_t)st->total.replies));
 	json_object_object_add(tot, "backward_calls", json_object_new_int64(
-		(int64_t)forward(&st->total, RR_DIR_BWD_CALL)));
+		(int64_t)in_direction(&st->total, RR_DIR_BWD_CALL)));
 	json_object_object_add(tot, "calls_per_s", json_object_new_double(t->calls_s));
 	json_object_object_add(tot, "replies_per_s", json_object_new_double(t->replies_s));
 	static const char *const kn[] = { "send", "rdma_read", "rdma_write" };
@@ -572,8 +578,7 @@ static void print_json(struct top *t)
 		json_object_object_add(co, "credits_granted", json_object_new_int64(r->granted));
 		json_object_object_add(co, "in_flight", json_object_new_int64(r->in_flight));
 		json_object_object_add(co, "in_flight_max", json_object_new_int64(r->in_flight_max));
-		json_object_object_add(co, "calls", json_object_new_int64(
-			(int64_t)forward(&c->st, RR_DIR_FWD_CALL)));
+		json_object_object_add(co, "calls", json_object_new_int64((int64_t)c->st.calls));
 		json_object_object_add(co, "calls_per_s", json_object_new_double(r->calls_s));
 		json_object *cb = json_object_new_object();
 		const uint64_t cbv[] = { c->st.bytes_send, c->st.bytes_read, c->st.bytes_write };

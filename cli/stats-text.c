@@ -109,6 +109,17 @@ void rr_print_stats_text(const struct rr_analyzer *a, FILE *out)
 				       (unsigned long long)st->rpc_replies[p][r]);
 		fputc('\n', out);
 	}
+	/* as nfsstat lists them: every operation seen, in number order */
+	bool ops = false;
+	for (unsigned op = 0; op < RR_NFS4_OP_SLOTS; op++) {
+		if (!st->nfs4_ops[op])
+			continue;
+		const char *name = op == RR_NFS4_OP_OTHER ? "other" : rr_nfs4_op_str(op);
+		fprintf(out, "%s  %-24s %8llu\n", ops ? "" :
+			"\nNFSv4 operations in COMPOUND calls\n", name ? name : "other",
+			(unsigned long long)st->nfs4_ops[op]);
+		ops = true;
+	}
 	if (st->reconnects)
 		fprintf(out, "\nreconnects %llu; calls resent after a reconnect %llu\n",
 			(unsigned long long)st->reconnects,

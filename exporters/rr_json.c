@@ -472,6 +472,18 @@ json_object *rr_json_stats(const struct rr_analyzer *a)
 		json_object_array_add(procs, po);
 	}
 	add(o, "procedures", procs);
+	/* present once a COMPOUND was seen, so never empty */
+	json_object *ops = NULL;
+	for (unsigned op = 0; op < RR_NFS4_OP_SLOTS; op++) {
+		if (!st->nfs4_ops[op])
+			continue;
+		const char *name = op == RR_NFS4_OP_OTHER ? NULL : rr_nfs4_op_str(op);
+		if (!ops)
+			ops = json_object_new_object();
+		add(ops, name ? name : "other", u64(st->nfs4_ops[op]));
+	}
+	if (ops)
+		add(o, "nfs4_operations", ops);
 	json_object *fo = json_object_new_object();
 	for (unsigned i = 0; i < RR_FINDING_COUNT; i++)
 		add(fo, rr_finding_info(i)->id, u64(st->findings[i]));

@@ -233,7 +233,8 @@ static void totals(struct rr_prom *w, const struct rr_stats *st)
 					   st->total.messages[d][p]);
 		}
 	rr_prom_family(w, "rpcrdma_rpc_calls_total", "counter",
-		       "forward-direction RPC calls by program, version and procedure");
+		       "RPC calls by program, version and procedure, both directions "
+		       "(NFS4_CB: the backward calls of NFSv4.1)");
 	for (unsigned p = 0; p < RR_PROC_SLOTS; p++) {
 		struct rr_proc_slot_info si = rr_analyzer_proc_slot_info(p);
 		if (!st->rpc_calls[p] && (si.version != 3 || !si.procedure))
@@ -246,6 +247,17 @@ static void totals(struct rr_prom *w, const struct rr_stats *st)
 		rr_prom_label(lb, sizeof(lb), "procedure", si.procedure);
 		rr_prom_sample_u64(w, "rpcrdma_rpc_calls_total", "", lb,
 				   st->rpc_calls[p]);
+	}
+	rr_prom_family(w, "rpcrdma_nfs4_operations_total", "counter",
+		       "operations of NFSv4 COMPOUND calls (other: not named)");
+	for (unsigned op = 0; op < RR_NFS4_OP_SLOTS; op++) {
+		if (!st->nfs4_ops[op])
+			continue;
+		const char *name = op == RR_NFS4_OP_OTHER ? NULL : rr_nfs4_op_str(op);
+		lb[0] = '\0';
+		rr_prom_label(lb, sizeof(lb), "operation", name ? name : "other");
+		rr_prom_sample_u64(w, "rpcrdma_nfs4_operations_total", "", lb,
+				   st->nfs4_ops[op]);
 	}
 	rr_prom_family(w, "rpcrdma_rpc_replies_by_status_total", "counter",
 		       "answered RPC calls by procedure and the reply's status "

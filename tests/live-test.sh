@@ -87,13 +87,20 @@ run_pair() { # label, transport, calls, extra options for both peers...
 	wait "$server_pid" 2>/dev/null
 }
 run_pair udp udp 1000
+# rpcrdma-top counts RPC calls in both directions: the peer client's and
+# the backward calls its server sent, each of which the client answered
+calls_both() {
+	echo $(( $(sed -n 's/^calls \([0-9]*\)  replies.*/\1/p' "$1") +
+		 $(sed -n 's/^backward: calls [0-9]*  replies \([0-9]*\) .*/\1/p' "$1") ))
+}
 want_calls=$(sed -n 's/^calls \([0-9]*\)  replies.*/\1/p' "$work/udp-client.out")
 read -r want_read want_write < <(sed -n 's/^bytes: inline [0-9]*  RDMA Read \([0-9]*\)  RDMA Write \([0-9]*\).*/\1 \2/p' "$work/udp-client.out")
 last() { tail -n 1 "$1"; }
 last "$work/udp-ebpf.json" >"$work/udp-ebpf.last"
 last "$work/udp-pcap.json" >"$work/udp-pcap.last"
 check "udp: the peer completed $want_calls calls" test "${want_calls:-0}" -eq 1000
-check "udp, eBPF: rpcrdma-top's calls equal the peer's ($(jnum "$work/udp-ebpf.last" calls))" \
+want_calls=$(calls_both "$work/udp-client.out")
+check "udp, eBPF: rpcrdma-top's calls equal the peer's, both directions ($(jnum "$work/udp-ebpf.last" calls) = $want_calls)" \
 	test "$(jnum "$work/udp-ebpf.last" calls)" = "$want_calls"
 check "udp, eBPF: RDMA Read and Write bytes equal the peer's" \
 	eval "test '$(jnum "$work/udp-ebpf.last" rdma_read)' = '$want_read' &&
@@ -110,7 +117,7 @@ check "udp: after exit no filter, qdisc or program of ours remains" \
 
 # -- iWARP over TCP -----------------------------------------------------------
 run_pair tcp tcp 600
-want_calls=$(sed -n 's/^calls \([0-9]*\)  replies.*/\1/p' "$work/tcp-client.out")
+want_calls=$(calls_both "$work/tcp-client.out")
 read -r want_read want_write < <(sed -n 's/^bytes: inline [0-9]*  RDMA Read \([0-9]*\)  RDMA Write \([0-9]*\).*/\1 \2/p' "$work/tcp-client.out")
 last "$work/tcp-ebpf.json" >"$work/tcp-ebpf.last"
 last "$work/tcp-pcap.json" >"$work/tcp-pcap.last"

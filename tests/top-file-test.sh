@@ -36,5 +36,16 @@ for capture in "$src"/tests/linux/*/client/capture.pcap; do
 		([range(5; -1; -1) as $i | (($id / pow(16; $i)) | floor) % 16 | "0123456789abcdef"[.:.+1]] | join("")) end' | sort)
 	check "$name: main view: a QP or port per connection, as rpcrdma-dump's ($(echo $ids))" \
 		test "$screen" = "$ids"
+	# one definition of a call: RPC calls in both directions (the NFSv4.1
+	# callbacks too), in total and per connection, as rpcrdma-dump counts
+	stats=$("$build/cli/rpcrdma-dump" -q --stats=json -r "$capture" 2>/dev/null)
+	check "$name: calls ($calls) as rpcrdma-dump --stats=json's total" \
+		test "$calls" = "$(echo "$stats" | jq .total.calls)"
+	check "$name: calls per connection as rpcrdma-dump's" \
+		test "$(echo "$json" | jq -c '[.connections[] | [.conn, .calls]] | sort')" = \
+		"$(echo "$stats" | jq -c '[.connections[] | [.conn, .calls]] | sort')"
+	check "$name: backward calls as rpcrdma-dump's" \
+		test "$(echo "$json" | jq .totals.backward_calls)" = \
+		"$(echo "$stats" | jq '.total.messages.backward_call | add')"
 done
 tap_end

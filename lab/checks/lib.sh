@@ -109,6 +109,8 @@ check_exporter() {
 	check_eq "$1/$t: exporter: rpcrdma_kernel_xprt_reply_chunk_count_total as mountstats" "${14:-}" "$(metric rpcrdma_kernel_xprt_reply_chunk_count_total)"
 	check_eq "$1/$t: exporter: rpcrdma_rpc_calls_total as the capture" \
 		"$(jq .total.calls "$work/stats.json")" "$(metric rpcrdma_rpc_calls_total)"
+	check_eq "$1/$t: exporter: rpcrdma_connection_calls_total, summed, as the capture" \
+		"$(jq .total.calls "$work/stats.json")" "$(metric rpcrdma_connection_calls_total)"
 	# replies by status: each status as rpcrdma-dump --stats=json counts it
 	# (the exporter, as -q, rebuilds no reply chunk: those are unseen)
 	for status in $(jq -r '[.procedures[].replies | keys[]] | unique[]' "$work/stats.json"); do

@@ -24,3 +24,21 @@ check_ge "nfs41/$t: calls with read chunks" 1 "$(jq '.total.chunks.read' "$work/
 check_ge "nfs41/$t: calls with write chunks" 1 "$(jq '.total.chunks.write' "$work/stats.json")"
 check_ge "nfs41/$t: calls with reply chunks" 1 "$(jq '.total.chunks.reply' "$work/stats.json")"
 check_live nfs41
+
+# NFSv4 operations: those of every COMPOUND call, by number, as tshark's
+# NFS dissector lists them (nfs.opcode); the exporter's the same.
+op_names=$(sed -n 's/.*X(RR_OP_[A-Z0-9_]*, \([0-9]*\), "\([A-Z0-9_]*\)").*/\1 \2/p' \
+	"$lab/../libdissect/include/rpcrdma/nfs4.h")
+ours=$(jq -r '(.nfs4_operations // {}) | to_entries[] | "\(.key) \(.value)"' "$work/stats.json" | sort)
+check_ge "nfs41/$t: NFSv4 operations counted (SEQUENCE among them)" 1 \
+	"$(echo "$ours" | awk '$1 == "SEQUENCE" { print $2 }')"
+if command -v tshark >/dev/null; then
+	theirs=$(tshark -r client/capture.pcap -Y 'rpc.msgtyp == 0 && nfs' -T fields -e nfs.opcode 2>/dev/null |
+		tr ',' '\n' | grep . | sort -n | uniq -c |
+		awk -v names="$op_names" 'BEGIN { n = split(names, w, /[ \n]/); for (i = 1; i < n; i += 2) name[w[i]] = w[i + 1] }
+			{ print ($2 in name ? name[$2] : "other"), $1 }' | sort)
+	check_eq "nfs41/$t: NFSv4 operations of the calls, each as tshark counts (nfs.opcode)" "$theirs" "$ours"
+fi
+check_eq "nfs41/$t: exporter: rpcrdma_nfs4_operations_total as --stats=json" \
+	"$(jq '[(.nfs4_operations // {})[]] | add // 0' "$work/stats.json")" \
+	"$(awk '/^rpcrdma_nfs4_operations_total[{]/ { n += $NF } END { printf "%d", n }' "$work/metrics")"

@@ -112,7 +112,10 @@ static const struct proc_range {
 	{ RR_PROG_MOUNT, 3, 6 },
 	{ RR_PROG_PORTMAP, 2, 6 },
 	{ RR_PROG_NLM, 4, 24 },
+	{ RR_PROG_NFS, 2, 18 },
 };
+_Static_assert(22 + 2 + 2 + 3 + 6 + 6 + 24 + 18 + 1 == RR_PROC_SLOTS,
+	       "one slot per procedure of proc_ranges, and other");
 
 unsigned rr_analyzer_proc_slot(uint32_t prog, uint32_t vers, uint32_t proc)
 {
@@ -243,6 +246,9 @@ struct call {
 	uint16_t rebuild;     /* slot, NO_SLOT when none */
 	bool rebuild_lost;    /* needed a slot and found none */
 	bool status_counted;  /* its reply's status is in the statistics */
+	/* an NFSv4 COMPOUND whose last operation is READ or READLINK: the
+	 * result's data, the reply's write chunk, is its last item */
+	bool data_last;
 	uint64_t bytes_read, bytes_write;
 };
 
@@ -1142,7 +1148,8 @@ static void reads_landed(struct rr_analyzer *a, uint32_t si)
  * bytes written there, the lengths the reply reports (RFC 8166 §3.5.4); a
  * reply whose write chunk holds a result is rebuilt where the result's
  * place is known: the last item of an NFSv3 READ or READLINK result
- * (RFC 1813 §3.3.6, §3.3.5), with its count left inline.
+ * (RFC 1813 §3.3.6, §3.3.5), or of an NFSv4 COMPOUND's whose last
+ * operation is READ or READLINK, with its count left inline.
  */
 static void reply_rebuild(struct rr_analyzer *a, uint32_t ci,
 			  const struct rr_rpcrdma *h, const uint8_t *m,
@@ -1161,8 +1168,8 @@ static void reply_rebuild(struct rr_analyzer *a, uint32_t ci,
 		want = WRITE_CHUNK;
 	if (want == NONE_WANTED || !a->lim.rebuild_slots)
 		return;
-	bool placeable = c->prog == NFS_PROG && c->vers == 3 &&
-			 (c->proc == 6 || c->proc == 5);
+	bool placeable = (c->prog == NFS_PROG && c->vers == 3 &&
+			  (c->proc == 6 || c->proc == 5)) || c->data_last;
 	uint32_t out = 0;
 	struct rebuild *r = c->rebuild != NO_SLOT ? &a->rebuilds[c->rebuild] : NULL;
 	if (!r || r->lost || (want == WRITE_CHUNK && (!placeable || kept < len)))
@@ -1253,6 +1260,47 @@ static void place(struct rr_analyzer *a, uint32_t si, uint64_t pos,
 		r->write_have += len;
 }
 
+/* An NFSv4 COMPOUND call's operations, counted as nfsstat counts them;
+ * those that cannot be named (past a cut or an operation the walker does
+ * not know) count under the last slot, so the counts add up to numops. */
+static bool count_nfs4_ops(struct rr_analyzer *a, const uint8_t *m,
+			   const struct rr_rpc *rpc, uint32_t kept, uint32_t end,
+			   const struct rr_rpcrdma *h)
+{
+	struct rr_nfs4_moved moved[RR_MAX_CHUNKS];
+	unsigned nmoved = 0;
+	for (unsigned i = 0; h && i < h->nsegs; i++) {
+		const struct rr_rdma_seg *g = &h->segs[i];
+		if (g->list != RR_LIST_READ)
+			continue;
+		if (nmoved && moved[nmoved - 1].position == g->position)
+			moved[nmoved - 1].length += g->length;
+		else if (nmoved < RR_MAX_CHUNKS)
+			moved[nmoved++] = (struct rr_nfs4_moved){ g->position,
+								  g->length };
+	}
+	struct rr_nfs4_compound cp;
+	struct rr_note note;
+	rr_nfs4_compound_decode(m, rpc->off, rpc->body.off, kept, end, moved,
+				nmoved, &cp, &note);
+	for (uint32_t i = 0; i < cp.named && i < RR_NFS4_OPS_KEPT; i++)
+		a->st.nfs4_ops[rr_nfs4_op_slot(cp.op[i])]++;
+	/* past the kept ones, named or not, the slot is unknown */
+	uint32_t kept_ops = cp.named < RR_NFS4_OPS_KEPT ? cp.named : RR_NFS4_OPS_KEPT;
+	a->st.nfs4_ops[RR_NFS4_OP_OTHER] += cp.numops - kept_ops;
+	/* READ (RFC 8881 §18.22.2) and READLINK (§18.24.2) end their
+	 * results with the data a write chunk carries */
+	uint16_t last = cp.named ? cp.op[(cp.named - 1) % RR_NFS4_OPS_KEPT] : 0;
+	return cp.named == cp.numops && cp.named <= RR_NFS4_OPS_KEPT &&
+	       (last == RR_OP_READ || last == RR_OP_READLINK);
+}
+
+static bool is_nfs4_compound(const struct rr_rpc *rpc)
+{
+	return rpc->prog == RR_PROG_NFS && rpc->vers == 4 &&
+	       rpc->proc == 1; /* COMPOUND (RFC 8881 §16.2) */
+}
+
 /* The start of a Long Call's message names the call's procedure, slot or
  * not, so statistics count it under its name. */
 static void name_long_call(struct rr_analyzer *a, uint32_t ci,
@@ -1271,6 +1319,8 @@ static void name_long_call(struct rr_analyzer *a, uint32_t ci,
 	/* on_call counted it as unknown */
 	a->st.rpc_calls[RR_PROC_SLOTS - 1]--;
 	a->st.rpc_calls[c->slot]++;
+	if (c->dir == RR_DIR_FWD_CALL && is_nfs4_compound(&rpc))
+		c->data_last = count_nfs4_ops(a, p, &rpc, have, UINT32_MAX, NULL);
 }
 
 static struct rdma_op *op_new(struct rr_analyzer *a, uint32_t cn, uint32_t si,
@@ -1483,6 +1533,9 @@ static void on_call(struct rr_analyzer *a, uint32_t cn, uint8_t dir,
 	/* backward calls (RFC 8167: NFSv4.1 callbacks) count by procedure as
 	 * forward ones do, under their own program */
 	a->st.rpc_calls[c->slot]++;
+	if (dir == RR_DIR_FWD_CALL && rpc && is_nfs4_compound(rpc))
+		c->data_last = count_nfs4_ops(a, m, rpc, kept,
+					      h->payload.off + h->payload.len, h);
 	if (dir == RR_DIR_FWD_CALL) {
 		count_chunk(a, k, call_kind(h));
 		if (h->nread_chunks && h->nwrite_chunks)

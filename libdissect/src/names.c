@@ -32,6 +32,7 @@ RR_NAME_FN(rr_rpc_program_str, RR_RPC_PROGRAM_LIST)
 
 RR_NAME_FN(rr_link_str, RR_LINK_LIST)
 
+static RR_NAME_FN(nfs2_proc_str, RR_NFS2_PROC_LIST)
 static RR_NAME_FN(nfs3_proc_str, RR_NFS3_PROC_LIST)
 static RR_NAME_FN(nfs4_proc_str, RR_NFS4_PROC_LIST)
 static RR_NAME_FN(nfs4_cb_proc_str, RR_NFS4_CB_PROC_LIST)
@@ -44,6 +45,8 @@ const char *rr_rpc_proc_str(uint32_t prog, uint32_t vers, uint32_t proc)
 {
 	switch (prog) {
 	case RR_PROG_NFS:
+		if (vers == 2)
+			return nfs2_proc_str(proc);
 		if (vers == 3)
 			return nfs3_proc_str(proc);
 		if (vers == 4)

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <rpcrdma/analyzer.h>
 #include <rpcrdma/encode.h>
 
 #include "check.h"
@@ -485,6 +486,44 @@ static void test_names(void)
 	CHECK(strcmp(rr_rpc_proc_str(100021, 4, 2), "LOCK") == 0);
 	CHECK(strcmp(rr_layer_str(RR_LAYER_RPCRDMA), "RPC-over-RDMA") == 0);
 	CHECK(rr_layer_str(RR_LAYER_COUNT) == NULL);
+	CHECK(strcmp(rr_rpc_proc_str(100003, 2, 17), "STATFS") == 0);
+	CHECK(rr_rpc_proc_str(100003, 2, 18) == NULL);
+}
+
+/* Every program the project names has a statistics row per procedure,
+ * each slot once, its name the one rr_rpc_proc_str gives. */
+static void test_proc_slots(void)
+{
+	check_ctx = "proc slots";
+	static const struct { uint32_t prog, vers, procs; } progs[] = {
+		{ 100003, 2, 18 }, { 100003, 3, 22 }, { 100003, 4, 2 },
+		{ 0x40000000, 1, 2 }, { 100227, 3, 3 }, { 100005, 3, 6 },
+		{ 100000, 2, 6 }, { 100021, 4, 24 },
+	};
+	static bool taken[RR_PROC_SLOTS];
+	unsigned named = 0, clashes = 0, misnamed = 0;
+	for (size_t i = 0; i < sizeof(progs) / sizeof(progs[0]); i++)
+		for (uint32_t p = 0; p < progs[i].procs; p++) {
+			unsigned slot = rr_analyzer_proc_slot(progs[i].prog,
+							      progs[i].vers, p);
+			const char *want = rr_rpc_proc_str(progs[i].prog, progs[i].vers, p);
+			struct rr_proc_slot_info si = rr_analyzer_proc_slot_info(slot);
+			if (slot >= RR_PROC_SLOTS - 1 || taken[slot])
+				clashes++;
+			else
+				taken[slot] = true;
+			if (want && (strcmp(si.procedure, want) ||
+				     si.version != progs[i].vers))
+				misnamed++;
+			named++;
+		}
+	CHECK_EQ(named, RR_PROC_SLOTS - 1);
+	CHECK_EQ(clashes, 0);
+	CHECK_EQ(misnamed, 0);
+	CHECK_EQ(rr_analyzer_proc_slot(100003, 2, 18), RR_PROC_SLOTS - 1);
+	CHECK_EQ(rr_analyzer_proc_slot(100003, 5, 0), RR_PROC_SLOTS - 1);
+	CHECK(strcmp(rr_analyzer_proc_slot_info(RR_PROC_SLOTS - 1).procedure,
+		     "other") == 0);
 }
 
 int main(void)
@@ -499,5 +538,6 @@ int main(void)
 	test_cm_private();
 	test_crc();
 	test_names();
+	test_proc_slots();
 	return check_done();
 }

@@ -13,6 +13,7 @@
 
 #include <rpcrdma/dissect.h>
 #include <rpcrdma/latency.h>
+#include <rpcrdma/nfs4.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -116,7 +117,7 @@ RR_API const char *rr_dir_str(unsigned v);
 RR_API const char *rr_dir_id(unsigned v);
 
 #define RR_SIZE_BUCKETS 24  /* log2 of bytes */
-#define RR_PROC_SLOTS 72   /* 65 procedures named, "other" last */
+#define RR_PROC_SLOTS 84   /* 83 procedures named, "other" last */
 
 /*
  * How a call was answered (RFC 5531 §9): MSG_ACCEPTED with its accept_stat
@@ -199,8 +200,12 @@ struct rr_stats {
 	uint64_t segments_per_chunk[RR_SIZE_BUCKETS];
 	uint64_t segment_size[RR_SIZE_BUCKETS];
 	uint64_t segments, segment_bytes;   /* the histograms' sums */
-	/* RPC procedures: NFSv3 by procedure, others in the last slot */
+	/* RPC calls, both directions, by procedure (rr_analyzer_proc_slot);
+	 * what no slot names in the last */
 	uint64_t rpc_calls[RR_PROC_SLOTS];
+	/* operations of forward NFSv4 COMPOUND calls by number
+	 * (rr_nfs4_op_slot); they add up to the calls' numops */
+	uint64_t nfs4_ops[RR_NFS4_OP_SLOTS];
 	/* answered calls by the reply's status (enum rr_reply_status) */
 	uint64_t rpc_replies[RR_PROC_SLOTS][RR_REPLY_STATUS_COUNT];
 	/* answered calls' latency (RR_EV_RPC_DONE's latency_ns) */

@@ -1,0 +1,283 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * NFSv4 COMPOUND arguments, RFC 7530 §16.2 and RFC 8881 §16.2.1:
+ *
+ *   tag<> | minorversion | numops | (opnum | arguments) ...
+ *
+ * Each operation's arguments are stepped over by a shape (RFC 8881 §18,
+ * RFC 7862 §15, RFC 8276 §8.4), or by code where a union decides what
+ * follows.  A data item a read chunk carries is not in the inline stream:
+ * its length word stays, its bytes and their roundup do not (RFC 8166
+ * §3.4.5, §3.5.3).
+ */
+#include <rpcrdma/nfs4.h>
+
+#include "cursor.h"
+
+#define RR_X_CASE(sym, val, str) case (val): return (str);
+
+const char *rr_nfs4_op_str(unsigned op)
+{
+	switch (op) { RR_NFS4_OP_LIST(RR_X_CASE) default: return NULL; }
+}
+
+struct walk {
+	struct rr_cur c;
+	uint32_t stream_base;  /* where XDR position 0 is in msg */
+	uint32_t moved_before; /* stream bytes read chunks took, so far */
+	const struct rr_nfs4_moved *moved;
+	unsigned nmoved;
+};
+
+/* opaque<> and string<> (RFC 4506 §4.10, §4.11). */
+static bool opaque(struct walk *w)
+{
+	uint32_t n = cur_be32(&w->c, "nfs4 opaque length");
+	if (!cur_ok(&w->c))
+		return false;
+	uint32_t at = w->c.pos - w->stream_base + w->moved_before;
+	for (unsigned i = 0; n && i < w->nmoved; i++)
+		if (w->moved[i].position == at) {
+			w->moved_before += (n + 3) & ~3u;
+			return true;
+		}
+	if (n > cur_left_wire(&w->c))
+		return cur_fail(&w->c, RR_MALFORMED, RR_PROBLEM_BAD_LENGTH,
+				"nfs4 opaque");
+	return cur_skip(&w->c, (n + 3) & ~3u, "nfs4 opaque");
+}
+
+/* bitmap4 (RFC 8881 §3.3.7): a counted array of words. */
+static bool bitmap(struct walk *w)
+{
+	uint32_t n = cur_be32(&w->c, "nfs4 bitmap length");
+	if (!cur_ok(&w->c))
+		return false;
+	if (n > cur_left_wire(&w->c) / 4)
+		return cur_fail(&w->c, RR_MALFORMED, RR_PROBLEM_BAD_LENGTH,
+				"nfs4 bitmap");
+	return cur_skip(&w->c, 4 * n, "nfs4 bitmap");
+}
+
+/*
+ * Shapes, one letter per item:
+ *   u 4 bytes (uint32, enum, bool)      h 8 (uint64, clientid, verifier)
+ *   s 16 (stateid4, sessionid4, deviceid4)  t 12 (nfstime4)
+ *   o opaque<> or string<>   b bitmap4   f fattr4 (b then o)
+ *   k state_owner4 (h then o)
+ */
+static bool shape(struct walk *w, const char *s)
+{
+	for (; *s && cur_ok(&w->c); s++) {
+		switch (*s) {
+		case 'u': cur_skip(&w->c, 4, "nfs4 argument"); break;
+		case 'h': cur_skip(&w->c, 8, "nfs4 argument"); break;
+		case 't': cur_skip(&w->c, 12, "nfs4 nfstime4"); break;
+		case 's': cur_skip(&w->c, 16, "nfs4 stateid"); break;
+		case 'o': opaque(w); break;
+		case 'b': bitmap(w); break;
+		case 'f': if (bitmap(w)) opaque(w); break;
+		case 'k': if (cur_skip(&w->c, 8, "nfs4 clientid")) opaque(w); break;
+		}
+	}
+	return cur_ok(&w->c);
+}
+
+/* A counted array whose elements step by one shape. */
+static bool array_of(struct walk *w, const char *element)
+{
+	uint32_t n = cur_be32(&w->c, "nfs4 array length");
+	if (!cur_ok(&w->c))
+		return false;
+	if (n > cur_left_wire(&w->c) / 4)
+		return cur_fail(&w->c, RR_MALFORMED, RR_PROBLEM_BAD_LENGTH,
+				"nfs4 array");
+	for (uint32_t i = 0; i < n && shape(w, element); i++)
+		;
+	return cur_ok(&w->c);
+}
+
+/* callback_sec_parms4 (RFC 8881 §18.36): AUTH_NONE, AUTH_SYS (stamp,
+ * machine name, uid, gid, gids<>) or RPCSEC_GSS (service, two handles). */
+static bool sec_parms(struct walk *w)
+{
+	uint32_t n = cur_be32(&w->c, "nfs4 sec_parms length");
+	for (uint32_t i = 0; i < n && cur_ok(&w->c); i++) {
+		uint32_t flavor = cur_be32(&w->c, "nfs4 callback flavor");
+		if (flavor == RR_AUTH_SYS)
+			(void)(shape(w, "uouu") && array_of(w, "u"));
+		else if (flavor == RR_AUTH_RPCSEC_GSS)
+			shape(w, "uoo");
+		else if (flavor != RR_AUTH_NONE)
+			return false;
+	}
+	return cur_ok(&w->c);
+}
+
+/* netloc4 (RFC 7862 §4.9): a name, a URL, or a netaddr4. */
+static bool netloc(struct walk *w)
+{
+	uint32_t type = cur_be32(&w->c, "nfs4 netloc type");
+	return type == 3 ? shape(w, "oo") : shape(w, "o");
+}
+
+/* The operations whose arguments a union shapes. */
+static bool open_args(struct walk *w)
+{
+	if (!shape(w, "uuuk"))
+		return false;
+	if (cur_be32(&w->c, "nfs4 opentype") == 1) { /* OPEN4_CREATE */
+		switch (cur_be32(&w->c, "nfs4 createmode")) {
+		case 0: case 1: shape(w, "f"); break;  /* UNCHECKED, GUARDED */
+		case 2: shape(w, "h"); break;          /* EXCLUSIVE */
+		case 3: shape(w, "hf"); break;         /* EXCLUSIVE4_1 */
+		default: return false;
+		}
+	}
+	switch (cur_be32(&w->c, "nfs4 open claim")) {
+	case 0: case 3: return shape(w, "o");  /* NULL, DELEGATE_PREV */
+	case 1: return shape(w, "u");          /* PREVIOUS */
+	case 2: return shape(w, "so");         /* DELEGATE_CUR */
+	case 4: case 6: return cur_ok(&w->c);  /* FH, DELEG_PREV_FH */
+	case 5: return shape(w, "s");          /* DELEG_CUR_FH */
+	default: return false;
+	}
+}
+
+static bool create_args(struct walk *w)
+{
+	switch (cur_be32(&w->c, "nfs4 create type")) {
+	case 5: opaque(w); break;              /* NF4LNK: link data */
+	case 3: case 4: shape(w, "uu"); break; /* NF4BLK, NF4CHR */
+	default: break;
+	}
+	return shape(w, "of");
+}
+
+static bool lock_args(struct walk *w)
+{
+	if (!shape(w, "uuhh"))
+		return false;
+	return cur_be32(&w->c, "nfs4 new_lock_owner") ? shape(w, "usuk") :
+							 shape(w, "su");
+}
+
+static bool exchange_id_args(struct walk *w)
+{
+	if (!shape(w, "hou"))
+		return false;
+	switch (cur_be32(&w->c, "nfs4 state_protect")) {
+	case 0: break;                         /* SP4_NONE */
+	case 1: shape(w, "bb"); break;         /* SP4_MACH_CRED */
+	default: return false;                 /* SP4_SSV */
+	}
+	return array_of(w, "oot");             /* client_impl_id<1> */
+}
+
+static bool create_session_args(struct walk *w)
+{
+	if (!shape(w, "huu"))
+		return false;
+	for (int i = 0; i < 2; i++) /* fore and back channel_attrs4 */
+		if (!shape(w, "uuuuuu") || !array_of(w, "u"))
+			return false;
+	return shape(w, "u") && sec_parms(w);
+}
+
+static bool op_args(struct walk *w, uint32_t op)
+{
+	static const char *const shapes[RR_NFS4_OP_OTHER] = {
+		[3] = "u", [4] = "us", [5] = "hu", [7] = "h", [8] = "s",
+		[9] = "b", [10] = "", [11] = "o", [13] = "uhhk",
+		[14] = "uushh", [15] = "o", [16] = "", [17] = "f", [19] = "u",
+		[20] = "su", [21] = "suuu", [22] = "o", [23] = "", [24] = "",
+		[25] = "shu", [26] = "hhuub", [27] = "", [28] = "o",
+		[29] = "oo", [30] = "h", [31] = "", [32] = "", [33] = "o",
+		[34] = "sf", [35] = "houoou", [36] = "hh", [37] = "f",
+		[38] = "shuo", [39] = "k", [41] = "suu", [44] = "s",
+		[45] = "s", [46] = "ubttbb", [47] = "suub", [48] = "uuhh",
+		[50] = "uuuhhhsu", [52] = "u", [53] = "suuuu", [54] = "oo",
+		[57] = "h", [58] = "u", [59] = "shh", [62] = "shh",
+		[63] = "shhb", [65] = "hhshhhhsuo", [66] = "s", [67] = "s",
+		[68] = "shu", [69] = "shu", [71] = "sshhh", [72] = "o",
+		[73] = "uoo", [74] = "hu", [75] = "o",
+	};
+	switch (op) {
+	case RR_OP_CREATE: return create_args(w);
+	case RR_OP_LOCK: return lock_args(w);
+	case RR_OP_OPEN: return open_args(w);
+	case RR_OP_BACKCHANNEL_CTL: return shape(w, "u") && sec_parms(w);
+	case RR_OP_EXCHANGE_ID: return exchange_id_args(w);
+	case RR_OP_CREATE_SESSION: return create_session_args(w);
+	case RR_OP_LAYOUTCOMMIT:
+		if (!shape(w, "hhus"))
+			return false;
+		if (cur_be32(&w->c, "nfs4 newoffset"))
+			shape(w, "h");
+		if (cur_be32(&w->c, "nfs4 newtime"))
+			shape(w, "t");
+		return shape(w, "uo");
+	case RR_OP_LAYOUTRETURN:
+		if (!shape(w, "uuu"))
+			return false;
+		return cur_be32(&w->c, "nfs4 layoutreturn type") == 1 ?
+			       shape(w, "hhso") : cur_ok(&w->c);
+	case RR_OP_TEST_STATEID: return array_of(w, "s");
+	case RR_OP_WANT_DELEGATION:
+		if (!shape(w, "u"))
+			return false;
+		return cur_be32(&w->c, "nfs4 deleg claim") == 1 ? shape(w, "u") :
+								  cur_ok(&w->c);
+	case RR_OP_COPY:
+		if (!shape(w, "sshhhuu"))
+			return false;
+		uint32_t n = cur_be32(&w->c, "nfs4 source servers");
+		for (uint32_t i = 0; i < n && netloc(w); i++)
+			;
+		return cur_ok(&w->c);
+	case RR_OP_COPY_NOTIFY: return shape(w, "s") && netloc(w);
+	case RR_OP_LAYOUTERROR: return shape(w, "hhs") && array_of(w, "suu");
+	case RR_OP_ILLEGAL: return true;
+	default:
+		return op < RR_NFS4_OP_OTHER && shapes[op] && shape(w, shapes[op]);
+	}
+}
+
+enum rr_status rr_nfs4_compound_decode(
+	const uint8_t *msg, uint32_t stream_base, uint32_t off,
+	uint32_t captured_end, uint32_t end,
+	const struct rr_nfs4_moved *moved, unsigned nmoved,
+	struct rr_nfs4_compound *out, struct rr_note *note)
+{
+	struct walk w = { .stream_base = stream_base, .moved = moved,
+			  .nmoved = nmoved };
+	cur_init(&w.c, msg, off, captured_end, end, note);
+	memset(out, 0, sizeof(*out));
+	if (cur_need(&w.c, 4, "nfs4 tag length"))
+		out->tag_len = rd_be32(msg + off);
+	if (!opaque(&w))
+		return (enum rr_status)note->status;
+	out->minorversion = cur_be32(&w.c, "nfs4 minorversion");
+	out->numops = cur_be32(&w.c, "nfs4 numops");
+	if (!cur_ok(&w.c))
+		return (enum rr_status)note->status;
+	if (out->numops > cur_left_wire(&w.c) / 4) { /* an opnum each at least */
+		w.c.pos -= 4;
+		out->numops = 0;
+		cur_fail(&w.c, RR_MALFORMED, RR_PROBLEM_OVER_CAP, "nfs4 numops");
+		return (enum rr_status)note->status;
+	}
+	while (out->named < out->numops) {
+		uint32_t op = cur_be32(&w.c, "nfs4 opnum");
+		if (!cur_ok(&w.c))
+			break;
+		if (out->named < RR_NFS4_OPS_KEPT)
+			out->op[out->named] = (uint16_t)(op > UINT16_MAX ? UINT16_MAX : op);
+		out->named++;
+		/* past an operation it cannot step over, the rest cannot be
+		 * named: named < numops tells */
+		if (!op_args(&w, op))
+			break;
+	}
+	return (enum rr_status)note->status;
+}

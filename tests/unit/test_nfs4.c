@@ -1,0 +1,146 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* NFSv4 COMPOUND arguments (rpcrdma/nfs4.h): the operations named across
+ * unions, data a read chunk carries, cut and hostile messages. */
+#include <string.h>
+#include <rpcrdma/nfs4.h>
+
+#include "check.h"
+
+static uint8_t buf[512];
+static uint32_t len;
+
+static void put32(uint32_t v)
+{
+	buf[len++] = (uint8_t)(v >> 24);
+	buf[len++] = (uint8_t)(v >> 16);
+	buf[len++] = (uint8_t)(v >> 8);
+	buf[len++] = (uint8_t)v;
+}
+
+static void zeros(uint32_t n)
+{
+	memset(buf + len, 0, n);
+	len += n;
+}
+
+static void opaque(uint32_t n)
+{
+	put32(n);
+	zeros((n + 3) & ~3u);
+}
+
+/* tag "t1", minorversion 1, numops: what the ops after it start with */
+static void compound(uint32_t numops)
+{
+	len = 0;
+	zeros(40); /* an RPC call header with AUTH_NONE: position 0 is buf[0] */
+	opaque(2);
+	put32(1);
+	put32(numops);
+}
+
+static struct rr_nfs4_compound cp;
+static struct rr_note note;
+
+static unsigned decode(const struct rr_nfs4_moved *moved, unsigned n,
+		       uint32_t captured)
+{
+	return rr_nfs4_compound_decode(buf, 0, 40, captured, len, moved, n,
+				       &cp, &note);
+}
+
+/* SEQUENCE, PUTFH, WRITE whose data went by a read chunk, GETATTR: as
+ * Linux sends a WRITE (the length word inline, the bytes in the chunk). */
+static void write_with_read_chunk(void)
+{
+	check_ctx = "write";
+	compound(4);
+	put32(RR_OP_SEQUENCE); zeros(16); put32(1); put32(0); put32(0); put32(0);
+	put32(RR_OP_PUTFH); opaque(28);
+	put32(RR_OP_WRITE); zeros(16); zeros(8); put32(2);
+	put32(4097);                     /* data<>: 4,097 bytes in the chunk */
+	struct rr_nfs4_moved moved = { len, 4097 };
+	put32(RR_OP_GETATTR); put32(2); put32(0x10); put32(0x20);
+	CHECK_EQ(decode(&moved, 1, len), RR_COMPLETE);
+	CHECK_EQ(cp.minorversion, 1);
+	CHECK_EQ(cp.numops, 4);
+	CHECK_EQ(cp.named, 4);
+	CHECK_EQ(cp.op[2], RR_OP_WRITE);
+	CHECK_EQ(cp.op[3], RR_OP_GETATTR);
+	/* without the chunk the data should be inline: the bytes end first */
+	CHECK_EQ(decode(NULL, 0, len), RR_MALFORMED);
+	CHECK_EQ(cp.named, 3);
+}
+
+/* OPEN with a union on each side (EXCLUSIVE4_1, CLAIM_NULL), then a LOCK
+ * with a new lock owner, an EXCHANGE_ID with SP4_NONE and an impl id. */
+static void unions(void)
+{
+	check_ctx = "unions";
+	compound(4);
+	put32(RR_OP_OPEN); put32(0); put32(2); put32(0);
+	zeros(8); opaque(24);            /* open_owner4 */
+	put32(1); put32(3); zeros(8);    /* CREATE, EXCLUSIVE4_1: verifier */
+	put32(1); put32(4); opaque(4);   /* fattr4 */
+	put32(0); opaque(5);             /* CLAIM_NULL name */
+	put32(RR_OP_LOCK); put32(2); put32(0); zeros(16);
+	put32(1); put32(0); zeros(16); put32(0); zeros(8); opaque(20);
+	put32(RR_OP_EXCHANGE_ID); zeros(8); opaque(40); put32(0x101);
+	put32(0);                        /* SP4_NONE */
+	put32(1); opaque(10); opaque(30); zeros(12);
+	put32(RR_OP_RECLAIM_COMPLETE); put32(0);
+	CHECK_EQ(decode(NULL, 0, len), RR_COMPLETE);
+	CHECK_EQ(cp.named, 4);
+	CHECK_EQ(cp.op[3], RR_OP_RECLAIM_COMPLETE);
+}
+
+/* Where the capture stops, the operations so far are named. */
+static void cut(void)
+{
+	check_ctx = "cut";
+	compound(3);
+	put32(RR_OP_PUTROOTFH);
+	put32(RR_OP_GETFH);
+	uint32_t at = len;
+	put32(RR_OP_GETATTR); put32(1); put32(3);
+	CHECK_EQ(decode(NULL, 0, at + 2), RR_TRUNCATED);
+	CHECK_EQ(cp.named, 2);
+	CHECK_EQ(decode(NULL, 0, len), RR_COMPLETE);
+	CHECK_EQ(cp.named, 3);
+}
+
+/* An operation the walker cannot step over ends the naming, not the
+ * message; a numops the message cannot hold is malformed. */
+static void unknown_and_hostile(void)
+{
+	check_ctx = "unknown";
+	compound(3);
+	put32(RR_OP_PUTROOTFH);
+	put32(99);
+	put32(RR_OP_GETFH);
+	CHECK_EQ(decode(NULL, 0, len), RR_COMPLETE);
+	CHECK_EQ(cp.named, 2);
+	CHECK_EQ(cp.op[1], 99);
+	CHECK_EQ(rr_nfs4_op_slot(99), RR_NFS4_OP_OTHER);
+	CHECK_EQ(rr_nfs4_op_slot(RR_OP_ILLEGAL), RR_NFS4_OP_OTHER);
+	CHECK(!strcmp(rr_nfs4_op_str(RR_OP_SEQUENCE), "SEQUENCE"));
+
+	check_ctx = "hostile";
+	compound(0xffffffffu);
+	put32(RR_OP_GETFH);
+	CHECK_EQ(decode(NULL, 0, len), RR_MALFORMED);
+	CHECK_EQ(cp.numops, 0);
+	compound(1);
+	put32(RR_OP_PUTFH); put32(0x7ffffff0); /* a handle longer than the rest */
+	CHECK_EQ(decode(NULL, 0, len), RR_MALFORMED);
+	CHECK_EQ(cp.named, 1);
+}
+
+int main(void)
+{
+	write_with_read_chunk();
+	unions();
+	cut();
+	unknown_and_hostile();
+	return check_done();
+}
