@@ -89,7 +89,9 @@ static void usage(FILE *to)
 		"  -B KIB        capture buffer (default 32768)\n"
 		"  -r FILE       replay a pcap or pcapng file, as fast as possible\n"
 		"  --realtime    replay at the pace the file recorded\n"
-		"  -l ADDR:PORT  serve HTTP there (default 127.0.0.1:%d)\n"
+		"  -l, --web.listen-address ADDR:PORT\n"
+		"                serve HTTP there (default 127.0.0.1:%d; :PORT\n"
+		"                every IPv4 address, [V6ADDR]:PORT, PORT on 127.0.0.1)\n"
 		"  --max-connection-series N\n"
 		"                connections with series of their own (default 100);\n"
 		"                the others are summed in one \"other\" series\n"
@@ -106,6 +108,8 @@ static int parse_args(int argc, char **argv, struct opts *o)
 	enum { O_SERIES = 256, O_MOUNTSTATS, O_SVC };
 	static const struct option longs[] = {
 		RR_LIVE_LONG_OPTIONS,
+		/* node_exporter's spelling */
+		{ "web.listen-address", required_argument, NULL, 'l' },
 		{ "max-connection-series", required_argument, NULL, O_SERIES },
 		{ "mountstats", required_argument, NULL, O_MOUNTSTATS },
 		{ "svc-rdma", required_argument, NULL, O_SVC },
@@ -176,7 +180,8 @@ static int parse_args(int argc, char **argv, struct opts *o)
 	return 0;
 }
 
-/* ADDR:PORT, [V6ADDR]:PORT or PORT. */
+/* ADDR:PORT, [V6ADDR]:PORT, :PORT (every IPv4 address, as node_exporter
+ * reads it) or PORT (127.0.0.1). */
 static bool parse_listen(const char *s, struct sockaddr_storage *ss)
 {
 	char host[64] = "127.0.0.1";
@@ -196,6 +201,8 @@ static bool parse_listen(const char *s, struct sockaddr_storage *ss)
 		memcpy(host, s, (size_t)(colon - s));
 		host[colon - s] = '\0';
 		port = colon + 1;
+		if (!host[0])
+			strcpy(host, "0.0.0.0");
 	}
 	long p = DEFAULT_PORT;
 	if (s) {

@@ -114,7 +114,8 @@ static void usage(FILE *to)
 {
 	fprintf(to,
 		"usage: rpcrdma-top (-e IFACE | -i IFACE | -r FILE [--realtime] | -t)\n"
-		"                   [-d SECONDS] [-b [-n COUNT] [-j]] [-s KEY] [expression]\n"
+		"                   [-d SECONDS] [-b [-n COUNT] [-j]] [-s KEY]\n"
+		"                   [interval [count]] [expression]\n"
 		"  -e IFACE     eBPF on IFACE: a TC program hands RoCEv2 (UDP 4791) and\n"
 		"               iWARP (TCP 20049) frames' headers over a ring buffer\n"
 		"  -i IFACE     libpcap live capture on IFACE\n"
@@ -129,6 +130,7 @@ static void usage(FILE *to)
 		"  -j           batch: each snapshot as one JSON object\n"
 		"  -s KEY       sort by calls, bytes, inflight, p99, findings or peers\n"
 		"  --roce-port PORT, --iwarp-port PORT, --snaplen BYTES   (eBPF)\n"
+		"  interval     as -d; count: as -b -n COUNT (libbpf-tools' order)\n"
 		"  expression   a libpcap filter (-i, -r)\n"
 		"  -V, --version  the versions of the tool and its libraries\n"
 		"keys: c b i l f a sort; v view (traffic, latency, procedures);\n"
@@ -224,9 +226,20 @@ static int parse_args(int argc, char **argv, struct opts *o)
 	}
 	if (!rr_live_one_source(&o->src, sources))
 		return -1;
-	if (o->json && !o->batch) {
-		fprintf(stderr, "rpcrdma-top: -j goes with -b\n");
-		return -1;
+	/* [interval [count]] before the filter, as libbpf-tools' top tools
+	 * take them (a libpcap filter never starts with a number) */
+	char *end;
+	if (optind < argc && strtod(argv[optind], &end) > 0 && !*end) {
+		if (!rr_number_arg("rpcrdma-top", "interval", argv[optind++], 0.001,
+				   3600, true, &o->interval))
+			return -1;
+		if (optind < argc && strtod(argv[optind], &end) > 0 && !*end) {
+			if (!rr_number_arg("rpcrdma-top", "count", argv[optind++], 1, 1e9,
+					   false, &v))
+				return -1;
+			o->count = (long)v;
+			o->batch = true; /* a count of screens is a batch run */
+		}
 	}
 	if (optind < argc) {
 		if (o->src.kind == RR_LIVE_EBPF) {
@@ -237,6 +250,10 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		o->src.filter = rr_join_args(argc, argv, optind);
 		if (!o->src.filter)
 			return -1;
+	}
+	if (o->json && !o->batch) {
+		fprintf(stderr, "rpcrdma-top: -j goes with -b\n");
+		return -1;
 	}
 	return 0;
 }

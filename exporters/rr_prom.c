@@ -262,7 +262,7 @@ static void totals(struct rr_prom *w, const struct rr_stats *st)
 	rr_prom_family(w, "rpcrdma_rpc_replies_by_status_total", "counter",
 		       "answered RPC calls by procedure and the reply's status "
 		       "(accept_stat or reject_stat, RFC 5531; unseen: the header "
-		       "was in a chunk not rebuilt)");
+		       "was in no bytes captured)");
 	for (unsigned p = 0; p < RR_PROC_SLOTS; p++) {
 		struct rr_proc_slot_info si = rr_analyzer_proc_slot_info(p);
 		char v[16];

@@ -22,6 +22,8 @@ if [ -e "$root/.ready" ]; then
 	exit 0
 fi
 
+command -v debootstrap >/dev/null ||
+	{ echo "chroot.sh: debootstrap is not installed (scripts/install-deps.sh debootstrap)" >&2; exit 1; }
 # releases newer than this debootstrap knows are made with its sid script
 script=$suite
 [ -e "/usr/share/debootstrap/scripts/$suite" ] || script=sid

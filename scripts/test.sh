@@ -19,7 +19,10 @@
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
-"$top/scripts/install-deps.sh"
+chroots=${RPCRDMA_CHROOTS-trixie sid}
+# debootstrap makes the chroots: installed here, before they start in the
+# background, so that no two apt-get run at once
+"$top/scripts/install-deps.sh" ${chroots:+debootstrap}
 
 if [ -z "${RPCRDMA_CAPTURES:-}" ] && [ -d "$top/../shared/captures" ]; then
 	RPCRDMA_CAPTURES=$(cd "$top/../shared/captures" && pwd)
@@ -39,7 +42,6 @@ run_suite() {
 
 SUDO=""
 [ "$(id -u)" -eq 0 ] || SUDO="sudo"
-chroots=${RPCRDMA_CHROOTS-trixie sid}
 # a chroot takes minutes to make the first time: made while the builds run
 mkdir -p "$top/build-chroots"
 for suite in $chroots; do

@@ -53,6 +53,13 @@ check "no source: usage and status 1" test $? -eq 1
 check "no source: says what is missing" grep -q "give one source" "$work/e1"
 "$exporter" -r "$src/samples/rocev2-mixed.pcap" -l nowhere:port >/dev/null 2>"$work/e2"
 check "a bad -l: status 1" test $? -eq 1
+# node_exporter's spelling and its :PORT (every address)
+port=$(free_port)
+"$exporter" -r "$src/samples/rocev2-mixed.pcap" --web.listen-address ":$port" >/dev/null 2>&1 &
+pids+=($!)
+check "--web.listen-address :PORT serves on every address (127.0.0.1 among them)" \
+	wait_http "http://127.0.0.1:$port/metrics"
+kill "${pids[-1]}" 2>/dev/null
 "$exporter" -r "$work/absent.pcap" 2>"$work/e3"
 check "a missing file: status 2 and its name" \
 	eval "test $? -eq 2 && grep -q absent.pcap '$work/e3'"

@@ -48,4 +48,11 @@ for capture in "$src"/tests/linux/*/client/capture.pcap; do
 		test "$(echo "$json" | jq .totals.backward_calls)" = \
 		"$(echo "$stats" | jq '.total.messages.backward_call | add')"
 done
+# [interval [count]] as libbpf-tools' top tools take them: 2 snapshots,
+# a batch run without -b, and a filter after them still applies
+capture=$src/tests/linux/bookworm-rxe-nfs3/client/capture.pcap
+check "interval and count: 'rpcrdma-top -r FILE --realtime -j 0.5 2' prints 2 snapshots" \
+	test "$("$top" -r "$capture" --realtime -j 0.5 2 2>/dev/null | grep -c .)" = 2
+check "interval and count before a filter: 'udp port 4792' matches nothing" \
+	test "$("$top" -r "$capture" -j 0.5 1 udp port 4792 2>/dev/null | jq .totals.calls)" = 0
 tap_end

@@ -68,10 +68,8 @@ def proc: {"RDMA_MSG": 0, "RDMA_NOMSG": 1, "RDMA_MSGP": 2, "RDMA_DONE": 3, "RDMA
 def kind: {"inline": 0, "read": 1, "position_zero_read": 2, "write": 3, "reply": 4, "responder_read": 5}[.];
 def op: {"read_request": 0, "read_response": 1, "write": 2}[.];'
 # the peer's samples, and the lab's captures of Linux's client and server
-# (PLUGIN_CAPTURES may name others).  The soft-iWARP ones are not yet
-# here: where one TCP segment holds an RDMA Write and the Send after it,
-# the plugin shows the message twice and the Write's chunk item not.
-for capture in ${PLUGIN_CAPTURES:-"$src"/samples/*.pcap "$src"/tests/linux/*-rxe-*/client/capture.pcap}; do
+# over Soft-RoCE and soft-iWARP (PLUGIN_CAPTURES may name others)
+for capture in ${PLUGIN_CAPTURES:-"$src"/samples/*.pcap "$src"/tests/linux/*/client/capture.pcap}; do
 	case $capture in
 	*/tests/linux/*) name=linux-$(basename "$(dirname "$(dirname "$capture")")") ;;
 	*) name=$(basename "$capture" .pcap) ;;
@@ -191,12 +189,12 @@ for capture in ${PLUGIN_CAPTURES:-"$src"/samples/*.pcap "$src"/tests/linux/*-rxe
 			"$work/retx.dump" "$work/retx.ts"
 	fi
 	# each RPC message once, in one pass: the inline ones that are whole
-	# (not reduced by read chunks past position zero or by a reply's write
-	# chunks, RFC 8166 §3.5) and the rebuilt ones; clean captures give no
-	# malformed packet
+	# (not reduced by read chunks past position zero or by data a reply
+	# wrote to its write chunks, RFC 8166 §3.5) and the rebuilt ones; clean
+	# captures give no malformed packet
 	want=$(jq -rs '[.[] | select(.type == "message" and .rpc != null) |
 		select(((.reads | length) > 0 and all(.reads[]; .position != 0)) or
-		       ((.dir | endswith("reply")) and (.writes | length) > 0) | not)] | length' "$work/dump.json")
+		       ((.dir | endswith("reply")) and any(.writes[][]; .length > 0)) | not)] | length' "$work/dump.json")
 	want=$((want + $(jq -r 'select(.type == "rpc_message") | .frame' "$work/dump.json" | grep -c .)))
 	# (RPC over RDMA only: the lab's captures also hold the MOUNT and
 	# portmap calls that go over plain TCP and UDP)
@@ -256,11 +254,14 @@ for capture in ${PLUGIN_CAPTURES:-"$src"/samples/*.pcap "$src"/tests/linux/*-rxe
 	# NFS replies matched to their calls: -z rpc,programs counts, per
 	# program and version, the calls whose RPC reply it saw (inline or
 	# rebuilt from chunks; forward, or backward as RFC 8167's callbacks)
+	# and accepted with SUCCESS: Wireshark's rpc tap takes no other (the
+	# lab's SETACL GARBAGE_ARGS and GETACL SYSTEM_ERR answers)
 	{
 		jq -rs '[.[] | select(.type == "message" or .type == "rpc_message")] as $all |
 			[$all[] | select(.rpc.msg_type == "CALL") |
 			 {key: "\(.conn) \(.xid)", value: "\(.rpc.prog_name) \(.rpc.vers)"}] | from_entries as $calls |
-			[$all[] | select(.rpc.msg_type == "REPLY")] | unique_by("\(.conn) \(.xid)") |
+			[$all[] | select(.rpc.msg_type == "REPLY" and .rpc.accept_stat == "SUCCESS")] |
+			unique_by("\(.conn) \(.xid)") |
 			map($calls["\(.conn) \(.xid)"] | select(. != null and startswith("NFS"))) |
 			group_by(.)[] | "\(.[0]) \(length)"' "$work/dump.json"
 	} | sort >"$work/rpc.dump"
@@ -269,14 +270,48 @@ for capture in ${PLUGIN_CAPTURES:-"$src"/samples/*.pcap "$src"/tests/linux/*-rxe
 		     $1 ~ /^NFSACL\(100227\)$/ { print "NFS_ACL " $2 " " $3 }
 		     $1 == "NFS" && $2 == "CB(1073741824)" { print "NFS4_CB " $3 " " $4 }' |
 		sort >"$work/rpc.ts"
-	# Not yet on the lab's captures: there tshark counts a few answered
-	# NFS and NFS_ACL calls fewer than rpcrdma-dump (calls resent with
-	# their xid on new connections), which is still to be explained.
-	case $name in linux-*) rm -f "$work/rpc.dump" ;; esac
 	if [ -s "$work/rpc.dump" ]; then
 		same "$name: tshark -z rpc,programs counts the answered NFS calls" \
 			"$work/rpc.dump" "$work/rpc.ts"
 	fi
+done
+
+# Every NFS call and reply Wireshark's built-in RPC-over-RDMA dissector
+# shows (xid and message type), the plugin shows too: NFSv4 READ replies
+# whose data came by a write chunk included, on the lab's captures of
+# Linux (soft-iWARP's too)
+mkdir -p "$work/nohome"
+chmod a+rx "$work/nohome"
+builtin_ts() {
+	if [ "$(id -u)" -eq 0 ]; then
+		setpriv --reuid=65534 --regid=65534 --clear-groups \
+			env HOME="$work/nohome" tshark "$@"
+	else
+		HOME="$work/nohome" tshark "$@"
+	fi
+}
+nfs_messages() { # the first rpc.xid and rpc.msgtyp of each NFS frame
+	"$@" -Y nfs -T fields -E occurrence=f -e rpc.xid -e rpc.msgtyp 2>/dev/null | sort -u
+}
+for capture in ${PLUGIN_CAPTURES:-"$src"/tests/linux/*/client/capture.pcap}; do
+	name=$(basename "$(dirname "$(dirname "$capture")")")
+	nfs_messages builtin_ts -r "$capture" >"$work/nfs.builtin"
+	nfs_messages ts -2 -r "$capture" >"$work/nfs.plugin"
+	comm -12 "$work/nfs.builtin" "$work/nfs.plugin" >"$work/nfs.both"
+	same "$name: every NFS call and reply the built-in dissector shows, the plugin shows" \
+		"$work/nfs.builtin" "$work/nfs.both"
+	case $name in *nfs41*)
+		check "$name: NFSv4 READ replies with their data ($(grep -c . "$work/nfs.plugin") NFS messages)" \
+			eval "test \"\$(ts -2 -r '$capture' -Y 'rpc.msgtyp == 1 && nfs.opcode == 25' 2>/dev/null | grep -c .)\" = \
+			      \"\$(ts -2 -r '$capture' -Y 'rpc.msgtyp == 0 && nfs.opcode == 25' 2>/dev/null | grep -c .)\""
+		# not rebuilt (the analysis off): each reply whose data went by
+		# RDMA Write is dissected as far as its SEND carries it, marked so
+		written=$("$dump" -j -r "$capture" 2>/dev/null |
+			jq -s '[.[] | select(.type == "message" and .dir == "reply" and any(.writes[][]; .length > 0))] | length')
+		check "$name: without the analysis, the $written replies with write chunk data shown in part, marked" \
+			eval "test \"\$(ts -2 -o rpcrdma.analyze:FALSE -r '$capture' \
+				-Y 'rpc.msgtyp == 1 && nfs && rpcrdma.fragment' 2>/dev/null | grep -c .)\" = '$written' && test '$written' -gt 0"
+	esac
 done
 
 # RFC 8797 private data in every CM REQ/REP and MPA Request/Reply frame:

@@ -18,6 +18,7 @@
 #include <epan/show_exception.h>
 #include <epan/proto_data.h>
 #include <epan/tap.h>
+#include <epan/dissectors/packet-iwarp-ddp-rdmap.h>
 
 #include <rpcrdma/analyzer.h>
 #include <rpcrdma/dissect.h>
@@ -258,6 +259,39 @@ static bool rpc_is_reply(tvbuff_t *tvb, const struct rr_rpcrdma *h)
 	       rpc.msg_type == RR_RPC_REPLY;
 }
 
+/* Whether the analyzer rebuilt, in this frame, the RPC message of xid. */
+static bool rebuilt_here(packet_info *pinfo, uint32_t xid)
+{
+	const struct rr_ws_frame *r = rr_ws_frame_of(pinfo);
+	for (uint32_t i = 0; r && i < r->nitems; i++)
+		if (r->items[i].kind == RR_EV_RPC_MESSAGE && r->items[i].xid == xid)
+			return true;
+	return false;
+}
+
+/*
+ * RFC 8166 §3.5.2: a reply whose result data went by RDMA Write, and was
+ * not rebuilt (its place in the reply known only to its program, or no
+ * memory left), is dissected as far as this SEND carries it; what its
+ * write chunk carried counts as bytes not captured here.
+ */
+static void without_write_data(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree,
+			       proto_tree *t, const struct rr_rpcrdma *h,
+			       uint64_t written, const struct rr_ws_item *m)
+{
+	generated(proto_tree_add_none_format(t, hf_fragment, tvb, (int)h->payload.off, 0,
+		"RPC reply without the %" PRIu64 " bytes its write chunk carried by "
+		"RDMA Write: dissected as far as this SEND carries it", written));
+	guint have = (guint)tvb_captured_length_remaining(tvb, (gint)h->payload.off);
+	guint reported = (guint)tvb_reported_length_remaining(tvb, (gint)h->payload.off);
+	if (written > G_MAXINT - reported)
+		return;
+	tvbuff_t *inl = tvb_new_child_real_data(tvb, tvb_get_ptr(tvb, (gint)h->payload.off,
+								(gint)have),
+						have, (gint)(reported + written));
+	call_rpc(inl, pinfo, tree, m);
+}
+
 static void dissect_header(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree,
 			   const struct rr_rpcrdma *h, const struct rr_ws_item *m,
 			   bool whole)
@@ -301,13 +335,20 @@ static void dissect_header(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree,
 	}
 	/* RFC 8166 §3.5: a call whose read chunks hold part of it (position
 	 * > 0), or a reply whose write chunks do, is not whole here: its RPC
-	 * comes with the message rebuilt from them */
+	 * comes with the message rebuilt from them.  A write chunk the reply
+	 * reports empty (a READ at end of file) took nothing out. */
 	bool reply = m ? m->dir == RR_DIR_FWD_REPLY || m->dir == RR_DIR_BWD_REPLY :
 			 rpc_is_reply(tvb, h);
-	bool reduced = (h->nread_chunks && !h->pzrc) || (reply && h->nwrite_chunks);
-	if (h->payload.len && (h->proc == RR_RDMA_MSG || h->proc == RR_RDMA_MSGP) &&
-	    !reduced)
+	uint64_t written = 0;
+	for (unsigned i = 0; reply && i < h->nsegs; i++)
+		if (h->segs[i].list == RR_LIST_WRITE)
+			written += h->segs[i].length;
+	bool reduced = (h->nread_chunks && !h->pzrc) || written;
+	bool has_rpc = h->payload.len && (h->proc == RR_RDMA_MSG || h->proc == RR_RDMA_MSGP);
+	if (has_rpc && !reduced)
 		call_rpc(tvb_new_subset_remaining(tvb, (int)h->payload.off), pinfo, tree, m);
+	else if (has_rpc && written && !rebuilt_here(pinfo, h->xid))
+		without_write_data(tvb, pinfo, tree, t, h, written, m);
 }
 
 static void add_rebuilt(proto_tree *tree, packet_info *pinfo, tvbuff_t *tvb,
@@ -339,15 +380,21 @@ static void claim(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree,
  * bar: an RPC xid that matches, or a header with no RPC message (NOMSG,
  * DONE, ERROR) that parses whole.
  */
-static rr_ws_heur_result heur_rpcrdma(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree,
-			     void *data)
+static rr_ws_heur_result heur_payload(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree,
+				       bool tagged)
 {
-	(void)data;
 	const struct rr_ws_frame *r = rr_ws_frame_of(pinfo);
 	guint captured = tvb_captured_length(tvb);
 	struct rr_rpcrdma h;
 	struct rr_note note;
 	enum rr_status st = RR_MALFORMED;
+	/* tagged data (RDMA Write, Read Response) is chunk data, never a
+	 * message, even where one TCP segment also holds a SEND */
+	if (tagged) {
+		if (!r || !r->on_conn)
+			return FALSE;
+		goto chunk_data;
+	}
 	if (captured >= 16)
 		st = rr_rpcrdma_decode(tvb_get_ptr(tvb, 0, (gint)captured), 0, captured,
 				       tvb_reported_length(tvb), &h, &note);
@@ -383,6 +430,7 @@ static rr_ws_heur_result heur_rpcrdma(tvbuff_t *tvb, packet_info *pinfo, proto_t
 		claim(tvb, pinfo, tree, r);
 		return TRUE;
 	}
+chunk_data:
 	if (r && r->on_conn) {
 		/* chunk data, or a SEND's first or middle packet */
 		bool chunk = false;
@@ -662,6 +710,22 @@ static void register_findings(void)
 	expert_register_field_array(em, retransmission, 1);
 }
 
+static rr_ws_heur_result heur_infiniband(tvbuff_t *tvb, packet_info *pinfo,
+					  proto_tree *tree, void *data)
+{
+	(void)data;
+	return heur_payload(tvb, pinfo, tree, false);
+}
+
+/* Wireshark's RDMAP dissector hands over its header's fields (RFC 5040
+ * §4.3): whether the DDP segment is tagged. */
+static rr_ws_heur_result heur_iwarp(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree,
+				    void *data)
+{
+	const rdmap_info_t *info = data;
+	return heur_payload(tvb, pinfo, tree, info && info->is_tagged);
+}
+
 void proto_register_rpcrdma_tools(void)
 {
 	static hf_register_info hf[] = {
@@ -824,13 +888,13 @@ void proto_reg_handoff_rpcrdma_tools(void)
 {
 	rpc_handle = find_dissector_add_dependency("rpc", proto_rpcrdma);
 	register_postdissector(create_dissector_handle(post_rpcrdma, proto_rpcrdma));
-	heur_dissector_add("infiniband.payload", heur_rpcrdma,
+	heur_dissector_add("infiniband.payload", heur_infiniband,
 			   "RPC-over-RDMA on InfiniBand (rpcrdma-tools)",
 			   "rpcrdma_tools_infiniband", proto_rpcrdma, HEURISTIC_ENABLE);
 	heur_dissector_add("infiniband.mad.cm.private", heur_cm_private,
 			   "RPC-over-RDMA private data (rpcrdma-tools)",
 			   "rpcrdma_tools_cm", proto_rpcrdma, HEURISTIC_ENABLE);
-	heur_dissector_add("iwarp_ddp_rdmap", heur_rpcrdma,
+	heur_dissector_add("iwarp_ddp_rdmap", heur_iwarp,
 			   "RPC-over-RDMA on iWARP (rpcrdma-tools)",
 			   "rpcrdma_tools_iwarp", proto_rpcrdma, HEURISTIC_ENABLE);
 	rr_ws_prefs_handoff();

@@ -187,6 +187,12 @@ check_run() {
 	check_eq "$1/$t: truncated or malformed frames" "0 0" \
 		"$(sed -n 's/.* \([0-9]*\) truncated, \([0-9]*\) malformed.*/\1 \2/p' "$work/dump.err")"
 	check_eq "$1/$t: unanswered calls" 0 "$(jq .total.unanswered "$work/stats.json")"
+	# replies by status, whether the messages are rebuilt or not (-q): a
+	# reply sent in its reply chunk has its RPC header at the chunk's head
+	"$LAB_DUMP" --stats=json -r client/capture.pcap >"$work/stats-rebuilt.json" 2>/dev/null
+	check_eq "$1/$t: replies by procedure and status under -q, as when rebuilt (none unseen)" \
+		"$(jq -c '[.procedures[] | {program, procedure, replies}]' "$work/stats-rebuilt.json")" \
+		"$(jq -c '[.procedures[] | {program, procedure, replies}]' "$work/stats.json")"
 	# the mount to a port without listener: on RoCE the server's CM
 	# rejects the REQ, its reason named (IBA table 112)
 	if [ "$t" = rxe ]; then

@@ -249,6 +249,9 @@ struct call {
 	/* an NFSv4 COMPOUND whose last operation is READ or READLINK: the
 	 * result's data, the reply's write chunk, is its last item */
 	bool data_last;
+	/* the reply's status read from the head of its reply chunk when the
+	 * message is not rebuilt, plus one (0: not seen) */
+	uint8_t head_status;
 	uint64_t bytes_read, bytes_write;
 };
 
@@ -976,7 +979,9 @@ static void record_status(struct rr_analyzer *a, struct call *c, const struct rr
 		return;
 	c->status_counted = true;
 	enum rr_reply_status s = rpc && rpc->msg_type == RR_RPC_REPLY ?
-		rr_reply_status_of(rpc) : RR_REPLY_UNSEEN;
+		rr_reply_status_of(rpc) :
+		c->head_status ? (enum rr_reply_status)(c->head_status - 1) :
+				 RR_REPLY_UNSEEN;
 	a->st.rpc_replies[c->slot][s]++;
 }
 
@@ -1934,6 +1939,29 @@ static uint32_t rdma_write(struct rr_analyzer *a, uint32_t cn, uint32_t key,
 	return va >= g->offset ? si : NONE;
 }
 
+/* Not rebuilding (-q), the first bytes written to a reply chunk still
+ * hold the reply's RPC header (RFC 8166 §3.5.4, RFC 5531 §9): its status
+ * goes to the statistics when the reply comes. */
+static void reply_chunk_head(struct rr_analyzer *a, uint32_t si, uint64_t va,
+			     const uint8_t *p, uint32_t have)
+{
+	const struct seg *g = &a->segs[si];
+	if (a->lim.rebuild_slots || g->list != RR_LIST_REPLY || va != g->offset)
+		return;
+	struct call *c = &a->calls[g->call];
+	/* the chain runs from the last segment advertised to the first */
+	uint32_t first = NONE;
+	for (uint32_t x = c->segs; x != NONE; x = a->segs[x].next)
+		if (a->segs[x].list == RR_LIST_REPLY)
+			first = x;
+	struct rr_rpc rpc;
+	if (first != si ||
+	    rr_rpc_decode(p, 0, have, UINT32_MAX, &rpc, &a->note) != RR_COMPLETE ||
+	    rpc.msg_type != RR_RPC_REPLY || rpc.xid != c->xid)
+		return;
+	c->head_status = (uint8_t)(rr_reply_status_of(&rpc) + 1);
+}
+
 /* Where an access at va of segment si lands in its call's chunk space. */
 static uint64_t chunk_pos(const struct rr_analyzer *a, uint32_t si, uint64_t va)
 {
@@ -2285,6 +2313,7 @@ static void ib_packet(struct rr_analyzer *a, const struct rr_frame *f)
 			break;
 		chunk_data(a, cn, si, RR_ACCESS_WRITE,
 			   f->ext.reth.va - a->segs[si].offset, plen);
+		reply_chunk_head(a, si, f->ext.reth.va, pl, have);
 		if (!a->lim.rebuild_slots)
 			break;
 		struct rdma_op *o = op_new(a, cn, si, false, 1 - to,
@@ -2660,9 +2689,11 @@ static void iwarp_ddp(struct rr_analyzer *a, uint32_t cn, int to,
 	case RR_RDMAP_WRITE: {
 		/* every DDP segment is tagged with its own STag and TO */
 		uint32_t si = rdma_write(a, cn, d->stag, d->to, plen);
-		if (si != NONE)
+		if (si != NONE) {
 			chunk_data(a, cn, si, RR_ACCESS_WRITE,
 				   d->to - a->segs[si].offset, plen);
+			reply_chunk_head(a, si, d->to, pl, have);
+		}
 		if (si != NONE && a->lim.rebuild_slots)
 			place(a, si, chunk_pos(a, si, d->to), pl, have, plen);
 		break;
