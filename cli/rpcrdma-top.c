@@ -513,8 +513,7 @@ static void render(struct top *t, struct lines *L)
 		for (unsigned op = 0; op < RR_NFS4_OP_SLOTS; op++) {
 			if (!st->nfs4_ops[op])
 				continue;
-			const char *name = op == RR_NFS4_OP_OTHER ? NULL : rr_nfs4_op_str(op);
-			put(L, "  op %-19.19s %10" PRIu64, name ? name : "other",
+			put(L, "  op %-19.19s %10" PRIu64, rr_nfs4_op_slot_str(op),
 			    st->nfs4_ops[op]);
 		}
 		return;

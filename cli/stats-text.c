@@ -114,9 +114,8 @@ void rr_print_stats_text(const struct rr_analyzer *a, FILE *out)
 	for (unsigned op = 0; op < RR_NFS4_OP_SLOTS; op++) {
 		if (!st->nfs4_ops[op])
 			continue;
-		const char *name = op == RR_NFS4_OP_OTHER ? "other" : rr_nfs4_op_str(op);
 		fprintf(out, "%s  %-24s %8llu\n", ops ? "" :
-			"\nNFSv4 operations in COMPOUND calls\n", name ? name : "other",
+			"\nNFSv4 operations in COMPOUND calls\n", rr_nfs4_op_slot_str(op),
 			(unsigned long long)st->nfs4_ops[op]);
 		ops = true;
 	}

@@ -477,10 +477,9 @@ json_object *rr_json_stats(const struct rr_analyzer *a)
 	for (unsigned op = 0; op < RR_NFS4_OP_SLOTS; op++) {
 		if (!st->nfs4_ops[op])
 			continue;
-		const char *name = op == RR_NFS4_OP_OTHER ? NULL : rr_nfs4_op_str(op);
 		if (!ops)
 			ops = json_object_new_object();
-		add(ops, name ? name : "other", u64(st->nfs4_ops[op]));
+		add(ops, rr_nfs4_op_slot_str(op), u64(st->nfs4_ops[op]));
 	}
 	if (ops)
 		add(o, "nfs4_operations", ops);

@@ -253,9 +253,8 @@ static void totals(struct rr_prom *w, const struct rr_stats *st)
 	for (unsigned op = 0; op < RR_NFS4_OP_SLOTS; op++) {
 		if (!st->nfs4_ops[op])
 			continue;
-		const char *name = op == RR_NFS4_OP_OTHER ? NULL : rr_nfs4_op_str(op);
 		lb[0] = '\0';
-		rr_prom_label(lb, sizeof(lb), "operation", name ? name : "other");
+		rr_prom_label(lb, sizeof(lb), "operation", rr_nfs4_op_slot_str(op));
 		rr_prom_sample_u64(w, "rpcrdma_nfs4_operations_total", "", lb,
 				   st->nfs4_ops[op]);
 	}

@@ -158,9 +158,8 @@ static void fill_procedures(struct filler *f, const struct rr_stats *st)
 	for (unsigned op = 0; op < RR_NFS4_OP_SLOTS; op++) {
 		if (!st->nfs4_ops[op])
 			continue;
-		const char *name = op == RR_NFS4_OP_OTHER ? NULL : rr_nfs4_op_str(op);
 		row(f, st->nfs4_ops[op], "operations of COMPOUND calls",
-		    "NFS v4 COMPOUND %s", name ? name : "other");
+		    "NFS v4 COMPOUND %s", rr_nfs4_op_slot_str(op));
 	}
 }
 

@@ -21,6 +21,12 @@ const char *rr_nfs4_op_str(unsigned op)
 	switch (op) { RR_NFS4_OP_LIST(RR_X_CASE) default: return NULL; }
 }
 
+const char *rr_nfs4_op_slot_str(unsigned slot)
+{
+	const char *name = slot < RR_NFS4_OP_OTHER ? rr_nfs4_op_str(slot) : NULL;
+	return name ? name : "other";
+}
+
 struct walk {
 	struct rr_cur c;
 	uint32_t stream_base;  /* where XDR position 0 is in msg */
@@ -47,16 +53,24 @@ static bool opaque(struct walk *w)
 	return cur_skip(&w->c, (n + 3) & ~3u, "nfs4 opaque");
 }
 
+/* The count of a counted array (RFC 4506 §4.13): each element takes a
+ * word at least, so a count the message cannot hold is malformed. */
+static bool counted(struct walk *w, uint32_t *n)
+{
+	*n = cur_be32(&w->c, "nfs4 array length");
+	if (!cur_ok(&w->c))
+		return false;
+	if (*n > cur_left_wire(&w->c) / 4)
+		return cur_fail(&w->c, RR_MALFORMED, RR_PROBLEM_BAD_LENGTH,
+				"nfs4 array");
+	return true;
+}
+
 /* bitmap4 (RFC 8881 §3.3.7): a counted array of words. */
 static bool bitmap(struct walk *w)
 {
-	uint32_t n = cur_be32(&w->c, "nfs4 bitmap length");
-	if (!cur_ok(&w->c))
-		return false;
-	if (n > cur_left_wire(&w->c) / 4)
-		return cur_fail(&w->c, RR_MALFORMED, RR_PROBLEM_BAD_LENGTH,
-				"nfs4 bitmap");
-	return cur_skip(&w->c, 4 * n, "nfs4 bitmap");
+	uint32_t n;
+	return counted(w, &n) && cur_skip(&w->c, 4 * n, "nfs4 bitmap");
 }
 
 /*
@@ -86,12 +100,9 @@ static bool shape(struct walk *w, const char *s)
 /* A counted array whose elements step by one shape. */
 static bool array_of(struct walk *w, const char *element)
 {
-	uint32_t n = cur_be32(&w->c, "nfs4 array length");
-	if (!cur_ok(&w->c))
+	uint32_t n;
+	if (!counted(w, &n))
 		return false;
-	if (n > cur_left_wire(&w->c) / 4)
-		return cur_fail(&w->c, RR_MALFORMED, RR_PROBLEM_BAD_LENGTH,
-				"nfs4 array");
 	for (uint32_t i = 0; i < n && shape(w, element); i++)
 		;
 	return cur_ok(&w->c);
@@ -101,7 +112,9 @@ static bool array_of(struct walk *w, const char *element)
  * machine name, uid, gid, gids<>) or RPCSEC_GSS (service, two handles). */
 static bool sec_parms(struct walk *w)
 {
-	uint32_t n = cur_be32(&w->c, "nfs4 sec_parms length");
+	uint32_t n;
+	if (!counted(w, &n))
+		return false;
 	for (uint32_t i = 0; i < n && cur_ok(&w->c); i++) {
 		uint32_t flavor = cur_be32(&w->c, "nfs4 callback flavor");
 		if (flavor == RR_AUTH_SYS)
@@ -231,7 +244,9 @@ static bool op_args(struct walk *w, uint32_t op)
 	case RR_OP_COPY:
 		if (!shape(w, "sshhhuu"))
 			return false;
-		uint32_t n = cur_be32(&w->c, "nfs4 source servers");
+		uint32_t n;
+		if (!counted(w, &n))
+			return false;
 		for (uint32_t i = 0; i < n && netloc(w); i++)
 			;
 		return cur_ok(&w->c);

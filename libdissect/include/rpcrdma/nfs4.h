@@ -133,6 +133,9 @@ RR_API enum rr_status rr_nfs4_compound_decode(
 
 RR_API const char *rr_nfs4_op_str(unsigned op);
 
+/* The name of a statistics slot: the operation's, or "other". */
+RR_API const char *rr_nfs4_op_slot_str(unsigned slot);
+
 /* A statistics slot for an operation number (RR_NFS4_OP_OTHER if none). */
 static inline unsigned rr_nfs4_op_slot(uint32_t op)
 {
