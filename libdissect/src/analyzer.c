@@ -22,7 +22,6 @@
 #define HDR_KEEP 4096u        /* bytes of a reassembled SEND kept: headers */
 #define RECENT 256u           /* completed xids remembered for RDMA_DONE */
 #define SENT_XIDS 1024  /* forward calls remembered for resends: 12 KiB */
-#define NFS_PROG 100003u
 
 #define RR_X_FINDING_INFO(sym, id, sev, ref, msg) [sym] = { id, sev, ref, msg },
 static const struct rr_finding_info finding_infos[RR_FINDING_COUNT] = {
@@ -246,8 +245,9 @@ struct call {
 	uint16_t rebuild;     /* slot, NO_SLOT when none */
 	bool rebuild_lost;    /* needed a slot and found none */
 	bool status_counted;  /* its reply's status is in the statistics */
-	/* an NFSv4 COMPOUND whose last operation is READ or READLINK: the
-	 * result's data, the reply's write chunk, is its last item */
+	/* the result's data, which a write chunk carries, is the reply's last
+	 * item: NFSv3 READ or READLINK, or an NFSv4 COMPOUND whose last
+	 * operation is one of them (set with the call, data_last_of) */
 	bool data_last;
 	/* the reply's status read from the head of its reply chunk when the
 	 * message is not rebuilt, plus one (0: not seen) */
@@ -1152,9 +1152,8 @@ static void reads_landed(struct rr_analyzer *a, uint32_t si)
  * The reply arrived: a reply sent in its reply chunk (RDMA_NOMSG) is the
  * bytes written there, the lengths the reply reports (RFC 8166 §3.5.4); a
  * reply whose write chunk holds a result is rebuilt where the result's
- * place is known: the last item of an NFSv3 READ or READLINK result
- * (RFC 1813 §3.3.6, §3.3.5), or of an NFSv4 COMPOUND's whose last
- * operation is READ or READLINK, with its count left inline.
+ * place is known, the result's last item (call.data_last), with its
+ * count left inline.
  */
 static void reply_rebuild(struct rr_analyzer *a, uint32_t ci,
 			  const struct rr_rpcrdma *h, const uint8_t *m,
@@ -1173,8 +1172,7 @@ static void reply_rebuild(struct rr_analyzer *a, uint32_t ci,
 		want = WRITE_CHUNK;
 	if (want == NONE_WANTED || !a->lim.rebuild_slots)
 		return;
-	bool placeable = (c->prog == NFS_PROG && c->vers == 3 &&
-			  (c->proc == 6 || c->proc == 5)) || c->data_last;
+	bool placeable = c->data_last;
 	uint32_t out = 0;
 	struct rebuild *r = c->rebuild != NO_SLOT ? &a->rebuilds[c->rebuild] : NULL;
 	if (!r || r->lost || (want == WRITE_CHUNK && (!placeable || kept < len)))
@@ -1306,6 +1304,20 @@ static bool is_nfs4_compound(const struct rr_rpc *rpc)
 	       rpc->proc == 1; /* COMPOUND (RFC 8881 §16.2) */
 }
 
+/* A forward call's statistics of what it asks, and whether its reply
+ * ends with the data a write chunk carries: the last item of an NFSv3
+ * READ or READLINK result (RFC 1813 §3.3.6, §3.3.5), or of a COMPOUND's
+ * last operation's. */
+static bool data_last_of(struct rr_analyzer *a, const uint8_t *m,
+			 const struct rr_rpc *rpc, uint32_t kept, uint32_t end,
+			 const struct rr_rpcrdma *h)
+{
+	if (is_nfs4_compound(rpc))
+		return count_nfs4_ops(a, m, rpc, kept, end, h);
+	return rpc->prog == RR_PROG_NFS && rpc->vers == 3 &&
+	       (rpc->proc == 6 || rpc->proc == 5);
+}
+
 /* The start of a Long Call's message names the call's procedure, slot or
  * not, so statistics count it under its name. */
 static void name_long_call(struct rr_analyzer *a, uint32_t ci,
@@ -1324,8 +1336,8 @@ static void name_long_call(struct rr_analyzer *a, uint32_t ci,
 	/* on_call counted it as unknown */
 	a->st.rpc_calls[RR_PROC_SLOTS - 1]--;
 	a->st.rpc_calls[c->slot]++;
-	if (c->dir == RR_DIR_FWD_CALL && is_nfs4_compound(&rpc))
-		c->data_last = count_nfs4_ops(a, p, &rpc, have, UINT32_MAX, NULL);
+	if (c->dir == RR_DIR_FWD_CALL)
+		c->data_last = data_last_of(a, p, &rpc, have, UINT32_MAX, NULL);
 }
 
 static struct rdma_op *op_new(struct rr_analyzer *a, uint32_t cn, uint32_t si,
@@ -1538,9 +1550,9 @@ static void on_call(struct rr_analyzer *a, uint32_t cn, uint8_t dir,
 	/* backward calls (RFC 8167: NFSv4.1 callbacks) count by procedure as
 	 * forward ones do, under their own program */
 	a->st.rpc_calls[c->slot]++;
-	if (dir == RR_DIR_FWD_CALL && rpc && is_nfs4_compound(rpc))
-		c->data_last = count_nfs4_ops(a, m, rpc, kept,
-					      h->payload.off + h->payload.len, h);
+	if (dir == RR_DIR_FWD_CALL && rpc)
+		c->data_last = data_last_of(a, m, rpc, kept,
+					    h->payload.off + h->payload.len, h);
 	if (dir == RR_DIR_FWD_CALL) {
 		count_chunk(a, k, call_kind(h));
 		if (h->nread_chunks && h->nwrite_chunks)
