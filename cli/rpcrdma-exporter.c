@@ -37,7 +37,9 @@
 #include "version.h"
 #include "trace-source.h"
 #include "verbs-source.h"
+#include "../exporters/rr_gzip.h"
 #include "../exporters/rr_kernel.h"
+#include "../exporters/rr_process.h"
 #include "../exporters/rr_prom.h"
 
 /* Free in Prometheus' list of exporter ports when chosen (9100-9999 is
@@ -248,15 +250,33 @@ static bool is_local(const uint8_t *addr, unsigned len, void *ctx)
 	return false;
 }
 
-static struct MHD_Response *text_response(char *text, size_t len,
+/* An answer that owns `text`: gzipped when the client accepts it, as
+ * Prometheus servers do on every scrape. */
+static struct MHD_Response *text_response(struct MHD_Connection *conn,
+					  char *text, size_t len,
 					  const char *type)
 {
+	bool gzip = rr_accepts_gzip(MHD_lookup_connection_value(
+		conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_ACCEPT_ENCODING));
+	if (gzip) {
+		size_t zlen;
+		char *z = rr_gzip(text, len, &zlen);
+		free(text);
+		if (!z)
+			return NULL;
+		text = z;
+		len = zlen;
+	}
 	struct MHD_Response *r =
 		MHD_create_response_from_buffer(len, text, MHD_RESPMEM_MUST_FREE);
-	if (r)
-		MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, type);
-	else
+	if (!r) {
 		free(text);
+		return NULL;
+	}
+	MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, type);
+	MHD_add_response_header(r, MHD_HTTP_HEADER_VARY, MHD_HTTP_HEADER_ACCEPT_ENCODING);
+	if (gzip)
+		MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_ENCODING, "gzip");
 	return r;
 }
 
@@ -309,8 +329,12 @@ static void trace_metrics(struct rr_prom *w, const struct rr_tp_stats *s)
 	}
 }
 
-static struct MHD_Response *metrics(struct exporter *e, bool openmetrics)
+static struct MHD_Response *metrics(struct exporter *e,
+				    struct MHD_Connection *conn)
 {
+	const char *accept = MHD_lookup_connection_value(conn, MHD_HEADER_KIND,
+							 MHD_HTTP_HEADER_ACCEPT);
+	bool openmetrics = accept && strstr(accept, "application/openmetrics-text");
 	struct rr_text t;
 	rr_text_init(&t);
 	struct rr_prom w = { .out = &t, .openmetrics = openmetrics };
@@ -346,16 +370,18 @@ static struct MHD_Response *metrics(struct exporter *e, bool openmetrics)
 		trace_metrics(&w, &ts);
 	}
 	rr_prom_kernel(&w, e->o.mountstats, e->o.svc_rdma);
+	rr_prom_process(&w);
 	rr_prom_end(&w);
 	if (t.failed) {
 		rr_text_free(&t);
 		return NULL;
 	}
-	return text_response(t.p, t.len, openmetrics ? RR_OPENMETRICS_CONTENT_TYPE :
+	return text_response(conn, t.p, t.len, openmetrics ? RR_OPENMETRICS_CONTENT_TYPE :
 							  RR_PROM_CONTENT_TYPE);
 }
 
-static struct MHD_Response *stats_json(struct exporter *e)
+static struct MHD_Response *stats_json(struct exporter *e,
+				       struct MHD_Connection *conn)
 {
 	pthread_mutex_lock(&e->lock);
 	json_object *j = rr_json_stats(e->a);
@@ -363,7 +389,7 @@ static struct MHD_Response *stats_json(struct exporter *e)
 	const char *s = json_object_to_json_string_ext(j, JSON_C_TO_STRING_PLAIN);
 	char *copy = s ? strdup(s) : NULL;
 	json_object_put(j);
-	return copy ? text_response(copy, strlen(copy), "application/json") : NULL;
+	return copy ? text_response(conn, copy, strlen(copy), "application/json") : NULL;
 }
 
 static const char index_page[] =
@@ -402,13 +428,11 @@ static enum MHD_Result answer(void *cls, struct MHD_Connection *conn,
 		if (r)
 			MHD_add_response_header(r, MHD_HTTP_HEADER_ALLOW, "GET, HEAD");
 	} else if (!strcmp(url, "/metrics")) {
-		const char *accept = MHD_lookup_connection_value(
-			conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_ACCEPT);
-		r = metrics(e, accept && strstr(accept, "application/openmetrics-text"));
+		r = metrics(e, conn);
 		if (!r)
 			status = MHD_HTTP_INTERNAL_SERVER_ERROR;
 	} else if (!strcmp(url, "/stats.json")) {
-		r = stats_json(e);
+		r = stats_json(e, conn);
 		if (!r)
 			status = MHD_HTTP_INTERNAL_SERVER_ERROR;
 	} else if (!strcmp(url, "/")) {

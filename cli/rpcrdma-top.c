@@ -550,6 +550,9 @@ static void print_json(struct top *t)
 {
 	const struct rr_stats *st = rr_analyzer_stats(t->a);
 	json_object *o = json_object_new_object();
+	/* docs/json-schema.md, docs/schema/rpcrdma-top.schema.json */
+	json_object_object_add(o, "type", json_object_new_string("top"));
+	json_object_object_add(o, "schema", json_object_new_int(RR_JSON_SCHEMA));
 	json_object_object_add(o, "time", json_object_new_int64((int64_t)shown_time(t)));
 	json_object_object_add(o, "source", json_object_new_string(t->o.src.name));
 	json_object *tot = json_object_new_object();
@@ -639,6 +642,8 @@ static void trace_report(const struct rr_tp_stats *s, const struct rr_tp_stats *
 		for (size_t i = 0; i < sizeof(server) / sizeof(server[0]); i++)
 			json_object_object_add(v, server[i].key,
 					       json_object_new_uint64(server[i].v));
+		json_object_object_add(o, "type", json_object_new_string("top_tracepoints"));
+		json_object_object_add(o, "schema", json_object_new_int(RR_JSON_SCHEMA));
 		json_object_object_add(o, "time", json_object_new_int64(time(NULL)));
 		json_object_object_add(o, "source", json_object_new_string("tracepoints"));
 		json_object_object_add(o, "client", c);

@@ -2,8 +2,16 @@
 # Installs the Debian packages rpcrdma-tools builds and tests with (Debian 12
 # and later: names that differ between releases are chosen by release), and
 # any further ones named as arguments (lab/run adds QEMU's and debootstrap).
+# --build: only what building every tool, the plugin and the eBPF program
+# needs (the quick start); without it, what the tests run too.
 # Safe to run again: apt-get skips what is already installed.
+# usage: install-deps.sh [--build] [PACKAGE...]
 set -eu
+tests=yes
+if [ "${1:-}" = --build ]; then
+	tests=
+	shift
+fi
 
 # clang's sanitizer and libFuzzer runtimes are packaged per LLVM version
 . /etc/os-release
@@ -12,12 +20,15 @@ bookworm) llvm=14 ;;
 trixie) llvm=19 ;;
 *) llvm=$(apt-cache depends clang 2>/dev/null | sed -n 's/.*Depends: clang-\([0-9]*\)$/\1/p' | head -n 1) ;;
 esac
-packages="build-essential cmake pkg-config clang llvm ${llvm:+libclang-rt-$llvm-dev}
-libpcap-dev tshark wireshark-dev libibverbs-dev librdmacm-dev libjson-c-dev bc
-libmicrohttpd-dev prometheus curl jq
-bpftool libbpf-dev libelf-dev zlib1g-dev libncurses-dev tmux iproute2 util-linux
-wireshark xvfb x11-utils x11-apps netpbm
+packages="build-essential cmake pkg-config clang llvm
+libpcap-dev wireshark-dev libibverbs-dev librdmacm-dev libjson-c-dev
+libmicrohttpd-dev bpftool libbpf-dev libelf-dev zlib1g-dev libncurses-dev
 $*"
+# sanitizer and fuzzer runtimes, tshark and Wireshark, Prometheus, and the
+# tools the test scripts call
+[ -z "$tests" ] || packages="$packages ${llvm:+libclang-rt-$llvm-dev}
+tshark wireshark xvfb x11-utils x11-apps netpbm prometheus curl jq bc
+tmux iproute2 util-linux python3 python3-jsonschema"
 
 missing=""
 for p in $packages; do
@@ -30,7 +41,7 @@ SUDO=""
 [ "$(id -u)" -eq 0 ] || SUDO="sudo"
 echo "install-deps: installing:$missing"
 $SUDO apt-get update -qq
-if [ -z "$llvm" ]; then # a release this script has no name for: ask apt
+if [ -n "$tests" ] && [ -z "$llvm" ]; then # a release this script has no name for: ask apt
 	llvm=$(apt-cache depends clang | sed -n 's/.*Depends: clang-\([0-9]*\)$/\1/p' | head -n 1)
 	[ -n "$llvm" ] || { echo "install-deps: no clang-N package found" >&2; exit 1; }
 	missing="$missing libclang-rt-$llvm-dev"
@@ -39,3 +50,9 @@ fi
 echo "wireshark-common wireshark-common/install-setuid boolean false" |
 	$SUDO debconf-set-selections
 $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $missing
+# The tests start their own Prometheus server on a free port; Debian's
+# package enables and starts a system-wide one on :9090, which nothing here
+# wants left running.
+if printf '%s\n' $missing | grep -qx prometheus && [ -d /run/systemd/system ]; then
+	$SUDO systemctl disable --now prometheus.service >/dev/null 2>&1 || true
+fi

@@ -4,7 +4,7 @@
 # on lo, promtool accepts its /metrics, a real Prometheus server started
 # here scrapes it and answers a query with the peer's own call count, 100
 # concurrent clients and malformed or stalled HTTP requests leave it
-# serving, /stats.json validates against docs/json-schema.md, the kernel's
+# serving, /stats.json validates against its JSON Schema, the kernel's
 # counters come from the files given, and SIGTERM stops it.
 # usage: exporter-test.sh BUILD_DIR SOURCE_DIR
 set -u
@@ -12,7 +12,7 @@ build=$1
 src=$2
 exporter=$build/cli/rpcrdma-exporter
 peer=$build/cli/rpcrdma-peer
-json_check=$build/tests/json-check
+json_validate="/usr/bin/python3 $src/tests/tools/json-validate.py"
 for tool in prometheus promtool curl; do
 	command -v "$tool" >/dev/null || {
 		echo "SKIP: $tool is not installed (scripts/install-deps.sh installs it)"
@@ -66,6 +66,7 @@ check "a missing file: status 2 and its name" \
 
 # -- live capture of the peer on lo ----------------------------------------
 port=$(free_port)
+test_start=$(date +%s)
 "$exporter" -i lo -l "127.0.0.1:$port" --mountstats "$src/tests/kernel/mountstats-27.txt" \
 	--svc-rdma "$src/tests/kernel/svc_rdma" udp port 4791 2>"$work/exporter.log" &
 exporter_pid=$!
@@ -117,18 +118,44 @@ check "OpenMetrics: counter families without _total, samples with, # EOF last" \
 	eval "grep -q '^# TYPE rpcrdma_rpc_calls counter' '$work/om.txt' &&
 	      grep -q '^rpcrdma_rpc_calls_total{' '$work/om.txt' &&
 	      test \"\$(tail -n 1 '$work/om.txt')\" = '# EOF'"
+curl -s -D "$work/gz.headers" -H 'Accept-Encoding: gzip' \
+	"http://127.0.0.1:$port/metrics" >"$work/metrics.gz"
+check "gzip when asked (Content-Encoding and Vary), a gzip stream promtool accepts" \
+	eval "grep -qi '^content-encoding: gzip' '$work/gz.headers' &&
+	      grep -qi '^vary: accept-encoding' '$work/gz.headers' &&
+	      gzip -dc '$work/metrics.gz' | promtool check metrics"
+check "the same families gzipped as plain" \
+	eval "test \"\$(gzip -dc '$work/metrics.gz' | grep '^# TYPE' | md5sum)\" = \"\$(grep '^# TYPE' '$work/metrics.txt' | md5sum)\""
+curl -s -D "$work/nogz.headers" -H 'Accept-Encoding: gzip;q=0, identity' -o /dev/null \
+	"http://127.0.0.1:$port/metrics"
+check "gzip;q=0 refuses gzip: plain text" \
+	eval "! grep -qi '^content-encoding' '$work/nogz.headers'"
+now=$(date +%s)
+started=$(sed -n 's/^process_start_time_seconds //p' "$work/metrics.txt")
+rss=$(sed -n 's/^process_resident_memory_bytes //p' "$work/metrics.txt")
+fds=$(sed -n 's/^process_open_fds //p' "$work/metrics.txt")
+real_fds=$(($(ls "/proc/$exporter_pid/fd" | wc -l)))
+check "process_* metrics: started $((now - ${started:-0})) s ago (the test started $((now - test_start)) s ago), resident ${rss:-?} bytes, $fds open files (/proc says $real_fds)" \
+	eval "test '${started:-0}' -ge $((test_start - 2)) && test '${started:-0}' -le $now &&
+	      test '${rss:-0}' -gt 1000000 && test '${fds:-0}' -gt 3 &&
+	      grep -q '^process_cpu_seconds_total ' '$work/metrics.txt' &&
+	      grep -q '^process_max_fds ' '$work/metrics.txt'"
 curl -s "http://127.0.0.1:$port/stats.json" >"$work/stats.json"
-check "/stats.json validates against docs/json-schema.md" \
-	"$json_check" --document <"$work/stats.json"
+check "/stats.json validates against docs/schema/rpcrdma-dump.schema.json" \
+	eval "$json_validate --document --require stats $src/docs/schema/rpcrdma-dump.schema.json <$work/stats.json"
 check "unknown paths: 404; other methods: 405" \
 	eval "test \"\$(curl -s -o /dev/null -w '%{http_code}' http://127.0.0.1:$port/nope)\" = 404 &&
 	      test \"\$(curl -s -o /dev/null -w '%{http_code}' -X POST -d x=1 http://127.0.0.1:$port/metrics)\" = 405"
 
 # -- a real Prometheus server scrapes it -----------------------------------
 pport=$(free_port)
+cp "$src/samples/monitoring/rpcrdma-rules.yml" "$work/"
 cat >"$work/prometheus.yml" <<EOF
 global:
   scrape_interval: 1s
+  evaluation_interval: 1s
+rule_files:
+  - rpcrdma-rules.yml
 scrape_configs:
   - job_name: rpcrdma
     static_configs:
@@ -172,6 +199,31 @@ check "every query of samples/monitoring/grafana-dashboard.json ($(wc -l <"$work
 	eval "test $bad_exprs -eq 0 && test -s '$work/exprs.txt'"
 check "samples/monitoring/prometheus.yml and its rules pass promtool" \
 	promtool check config "$src/samples/monitoring/prometheus.yml"
+check "the rules' unit tests pass (promtool test rules)" \
+	promtool test rules "$src/samples/monitoring/rpcrdma-rules.test.yml"
+rules=$src/samples/monitoring/rpcrdma-rules.yml
+untested=0
+for a in $(sed -n 's/^ *- alert: //p' "$rules"); do
+	grep -q "alertname: $a\$" "$src/samples/monitoring/rpcrdma-rules.test.yml" ||
+		{ echo "# alert without a unit test: $a"; untested=$((untested + 1)); }
+done
+check "every alert has a unit test, a for: and a severity label" \
+	eval "test $untested -eq 0 &&
+	      test \$(grep -c '^ *- alert:' '$rules') -eq \$(grep -c '^ *for: ' '$rules') &&
+	      test \$(grep -c '^ *- alert:' '$rules') -eq \$(grep -c '^ *severity: ' '$rules')"
+# the server started above evaluates the rules on the exporter's metrics
+recorded=
+for _ in $(seq 150); do
+	recorded=$(query 'count(program_version_procedure:rpcrdma_rpc_calls:rate5m)')
+	[ -n "$recorded" ] && break
+	sleep 0.2
+done
+check "the recording rules record from the exporter's series (${recorded:-no} procedures)" \
+	test "${recorded:-0}" -gt 0
+curl -s "http://127.0.0.1:$pport/api/v1/rules" >"$work/rules.json"
+check "Prometheus loaded every rule and evaluates them without error" \
+	eval "test \$(jq '[.data.groups[].rules[]] | length' '$work/rules.json') -eq \$(grep -c '^ *- \(record\|alert\):' '$rules') &&
+	      test \$(jq '[.data.groups[].rules[] | select(.health != \"ok\")] | length' '$work/rules.json') -eq 0"
 
 # -- many clients, and bad ones --------------------------------------------
 seq 100 | xargs -P 100 -I{} curl -s -o /dev/null -w '%{http_code}\n' \

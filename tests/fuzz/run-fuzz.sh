@@ -18,7 +18,8 @@ mkdir "$work/corpus"
 	echo "FAIL: a saved regression input crashes the decoder again"
 	exit 1
 }
-"$mkcorpus" "$work/corpus" "$src"/samples/*.pcap "$src"/tests/captures/*.pcap
+mkdir "$work/runs"
+"$mkcorpus" --runs "$work/runs" "$work/corpus" "$src"/samples/*.pcap "$src"/tests/captures/*.pcap
 "$fuzz" -max_total_time="$seconds" -max_len=4096 -timeout=10 \
 	-artifact_prefix="$src/tests/fuzz/crash-" -print_final_stats=1 \
 	"$work/corpus" 2>&1 | grep -E "^(#[0-9]+ +DONE|stat::number_of_executed_units|stat::peak_rss|==[0-9]+==|SUMMARY|INFO: Running with|Done)" || true
@@ -32,7 +33,6 @@ if [ -n "$fuzz_analyzer" ]; then
 		exit 1
 	}
 	# the stateful analyzer, on runs of consecutive frames
-	"$src/tests/fuzz/mkcorpus-analyzer.sh" "$work/corpus" "$work/runs"
 	"$fuzz_analyzer" -max_total_time="$seconds" -max_len=16384 -timeout=10 \
 		-artifact_prefix="$src/tests/fuzz/crash-analyzer-" \
 		-print_final_stats=1 "$work/runs" 2>&1 |
