@@ -39,7 +39,7 @@ pcap_t *rr_source_open(const struct rr_source_opts *o)
 		    pcap_set_tstamp_precision(p, PCAP_TSTAMP_PRECISION_NANO) != 0)
 			fprintf(stderr, "%s: %s: no nanosecond time stamps here: "
 					"microseconds\n", o->prog, o->iface);
-		if (pcap_set_snaplen(p, 65535) || pcap_set_promisc(p, 1) ||
+		if (pcap_set_snaplen(p, o->snaplen ? o->snaplen : 262144) || pcap_set_promisc(p, 1) ||
 		    pcap_set_timeout(p, 100) ||
 		    pcap_set_buffer_size(p, (int)(o->buffer_kib * 1024)) ||
 		    pcap_set_immediate_mode(p, o->immediate) ||
@@ -62,6 +62,29 @@ pcap_t *rr_source_open(const struct rr_source_opts *o)
 		pcap_freecode(&prog);
 	}
 	return p;
+}
+
+bool rr_source_list(FILE *out)
+{
+	char errbuf[PCAP_ERRBUF_SIZE];
+	pcap_if_t *all;
+	if (pcap_findalldevs(&all, errbuf) < 0) {
+		fprintf(stderr, "%s\n", errbuf);
+		return false;
+	}
+	unsigned n = 0;
+	for (pcap_if_t *d = all; d; d = d->next) {
+		fprintf(out, "%u.%s", ++n, d->name);
+		if (d->description)
+			fprintf(out, " (%s)", d->description);
+		/* as tcpdump: [Up, Running, Loopback] */
+		fprintf(out, " [%s%s%s]", d->flags & PCAP_IF_UP ? "Up" : "Down",
+			d->flags & PCAP_IF_RUNNING ? ", Running" : "",
+			d->flags & PCAP_IF_LOOPBACK ? ", Loopback" : "");
+		fputc('\n', out);
+	}
+	pcap_freealldevs(all);
+	return true;
 }
 
 uint64_t rr_source_ts_ns(pcap_t *p, const struct pcap_pkthdr *h)

@@ -10,6 +10,7 @@
 #define _DEFAULT_SOURCE /* pcap.h uses u_int and u_char */
 #endif
 #include <pcap/pcap.h>
+#include <stdio.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -19,10 +20,16 @@ struct rr_source_opts {
 	const char *iface;   /* a live interface */
 	const char *filter;  /* libpcap expression, or NULL */
 	long buffer_kib;     /* live: the capture buffer */
+	int snaplen;         /* live: bytes kept of each frame (0: 262144,
+				* tcpdump's default) */
 	bool immediate;      /* live: hand each frame over at once */
 	bool nano;           /* time stamps in nanoseconds (tcpdump's
 				* --time-stamp-precision=nano) */
 };
+
+/* tcpdump -D: the interfaces libpcap can capture on, numbered; returns
+ * whether it could list them. */
+bool rr_source_list(FILE *out);
 
 /* The source opened, or NULL after saying why on stderr. */
 pcap_t *rr_source_open(const struct rr_source_opts *o);

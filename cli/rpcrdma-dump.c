@@ -24,6 +24,7 @@
 
 #include "capture-source.h"
 #include "stats-text.h"
+#include "hexdump.h"
 #include "timestamp.h"
 #include "version.h"
 #include "live-source.h"
@@ -47,6 +48,12 @@ struct opts {
 	bool utc;
 	int precision;          /* 0: the file's own; 6 micro, 9 nano */
 	long roce_port, iwarp_port; /* 0: libdissect's defaults */
+	int snaplen;            /* -s: live; 0 tcpdump's default */
+	bool line_buffered;     /* -l */
+	bool packet_buffered;   /* -U: -w writes each frame at once */
+	int hex;                /* -x 1, -xx 2 (with the link-level header) */
+	bool hex_ascii;         /* -X, -XX */
+	bool count_only;        /* --count: the number of frames only */
 };
 
 /* What the analyzer said while it took one frame, printed after it. */
@@ -77,19 +84,28 @@ struct totals {
 static void usage(FILE *to)
 {
 	fprintf(to,
-		"usage: rpcrdma-dump [-r FILE | -i IFACE [-B KIB] | -e IFACE | --rdma DEV[:PORT]]\n"
-		"                    [-w FILE] [-c COUNT] [-n] [-v[v]] [-a] [-K]\n"
+		"usage: rpcrdma-dump [-r FILE | -i IFACE [-B KIB] [-s SNAPLEN] | -e IFACE |\n"
+		"                    --rdma DEV[:PORT]] [-D] [-w FILE [-U]] [-c COUNT] [--count]\n"
+		"                    [-l] [-n] [-v[v]] [-a] [-K] [-x[x] | -X[X]]\n"
 		"                    [-j] [-q] [-t...] [--utc] [--time-stamp-precision=P]\n"
 		"                    [--roce-port PORT] [--iwarp-port PORT]\n"
 		"                    [--findings] [--stats[=json]] [expression]\n"
-		"  -r FILE     read packets from FILE (pcap or pcapng)\n"
+		"  -r FILE     read packets from FILE (pcap or pcapng; - for stdin)\n"
 		"  -i IFACE    capture live on IFACE (libpcap)\n"
-		"  -e IFACE    capture on IFACE through eBPF (RoCEv2 and iWARP headers)\n"
+		"  -e IFACE    capture on IFACE through eBPF (RoCEv2 and iWARP headers);\n"
+		"              not tcpdump's -e (link-level headers): -vv prints those\n"
 		"  --rdma DEV[:PORT]  sniff an RDMA device's port (rdma-core)\n"
+		"  -D, --list-interfaces  list the interfaces (-i) and RDMA devices (--rdma)\n"
 		"  --list-devices     list the RDMA devices and their ports\n"
 		"  -w FILE     write the frames read to FILE (pcap), as tcpdump -w\n"
+		"  -U          with -w: write each frame at once, not a buffer at a time\n"
 		"  -B KIB      live capture buffer in KiB (default 32768; drops are counted)\n"
+		"  -s SNAPLEN  live: bytes kept of each frame (default 262144)\n"
 		"  -c COUNT    stop after COUNT frames\n"
+		"  --count     print only how many frames and messages were read\n"
+		"  -l          line-buffered output (always when capturing live into a pipe)\n"
+		"  -x, -X      each printed frame's bytes in hex (-X: and ASCII) from its\n"
+		"              network header; -xx, -XX from its link-level header\n"
 		"  -n          print addresses as numbers (always the case)\n"
 		"  -v          also print chunk segments; -vv every header\n"
 		"  -a          print a line for every frame, not only RPC-over-RDMA\n"
@@ -115,8 +131,13 @@ static void usage(FILE *to)
 static uint64_t frame_ts_ns;
 static struct rr_ts_format ts_format;
 
+/* Lines printed: -x and -X dump the frames that printed one. */
+static unsigned long lines_printed;
+
+/* Every output line starts here. */
 static void print_time(void)
 {
+	lines_printed++;
 	rr_ts_print(&ts_format, frame_ts_ns, stdout);
 }
 
@@ -618,13 +639,15 @@ static void print_versions(void)
 static int parse_args(int argc, char **argv, struct opts *o)
 {
 	enum { O_FINDINGS = 256, O_STATS, O_RDMA, O_LIST, O_UTC, O_PRECISION,
-	       O_ROCE, O_IWARP };
+	       O_ROCE, O_IWARP, O_COUNT };
 	static const struct option longopts[] = {
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ "ebpf", required_argument, NULL, 'e' },
 		{ "rdma", required_argument, NULL, O_RDMA },
 		{ "list-devices", no_argument, NULL, O_LIST },
+		{ "list-interfaces", no_argument, NULL, 'D' },
+		{ "count", no_argument, NULL, O_COUNT },
 		{ "findings", no_argument, NULL, O_FINDINGS },
 		{ "stats", optional_argument, NULL, O_STATS },
 		{ "utc", no_argument, NULL, O_UTC },
@@ -639,7 +662,7 @@ static int parse_args(int argc, char **argv, struct opts *o)
 	o->count = -1;
 	/* RDMA bursts fill tcpdump's 2 MiB default before a reader wakes */
 	o->buffer_kib = 32768;
-	while ((c = getopt_long(argc, argv, "r:i:e:w:B:c:nvaKjqthV", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "r:i:e:w:B:s:c:DlUxXnvaKjqthV", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'e':
 			o->ebpf = optarg;
@@ -649,6 +672,37 @@ static int parse_args(int argc, char **argv, struct opts *o)
 			break;
 		case O_LIST:
 			exit(rr_verbs_list(stdout) ? 0 : EXIT_INPUT);
+		case 'D': {
+			/* tcpdump -D, then the RDMA devices --rdma takes */
+			bool ok = rr_source_list(stdout);
+			fflush(stdout);
+			rr_verbs_list(stdout); /* none: said on stderr */
+			exit(ok ? 0 : EXIT_INPUT);
+		}
+		case 's':
+			/* tcpdump's 0 means its default */
+			if (!rr_number_arg("rpcrdma-dump", "snapshot length", optarg, 0,
+					   262144, false, &v))
+				return -1;
+			o->snaplen = (int)v;
+			break;
+		case 'l':
+			o->line_buffered = true;
+			break;
+		case 'U':
+			o->packet_buffered = true;
+			break;
+		case 'x':
+		case 'X':
+			if (++o->hex > 2) {
+				fprintf(stderr, "rpcrdma-dump: -x or -X at most twice\n");
+				return -1;
+			}
+			o->hex_ascii |= c == 'X';
+			break;
+		case O_COUNT:
+			o->count_only = o->quiet = o->statistics_only = true;
+			break;
 		case 'w':
 			o->write = optarg;
 			/* as tcpdump -w: the frames go to the file, not lines */
@@ -777,9 +831,10 @@ static pcap_t *open_source(const struct opts *o)
 {
 	struct rr_source_opts so = { .prog = "rpcrdma-dump", .file = o->file,
 				     .iface = o->iface, .filter = o->filter,
-				     .buffer_kib = o->buffer_kib,
-				     /* a terminal wants each frame at once */
-				     .immediate = isatty(1), .nano = ts_format.nano };
+				     .buffer_kib = o->buffer_kib, .snaplen = o->snaplen,
+				     /* a terminal or -l wants each frame at once */
+				     .immediate = isatty(1) || o->line_buffered,
+				     .nano = ts_format.nano };
 	return rr_source_open(&so);
 }
 
@@ -794,14 +849,33 @@ struct run {
 	bool tty;
 };
 
+/* -x, -X from the network header (IP, or an IB packet's first header);
+ * -xx, -XX from the link-level one */
+static void print_hex(struct run *r, const uint8_t *data, uint32_t caplen,
+		      const struct opts *o)
+{
+	uint32_t from = 0;
+	if (o->hex == 1) {
+		rr_decode_frame(&r->cfg, (uint32_t)r->link, data, caplen, caplen,
+				NULL, &r->f);
+		if (rr_has(&r->f, RR_LAYER_IPV4) || rr_has(&r->f, RR_LAYER_IPV6))
+			from = r->f.ip.off;
+	}
+	rr_hexdump(stdout, data + from, caplen - from, o->hex_ascii);
+}
+
 /* One frame taken at ts_ns (h's own stamp may be micro- or nanoseconds). */
 static void process(struct dump *d, struct run *r, const struct pcap_pkthdr *h,
 		    const u_char *data, uint64_t ts_ns)
 {
 	const struct opts *o = &d->o;
 	r->t.frames++;
-	if (r->writer)
+	if (r->writer) {
 		pcap_dump((u_char *)r->writer, h, data);
+		if (o->packet_buffered)
+			pcap_dump_flush(r->writer);
+	}
+	unsigned long lines_before = lines_printed;
 	frame_ts_ns = ts_ns;
 	rr_analyzer_frame(d->a, (uint32_t)r->link, ts_ns, data, h->caplen, h->len);
 	const struct rr_frame_summary *sum = rr_analyzer_last_summary(d->a);
@@ -816,6 +890,8 @@ static void process(struct dump *d, struct run *r, const struct pcap_pkthdr *h,
 		     more; more = rr_decode_next_unit(&r->cfg, &r->f))
 			print_unit(&r->f, o, r->t.frames, sum->conn);
 	print_events(d, h, rr_analyzer_last_frame(d->a));
+	if (o->hex && lines_printed != lines_before)
+		print_hex(r, data, h->caplen, o);
 	if (r->tty && time(NULL) - r->started >= 2 && time(NULL) != r->shown) {
 		r->shown = time(NULL);
 		fprintf(stderr, "\r%lu frames...", r->t.frames);
@@ -849,6 +925,10 @@ int main(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	const struct opts *o = &d.o;
+	/* a reader at the end of a pipe sees each line as it comes, as
+	 * tcpdump -l gives it */
+	if (o->line_buffered || (!o->file && !isatty(1)))
+		setvbuf(stdout, NULL, _IOLBF, 0);
 	ts_format.t_count = o->t_count;
 	ts_format.utc = o->utc;
 	/* nanoseconds when asked, or when the file has them */
@@ -998,6 +1078,10 @@ int main(int argc, char **argv)
 	for (unsigned dir = 0; dir <= RR_DIR_UNKNOWN; dir++)
 		for (unsigned pr = 0; pr < 5; pr++)
 			msgs += st->total.messages[dir][pr];
+	/* tcpdump --count: "N packets"; here the messages too */
+	if (o->count_only)
+		printf("%lu frames, %llu RPC-over-RDMA messages\n", r.t.frames,
+		       (unsigned long long)msgs);
 	/* frame problems as the analyzer judged them: an FPDU split across
 	 * segments is not malformed once the stream is reassembled; the
 	 * report first, so that the two streams keep their order in one file */

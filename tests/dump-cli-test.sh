@@ -84,6 +84,41 @@ if [ -n "$first_epoch" ]; then
 	stamp_check "... --time-stamp-precision=micro: microseconds" \
 		"$secs.$(echo "$frac9" | cut -c1-6)" -tt --time-stamp-precision=micro -r "$work/nsec.pcap"
 fi
+# tcpdump's habits
+ok_if() { # description, command...
+	d=$1
+	shift
+	if "$@"; then
+		pass=$((pass + 1))
+		echo "ok - $d"
+	else
+		fail=$((fail + 1))
+		echo "not ok - $d"
+	fi
+}
+if "$dump" -r "$sample" -U -w "$work/copy-U.pcap" 2>/dev/null; then
+	ok_if "-U -w writes the same file" cmp -s "$sample" "$work/copy-U.pcap"
+fi
+"$dump" --count -r "$sample" >"$work/count" 2>/dev/null
+ok_if "--count: only the frames and messages, as many as tshark counts frames ($(cat "$work/count"))" \
+	test "$(cat "$work/count")" = "$(tshark -r "$sample" 2>/dev/null | wc -l) frames, $("$dump" -q --stats=json -r "$sample" 2>/dev/null |
+		jq '[.total.messages[][]] | add') RPC-over-RDMA messages"
+expect "-s beyond 262144" 1 "invalid snapshot length" -s 300000 -i lo
+expect "-x three times" 1 "at most twice" -xxx -r "$sample"
+# -xx: every byte of the frame, as tshark -x shows them; -x from the IP header
+hexbytes() { sed -n 's/^\t0x[0-9a-f]*:  //p' | cut -c1-39 | tr -d ' \n'; }
+"$dump" -xx -c 1 -r "$sample" 2>/dev/null | hexbytes >"$work/xx"
+tshark -r "$sample" -c 1 -x 2>/dev/null | sed -n 's/^[0-9a-f]\{4\}  //p' | cut -c1-48 | tr -d ' \n' >"$work/tshark-x"
+ok_if "-xx: the first frame's bytes equal tshark -x's ($(wc -c <"$work/xx") hex digits)" \
+	eval "test -s '$work/xx' && cmp -s '$work/xx' '$work/tshark-x'"
+"$dump" -x -c 1 -r "$sample" 2>/dev/null | hexbytes >"$work/x"
+ok_if "-x: the same bytes after the 14-byte Ethernet header" \
+	eval "test \"\$(cat '$work/x')\" = \"\$(cut -c29- '$work/tshark-x')\""
+"$dump" -X -c 1 -r "$sample" 2>/dev/null | sed -n 2p >"$work/X"
+ok_if "-X: hex and the printable bytes beside, 16 a line ($(cat "$work/X"))" \
+	grep -qE '^	0x0000:  ([0-9a-f]{4} ){8} [ -~]{16}$' "$work/X"
+"$dump" -D >"$work/D" 2>/dev/null
+ok_if "-D lists the interfaces, numbered, lo among them" grep -qE '^[0-9]+\.lo ' "$work/D"
 if "$dump" -h >"$work/out" 2>&1 && grep -q "^usage: rpcrdma-dump" "$work/out"; then
 	pass=$((pass + 1))
 	echo "ok - -h prints the usage, status 0"
