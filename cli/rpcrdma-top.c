@@ -86,6 +86,9 @@ struct top {
 	bool capture_clock;
 	uint64_t capture_ns;
 	bool paused, ended;
+	bool help;              /* the help screen instead of the table */
+	unsigned scroll;        /* table lines scrolled past */
+	unsigned page;          /* table lines on the screen */
 	enum view view;
 	char addr_filter[64], prog_filter[16];
 	bool curses;
@@ -133,9 +136,11 @@ static void usage(FILE *to)
 		"  interval     as -d; count: as -b -n COUNT (libbpf-tools' order)\n"
 		"  expression   a libpcap filter (-i, -r)\n"
 		"  -V, --version  the versions of the tool and its libraries\n"
-		"keys: c b i l f a sort; v view (traffic, latency, procedures);\n"
-		"      / filter by address, p by program (NFS, NFS4_CB, other);\n"
-		"      space pause; q quit\n");
+		"  -h, --help   this text\n"
+		"keys: h or ? help; c b i l f a sort; v view (traffic, latency,\n"
+		"      procedures); / filter by address, p by program (NFS, NFS4_CB,\n"
+		"      other); arrows, j k, PgUp PgDn, Home End scroll; space pause;\n"
+		"      q quit\n");
 }
 
 static int parse_args(int argc, char **argv, struct opts *o)
@@ -701,6 +706,31 @@ static int trace_main(struct top *t)
 	return 0;
 }
 
+/* The lines above the table: title, totals, rates, a blank, column heads */
+#define HEAD_LINES 5
+
+static const char *const help_text[] = {
+	"rpcrdma-top: RPC-over-RDMA connections, credits, chunks and latency",
+	"",
+	"  c  sort by calls/s          b  sort by bytes/s",
+	"  i  sort by calls in flight  l  sort by p99 latency",
+	"  f  sort by findings         a  sort by the peers' addresses",
+	"  v  next view: traffic, latency, procedures",
+	"  /  show connections whose address contains a text (empty: all)",
+	"  p  show connections carrying a program: NFS, NFS4_CB or other",
+	"  up, down, j, k       scroll the table a line",
+	"  PgUp, PgDn           scroll a page; Home, End: first, last",
+	"  space  pause (the counting goes on)",
+	"  h, ?   this help",
+	"  q      quit",
+	"",
+	"Columns: CRD credits the responder granted, INF calls in flight,",
+	"MAX the most in flight, CALL/s, then MB/s sent inline, RDMA Read",
+	"and RDMA Write, FND findings (rpcrdma-dump --findings lists them).",
+	"rpcrdma-top(1) has the rest.",
+	NULL,
+};
+
 static void show(struct top *t)
 {
 	static char buf[256][LINE];
@@ -720,15 +750,33 @@ static void show(struct top *t)
 	}
 	erase();
 	int rows = LINES, cols = COLS;
-	for (unsigned i = 0; i < L.n && (int)i < rows - 1; i++) {
-		if (i == 4)
+	if (t->help) {
+		for (unsigned i = 0; help_text[i] && (int)i < rows - 1; i++)
+			mvaddnstr((int)i, 0, help_text[i], cols);
+		mvaddnstr(rows - 1, 0, "any key: back", cols);
+		refresh();
+		return;
+	}
+	/* the summary and the column heads stay; the table scrolls below */
+	unsigned table = L.n > HEAD_LINES ? L.n - HEAD_LINES : 0;
+	unsigned room = rows - 1 > HEAD_LINES ? (unsigned)rows - 1 - HEAD_LINES : 0;
+	if (t->scroll + room > table)
+		t->scroll = table > room ? table - room : 0;
+	t->page = room;
+	for (unsigned i = 0; i < HEAD_LINES && i < L.n && (int)i < rows - 1; i++) {
+		if (i == HEAD_LINES - 1)
 			attron(A_REVERSE);
 		mvaddnstr((int)i, 0, L.l[i], cols);
-		if (i == 4)
+		if (i == HEAD_LINES - 1)
 			attroff(A_REVERSE);
 	}
-	mvaddnstr(rows - 1, 0, "c b i l f a sort  v view  / address  p program  "
-			       "space pause  q quit", cols);
+	for (unsigned i = 0; i < room && HEAD_LINES + t->scroll + i < L.n; i++)
+		mvaddnstr((int)(HEAD_LINES + i), 0, L.l[HEAD_LINES + t->scroll + i], cols);
+	char foot[96];
+	snprintf(foot, sizeof(foot), "h help  c b i l f a sort  v view  / p filter  "
+		 "space pause  q quit%s", t->scroll + room < table ? "  [down: more]" :
+					   t->scroll ? "  [up: more]" : "");
+	mvaddnstr(rows - 1, 0, foot, cols);
 	refresh();
 }
 
@@ -751,9 +799,25 @@ static bool keys(struct top *t)
 	bool redraw = false;
 	while ((ch = getch()) != ERR) {
 		redraw = true;
+		if (t->help) { /* any key leaves the help screen; q quits */
+			t->help = false;
+			if (ch == 'q')
+				return true;
+			continue;
+		}
 		switch (ch) {
 		case 'q':
 			return true;
+		case 'h':
+		case '?':
+			t->help = true;
+			break;
+		case KEY_DOWN: case 'j': t->scroll++; break;
+		case KEY_UP: case 'k': t->scroll -= t->scroll > 0; break;
+		case KEY_NPAGE: t->scroll += t->page; break;
+		case KEY_PPAGE: t->scroll -= t->scroll < t->page ? t->scroll : t->page; break;
+		case KEY_HOME: t->scroll = 0; break;
+		case KEY_END: t->scroll = UINT32_MAX / 2; break;
 		case 'c': t->o.sort = SORT_CALLS; break;
 		case 'b': t->o.sort = SORT_BYTES; break;
 		case 'i': t->o.sort = SORT_INFLIGHT; break;

@@ -8,13 +8,14 @@
 # and after exit no BPF program, qdisc or filter remains, even after a
 # SIGKILL (the next start removes what was left and says so).  The
 # interactive view is driven in tmux: it starts, sorts, filters, changes
-# view and quits.
+# view, scrolls, shows its help and quits.
 # usage: live-test.sh BUILD_DIR
 set -u
 build=$1
 top=$build/cli/rpcrdma-top
 peer=$build/cli/rpcrdma-peer
 exporter=$build/cli/rpcrdma-exporter
+src=$(cd "$(dirname "$0")/.." && pwd)
 [ "$(id -u)" -eq 0 ] || { echo "SKIP: namespaces and eBPF need root"; exit 77; }
 for tool in ip tc bpftool tmux; do
 	command -v "$tool" >/dev/null || {
@@ -231,6 +232,29 @@ check "tmux: '/' filters by address (none matches 10.9.9.9)" \
 	eval "grep -q 'addr~10.9.9.9' '$work/screen5.txt' && ! grep -q '^192.0.2.1' '$work/screen5.txt'"
 keys screen6.txt 0.5 q
 check "tmux: 'q' quits" grep -q TOP-EXITED "$work/screen6.txt"
+# help and scrolling, in a window too small for every procedure of a Linux capture
+tmux kill-session -t "$tag" 2>/dev/null
+tmux new-session -d -s "$tag" -x 80 -y 11 \
+	"$top -r $src/tests/linux/bookworm-rxe-nfs3/client/capture.pcap -d 0.3; echo TOP-EXITED; sleep 30"
+sleep 1.2
+keys scroll1.txt 0.6 v v
+keys scroll2.txt 0.6 End
+keys scroll3.txt 0.6 Home
+first=$(sed -n 6p "$work/scroll1.txt")
+check "tmux: the table scrolls: End shows other procedures, Home the first again ($first)" \
+	eval "grep -q '^NFS v3 NULL' '$work/scroll1.txt' && grep -q 'down: more' '$work/scroll1.txt' &&
+	      ! grep -q '^NFS v3 NULL' '$work/scroll2.txt' && grep -q '^NFS_ACL v3 SETACL' '$work/scroll2.txt' &&
+	      grep -q 'up: more' '$work/scroll2.txt' && test \"\$(sed -n 6p '$work/scroll3.txt')\" = '$first'"
+keys scroll4.txt 0.6 Down
+check "tmux: down scrolls one line" \
+	eval "test \"\$(sed -n 6p '$work/scroll4.txt')\" = \"\$(sed -n 7p '$work/scroll3.txt')\""
+keys help1.txt 0.6 h
+keys help2.txt 0.6 x
+check "tmux: 'h' shows the help, any key goes back" \
+	eval "grep -q 'next view: traffic, latency, procedures' '$work/help1.txt' &&
+	      grep -q '^PROCEDURE' '$work/help2.txt'"
+keys help3.txt 0.6 q
+check "tmux: 'q' quits from the table" grep -q TOP-EXITED "$work/help3.txt"
 
 # -- kernel tracepoints: absent here, and said so ------------------------------
 if [ ! -d /sys/kernel/tracing/events/rpcrdma ] && [ ! -d /sys/kernel/debug/tracing/events/rpcrdma ]; then
