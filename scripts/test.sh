@@ -12,6 +12,10 @@
 # whole project builds and its release suite passes; on unstable the
 # Wireshark tests run.  RPCRDMA_CHROOTS chooses the releases ("" for none).
 #
+# Then the Debian packages (scripts/package-test.sh): built with cpack and
+# installed into a clean chroot of the host's release; RPCRDMA_PACKAGES=skip
+# leaves them out and says so.
+#
 # Then the lab (lab/run): Linux's NFS/RDMA client and server in two QEMU
 # guests over Soft-RoCE and soft-iWARP, checked against the release build.
 # It needs root (debootstrap, loop images); RPCRDMA_LAB=skip leaves it out
@@ -48,6 +52,12 @@ for suite in $chroots; do
 	$SUDO "$top/scripts/chroot.sh" "$suite" >"$top/build-chroots/$suite.log" 2>&1 &
 	eval "chroot_pid_$suite=\$!"
 done
+if [ "${RPCRDMA_PACKAGES:-}" != skip ]; then
+	. /etc/os-release
+	$SUDO "$top/scripts/bare-chroot.sh" "${VERSION_CODENAME:-bookworm}" \
+		>"$top/build-chroots/bare.log" 2>&1 &
+	bare_pid=$!
+fi
 
 run_suite release -DCMAKE_C_COMPILER=gcc -DCMAKE_BUILD_TYPE=RelWithDebInfo
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
@@ -82,6 +92,16 @@ for suite in $chroots; do
 	*) in_chroot "$suite" "" ;;
 	esac
 done
+if [ "${RPCRDMA_PACKAGES:-}" = skip ]; then
+	echo "=== packages: SKIPPED (RPCRDMA_PACKAGES=skip)"
+else
+	wait "$bare_pid" || {
+		echo "=== packages: the clean chroot could not be made:" >&2
+		cat "$top/build-chroots/bare.log" >&2
+		exit 1
+	}
+	$SUDO "$top/scripts/package-test.sh"
+fi
 if [ "${RPCRDMA_LAB:-}" = skip ]; then
 	echo "=== lab: SKIPPED (RPCRDMA_LAB=skip): no test on real Linux kernels ran"
 else
@@ -89,4 +109,4 @@ else
 	$SUDO env LAB_BUILD="$top/build-release" LAB_OUT="$top/build-release/lab" \
 		"$top/lab/run"
 fi
-echo "=== all tests passed in both builds, the chroots and the lab"
+echo "=== all tests passed in both builds, the chroots, the packages and the lab"

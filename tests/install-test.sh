@@ -1,6 +1,7 @@
 #!/bin/sh
 # Installs into a temporary prefix and builds a program against the shared
-# library through pkg-config, as a user of the library would.
+# library through pkg-config and through the CMake package, as a user of
+# the library would.
 # usage: install-test.sh BUILD_DIR
 set -eu
 build=$1
@@ -42,10 +43,32 @@ C
 	"$prefix/use.c" $(pkg-config --cflags --libs rpcrdma-dissect)
 libdir=$(pkg-config --variable=libdir rpcrdma-dissect)
 LD_LIBRARY_PATH=$libdir "$prefix/use" >/dev/null
+# the CMake package gives the same, found below the prefix
+mkdir -p "$prefix/cm"
+cp "$prefix/use.c" "$prefix/cm/use.c"
+cat >"$prefix/cm/CMakeLists.txt" <<'C'
+cmake_minimum_required(VERSION 3.18)
+project(use C)
+find_package(rpcrdma-dissect 0.1 CONFIG REQUIRED)
+add_executable(use use.c)
+target_link_libraries(use PRIVATE rpcrdma::dissect)
+add_executable(use-static use.c)
+target_link_libraries(use-static PRIVATE rpcrdma::dissect_static)
+C
+CC="${CC:-cc}" CFLAGS="${EXTRA_CFLAGS:-}" LDFLAGS="${EXTRA_CFLAGS:-}" \
+	cmake -S "$prefix/cm" -B "$prefix/cm/build" -DCMAKE_PREFIX_PATH="$prefix" >/dev/null &&
+	cmake --build "$prefix/cm/build" >/dev/null || {
+	echo "FAIL: find_package(rpcrdma-dissect CONFIG) does not build a program"
+	exit 1
+}
+"$prefix/cm/build/use" >/dev/null && "$prefix/cm/build/use-static" >/dev/null || {
+	echo "FAIL: the programs built through the CMake package do not run"
+	exit 1
+}
 # Only the rr_ API is exported from the shared library.
 if nm -D --defined-only "$libdir/librpcrdma-dissect.so" | awk '{print $3}' |
 	grep -v '^rr_' | grep -v '^RPCRDMA_DISSECT' | grep -q .; then
 	echo "FAIL: symbols outside rr_ are exported"
 	exit 1
 fi
-echo "PASS: installed library, headers and pkg-config file build a program"
+echo "PASS: installed library, headers, pkg-config file and CMake package build a program"
