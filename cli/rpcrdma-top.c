@@ -857,6 +857,9 @@ int main(int argc, char **argv)
 	t.rows = calloc(MAX_CONNS, sizeof(*t.rows));
 	struct rr_config cfg;
 	rr_config_init(&cfg);
+	/* the ports name the traffic for the decoder as for the eBPF filter */
+	cfg.roce_udp_port = t.o.src.roce_port;
+	cfg.iwarp_tcp_port = t.o.src.iwarp_port;
 	if (t.o.src.kind == RR_LIVE_EBPF)
 		cfg.flags |= RR_CFG_CUTS_EXPECTED; /* headers only, by design */
 	struct rr_analyzer_limits lim;

@@ -55,4 +55,9 @@ check "interval and count: 'rpcrdma-top -r FILE --realtime -j 0.5 2' prints 2 sn
 	test "$("$top" -r "$capture" --realtime -j 0.5 2 2>/dev/null | grep -c .)" = 2
 check "interval and count before a filter: 'udp port 4792' matches nothing" \
 	test "$("$top" -r "$capture" -j 0.5 1 udp port 4792 2>/dev/null | jq .totals.calls)" = 0
+# the ports reach the decoder: RoCEv2 on another UDP port is not RoCEv2
+sample=$src/samples/rocev2-mixed.pcap
+check "--roce-port: 4791 finds the sample's calls, 4792 none" \
+	eval "test \"\$('$top' -r '$sample' -j 1 1 2>/dev/null | jq .totals.calls)\" -gt 0 &&
+	      test \"\$('$top' -r '$sample' -j 1 1 --roce-port 4792 2>/dev/null | jq .totals.calls)\" = 0"
 tap_end
