@@ -22,6 +22,7 @@
 #define HDR_KEEP 4096u        /* bytes of a reassembled SEND kept: headers */
 #define RECENT 256u           /* completed xids remembered for RDMA_DONE */
 #define SENT_XIDS 1024  /* forward calls remembered for resends: 12 KiB */
+#define SENT_HASH 2048  /* their index by (connection, xid): 4 KiB */
 
 #define RR_X_FINDING_INFO(sym, id, sev, ref, msg) [sym] = { id, sev, ref, msg },
 static const struct rr_finding_info finding_infos[RR_FINDING_COUNT] = {
@@ -168,11 +169,27 @@ struct side {
 	uint8_t recent_next;
 };
 
+/*
+ * A connection's place in one of the lists that find it in constant time:
+ * the use order (the least recently used is evicted), and three hash
+ * chains: connections with one side's QPN still unknown (by the two
+ * addresses), connections with calls (by requester and responder, to find
+ * the one a reconnect replaced), and IB CM communication IDs.
+ */
+enum { LIST_LRU, LIST_HALF, LIST_PAIR, LIST_COMM, LISTS };
+struct link {
+	uint32_t prev, next;
+};
+
 struct conn {
 	struct rr_conn_info info;
 	struct side side[2];  /* [0] requester, [1] responder */
 	uint32_t hnext[2];    /* endpoint hash chains, per side */
 	uint32_t comm_id;     /* IB CM: the REQ's communication ID */
+	struct link link[LISTS];
+	uint32_t calls;       /* its calls, linked by call.conn_link */
+	uint8_t listed;       /* 1 << LIST_*: on that list */
+	uint8_t half_side;    /* LIST_HALF: the side whose QPN is unknown */
 	/* bits: a connection's size counts (bench/analyzer-memory) */
 	bool used : 1;
 	bool rpcrdma : 1;     /* known to carry RPC-over-RDMA */
@@ -240,6 +257,8 @@ struct call {
 	uint64_t ts_ns;
 	uint32_t segs;        /* first segment, chained by seg.next */
 	uint32_t hnext;       /* (conn, dir, xid) hash chain */
+	struct link conn_link; /* the connection's calls */
+	struct link age;       /* all calls, oldest first */
 	/* what this RPC moved: its SENDs, and RDMA on its chunks */
 	uint32_t bytes_inline;
 	uint16_t rebuild;     /* slot, NO_SLOT when none */
@@ -285,12 +304,18 @@ struct rr_analyzer {
 	struct conn *conns;
 	uint32_t nconns, conn_hash_size;
 	uint32_t *conn_hash;
+	/* heads of the connections' lists: LIST_LRU's first is the most
+	 * recently used, lru_last the least; the chains' by hash */
+	uint32_t lru_first, lru_last;
+	uint32_t list_hash_size;
+	uint32_t *list_heads[LISTS];
 	/* the two endpoints last found: a connection's two directions */
 	struct { uint8_t addr[16]; uint32_t id, conn; int side; } ep_seen[2];
 	unsigned ep_seen_next;
 	/* calls */
 	struct call *calls;
 	uint32_t call_hash_size, *call_hash, free_call;
+	uint32_t oldest_call, newest_call;
 	/* segments and their handle hash */
 	struct seg *segs;
 	uint32_t seg_hash_size, *seg_hash, free_seg;
@@ -310,6 +335,7 @@ struct rr_analyzer {
 	/* the last forward calls' xids, to know one resent after a reconnect */
 	struct { uint32_t xid, conn, frame; } sent[SENT_XIDS];
 	unsigned sent_next;
+	uint16_t sent_index[SENT_HASH]; /* slot in sent plus one, 0: none */
 	/* RDMA_DONE: xids of recently completed calls */
 	uint32_t recent[RECENT];
 	uint32_t recent_at;
@@ -357,6 +383,9 @@ struct rr_analyzer *rr_analyzer_new(const struct rr_config *cfg,
 	a->seg_hash_size = pow2_at_least(a->lim.max_segments);
 	a->conns = alloc(a, a->lim.max_connections, sizeof(struct conn));
 	a->conn_hash = alloc(a, a->conn_hash_size, sizeof(uint32_t));
+	a->list_hash_size = pow2_at_least(a->lim.max_connections);
+	for (unsigned l = LIST_HALF; l < LISTS; l++)
+		a->list_heads[l] = alloc(a, a->list_hash_size, sizeof(uint32_t));
 	a->calls = alloc(a, a->lim.max_calls, sizeof(struct call));
 	a->call_hash = alloc(a, a->call_hash_size, sizeof(uint32_t));
 	a->segs = alloc(a, a->lim.max_segments, sizeof(struct seg));
@@ -377,7 +406,9 @@ struct rr_analyzer *rr_analyzer_new(const struct rr_config *cfg,
 	a->pool = alloc(a, a->pool_pages, POOL_PAGE);
 	a->pool_used = alloc(a, (a->pool_pages + 63) / 64, sizeof(uint64_t));
 	a->rebuilt = alloc(a, a->lim.rebuild_slots ? a->lim.max_rebuild : 0, 1);
-	if (!a->conns || !a->conn_hash || !a->calls || !a->call_hash ||
+	if (!a->conns || !a->conn_hash || !a->list_heads[LIST_HALF] ||
+	    !a->list_heads[LIST_PAIR] || !a->list_heads[LIST_COMM] ||
+	    !a->calls || !a->call_hash ||
 	    !a->segs || !a->seg_hash || !a->rsm || !a->rsm_bytes || !a->streams ||
 	    !a->rebuilds || !a->pool || !a->pool_used || !a->rebuilt) {
 		rr_analyzer_free(a);
@@ -385,6 +416,11 @@ struct rr_analyzer *rr_analyzer_new(const struct rr_config *cfg,
 	}
 	for (uint32_t i = 0; i < a->conn_hash_size; i++)
 		a->conn_hash[i] = NONE;
+	for (unsigned l = LIST_HALF; l < LISTS; l++)
+		for (uint32_t i = 0; i < a->list_hash_size; i++)
+			a->list_heads[l][i] = NONE;
+	a->lru_first = a->lru_last = NONE;
+	a->oldest_call = a->newest_call = NONE;
 	a->ep_seen[0].conn = a->ep_seen[1].conn = NONE;
 	for (uint32_t i = 0; i < a->call_hash_size; i++)
 		a->call_hash[i] = NONE;
@@ -412,6 +448,8 @@ void rr_analyzer_free(struct rr_analyzer *a)
 		return;
 	free(a->conns);
 	free(a->conn_hash);
+	for (unsigned l = LIST_HALF; l < LISTS; l++)
+		free(a->list_heads[l]);
 	free(a->calls);
 	free(a->call_hash);
 	free(a->segs);
@@ -468,12 +506,16 @@ size_t rr_analyzer_memory(const struct rr_analyzer *a)
 	return a->memory;
 }
 
-static uint32_t hash32(const uint8_t *p, size_t n, uint32_t seed)
+/* A 16-byte address mixed with a seed: two 64-bit multiplications, as
+ * the endpoint hash runs for every frame. */
+static uint32_t hash_addr(const uint8_t *p, uint64_t seed)
 {
-	uint32_t h = 2166136261u ^ seed;
-	for (size_t i = 0; i < n; i++)
-		h = (h ^ p[i]) * 16777619u;
-	return h;
+	uint64_t x, y;
+	memcpy(&x, p, 8);
+	memcpy(&y, p + 8, 8);
+	uint64_t h = (x ^ seed) * 0x9e3779b97f4a7c15ull;
+	h = (h ^ (h >> 29) ^ y) * 0xbf58476d1ce4e5b9ull;
+	return (uint32_t)(h ^ (h >> 32));
 }
 
 /* ---- events and findings --------------------------------------------- */
@@ -503,7 +545,7 @@ static void finding(struct rr_analyzer *a, uint32_t conn, enum rr_finding_id id,
 static uint32_t ep_hash(const struct rr_analyzer *a, const uint8_t *addr,
 			uint32_t id)
 {
-	uint32_t h = hash32(addr, 16, id * 2654435761u);
+	uint32_t h = hash_addr(addr, id);
 	return h & (a->conn_hash_size - 1);
 }
 
@@ -605,9 +647,108 @@ static void ep_del(struct rr_analyzer *a, uint32_t c, int s)
 	}
 }
 
-/* The public view of the two sides: requester [0], responder [1]. */
-static void info_sides(struct conn *k)
+/* ---- the connections' lists (struct link) ----------------------------- */
+
+static uint32_t pair_hash(const uint8_t *x, const uint8_t *y)
 {
+	return hash_addr(y, hash_addr(x, 0x5bd1e995u));
+}
+
+static uint32_t comm_hash(uint32_t comm)
+{
+	return comm * 2654435761u;
+}
+
+/* The first of a chain of list l. */
+static uint32_t *chain(struct rr_analyzer *a, unsigned l, uint32_t hash)
+{
+	return &a->list_heads[l][hash & (a->list_hash_size - 1)];
+}
+
+/* The chain a connection is on in list l, from the key it has there
+ * (which does not change while it is on it). */
+static uint32_t *list_head(struct rr_analyzer *a, unsigned l,
+			   const struct conn *k)
+{
+	if (l == LIST_HALF)
+		return chain(a, l, pair_hash(k->side[k->half_side].addr,
+					     k->side[1 - k->half_side].addr));
+	if (l == LIST_PAIR)
+		return chain(a, l, pair_hash(k->info.requester_addr,
+					     k->info.responder_addr));
+	return chain(a, l, comm_hash(k->comm_id));
+}
+
+static void list_add(struct rr_analyzer *a, unsigned l, uint32_t c)
+{
+	struct conn *k = &a->conns[c];
+	if (k->listed & (1u << l))
+		return;
+	uint32_t *first = l == LIST_LRU ? &a->lru_first : list_head(a, l, k);
+	k->link[l].prev = NONE;
+	k->link[l].next = *first;
+	if (*first != NONE)
+		a->conns[*first].link[l].prev = c;
+	else if (l == LIST_LRU)
+		a->lru_last = c;
+	*first = c;
+	k->listed |= (uint8_t)(1u << l);
+}
+
+static void list_del(struct rr_analyzer *a, unsigned l, uint32_t c)
+{
+	struct conn *k = &a->conns[c];
+	if (!(k->listed & (1u << l)))
+		return;
+	uint32_t prev = k->link[l].prev, next = k->link[l].next;
+	if (prev != NONE)
+		a->conns[prev].link[l].next = next;
+	else
+		*(l == LIST_LRU ? &a->lru_first : list_head(a, l, k)) = next;
+	if (next != NONE)
+		a->conns[next].link[l].prev = prev;
+	else if (l == LIST_LRU)
+		a->lru_last = prev;
+	k->listed &= (uint8_t)~(1u << l);
+}
+
+/* A connection used now: first in the use order. */
+static void conn_touch(struct rr_analyzer *a, uint32_t c)
+{
+	a->conns[c].info.last_ns = a->now_ns;
+	if (a->lru_first != c) {
+		list_del(a, LIST_LRU, c);
+		list_add(a, LIST_LRU, c);
+	}
+}
+
+/* Side s has an address and no QPN yet (a REQ's responder; the sender of
+ * traffic seen one way only): found by the addresses until it has one. */
+static void half_add(struct rr_analyzer *a, uint32_t c, int s)
+{
+	struct conn *k = &a->conns[c];
+	list_del(a, LIST_HALF, c);
+	k->half_side = (uint8_t)s;
+	list_add(a, LIST_HALF, c);
+}
+
+/* How far a chain is followed: a flood of connections between two hosts
+ * must not make a frame's cost grow (the newest come first). */
+#define CHAIN_WALK 16
+
+/* The public view of the two sides: requester [0], responder [1]. */
+static void info_sides(struct rr_analyzer *a, uint32_t c)
+{
+	struct conn *k = &a->conns[c];
+	/* the pair chain is keyed by these addresses */
+	if ((k->listed & (1u << LIST_PAIR)) &&
+	    (!addr_eq(k->info.requester_addr, k->side[0].addr) ||
+	     !addr_eq(k->info.responder_addr, k->side[1].addr))) {
+		list_del(a, LIST_PAIR, c);
+		memcpy(k->info.requester_addr, k->side[0].addr, 16);
+		memcpy(k->info.responder_addr, k->side[1].addr, 16);
+		list_add(a, LIST_PAIR, c);
+	}
 	memcpy(k->info.requester_addr, k->side[0].addr, 16);
 	memcpy(k->info.responder_addr, k->side[1].addr, 16);
 	k->info.requester_qpn = k->side[0].id;
@@ -620,11 +761,13 @@ static void side_set(struct rr_analyzer *a, uint32_t c, int s,
 	struct side *sd = &a->conns[c].side[s];
 	if (sd->known)
 		ep_del(a, c, s);
+	if (a->conns[c].half_side == s)
+		list_del(a, LIST_HALF, c);
 	memcpy(sd->addr, addr, 16);
 	sd->id = id;
 	sd->known = true;
 	ep_add(a, c, s);
-	info_sides(&a->conns[c]);
+	info_sides(a, c);
 }
 
 static void call_free(struct rr_analyzer *a, uint32_t ci);
@@ -636,13 +779,8 @@ static uint32_t conn_new(struct rr_analyzer *a, uint8_t transport)
 	if (a->nconns < a->lim.max_connections) {
 		c = a->nconns++;
 	} else {
-		/* evict the least recently used connection */
-		uint64_t oldest = UINT64_MAX;
-		for (uint32_t i = 0; i < a->nconns; i++)
-			if (a->conns[i].info.last_ns < oldest) {
-				oldest = a->conns[i].info.last_ns;
-				c = i;
-			}
+		/* evict the least recently used connection, and its calls */
+		c = a->lru_last;
 		if (c == NONE)
 			return NONE;
 		ep_del(a, c, 0);
@@ -650,14 +788,17 @@ static uint32_t conn_new(struct rr_analyzer *a, uint8_t transport)
 		for (int s = 0; s < 2; s++)
 			if (a->conns[c].side[s].stream != NONE)
 				a->streams[a->conns[c].side[s].stream].used = false;
-		for (uint32_t i = 0; i < a->lim.max_calls; i++)
-			if (a->calls[i].used && a->calls[i].conn == c)
-				call_free(a, i);
+		while (a->conns[c].calls != NONE)
+			call_free(a, a->conns[c].calls);
+		for (unsigned l = 0; l < LISTS; l++)
+			list_del(a, l, c);
 		a->st.connections_evicted++;
 	}
 	struct conn *k = &a->conns[c];
 	memset(k, 0, sizeof(*k));
 	k->used = true;
+	k->calls = NONE;
+	conn_touch(a, c);
 	k->side[0].slot = k->side[1].slot = NONE;
 	k->side[0].stream = k->side[1].stream = NONE;
 	k->info.transport = transport;
@@ -747,6 +888,21 @@ static void call_free(struct rr_analyzer *a, uint32_t ci)
 		}
 		pp = &a->calls[*pp].hnext;
 	}
+	/* off its connection's list and the age list */
+	if (c->conn_link.prev != NONE)
+		a->calls[c->conn_link.prev].conn_link.next = c->conn_link.next;
+	else
+		a->conns[c->conn].calls = c->conn_link.next;
+	if (c->conn_link.next != NONE)
+		a->calls[c->conn_link.next].conn_link.prev = c->conn_link.prev;
+	if (c->age.prev != NONE)
+		a->calls[c->age.prev].age.next = c->age.next;
+	else
+		a->oldest_call = c->age.next;
+	if (c->age.next != NONE)
+		a->calls[c->age.next].age.prev = c->age.prev;
+	else
+		a->newest_call = c->age.prev;
 	c->used = false;
 	c->hnext = a->free_call;
 	a->free_call = ci;
@@ -757,13 +913,8 @@ static uint32_t call_new(struct rr_analyzer *a, uint32_t conn, uint8_t dir,
 			 uint32_t xid)
 {
 	if (a->free_call == NONE) {
-		uint32_t victim = NONE;
-		uint64_t oldest = UINT64_MAX;
-		for (uint32_t i = 0; i < a->lim.max_calls; i++)
-			if (a->calls[i].used && a->calls[i].ts_ns < oldest) {
-				oldest = a->calls[i].ts_ns;
-				victim = i;
-			}
+		/* calls are made in time order: the oldest heads the age list */
+		uint32_t victim = a->oldest_call;
 		if (victim == NONE)
 			return NONE;
 		call_free(a, victim);
@@ -784,6 +935,20 @@ static uint32_t call_new(struct rr_analyzer *a, uint32_t conn, uint8_t dir,
 	uint32_t h = call_hash(a, conn, dir, xid);
 	c->hnext = a->call_hash[h];
 	a->call_hash[h] = ci;
+	/* first on its connection's list, last (newest) on the age list */
+	struct conn *k = &a->conns[conn];
+	c->conn_link.prev = NONE;
+	c->conn_link.next = k->calls;
+	if (k->calls != NONE)
+		a->calls[k->calls].conn_link.prev = ci;
+	k->calls = ci;
+	c->age.prev = a->newest_call;
+	c->age.next = NONE;
+	if (a->newest_call != NONE)
+		a->calls[a->newest_call].age.next = ci;
+	else
+		a->oldest_call = ci;
+	a->newest_call = ci;
 	return ci;
 }
 
@@ -1727,10 +1892,12 @@ static uint32_t previous_conn(struct rr_analyzer *a, uint32_t cn)
 		return k->info.previous;
 	k->previous_known = true;
 	uint32_t best = RR_CONN_NONE;
-	for (uint32_t i = 0; i < a->nconns; i++) {
+	/* the connections with calls between the same two ends, newest first */
+	uint32_t i = *list_head(a, LIST_PAIR, k);
+	for (unsigned n = 0; i != NONE && n < CHAIN_WALK;
+	     n++, i = a->conns[i].link[LIST_PAIR].next) {
 		const struct conn *o = &a->conns[i];
-		if (i == cn || !o->used || !o->info.st.calls ||
-		    o->info.transport != k->info.transport ||
+		if (i == cn || o->info.transport != k->info.transport ||
 		    o->info.first_ns > k->info.first_ns ||
 		    memcmp(o->info.requester_addr, k->info.requester_addr, 16) ||
 		    memcmp(o->info.responder_addr, k->info.responder_addr, 16))
@@ -1739,6 +1906,7 @@ static uint32_t previous_conn(struct rr_analyzer *a, uint32_t cn)
 		    o->info.first_ns >= a->conns[best].info.first_ns)
 			best = i;
 	}
+	list_add(a, LIST_PAIR, cn);
 	k->info.previous = best;
 	if (best != RR_CONN_NONE)
 		a->st.reconnects++;
@@ -1747,17 +1915,28 @@ static uint32_t previous_conn(struct rr_analyzer *a, uint32_t cn)
 
 /* A forward call's xid carried before on the connection this one
  * replaced: the frame that carried it, else 0.  Then remembers it. */
+static unsigned sent_hash(uint32_t conn, uint32_t xid)
+{
+	return ((xid * 2654435761u) ^ (conn * 40503u)) % SENT_HASH;
+}
+
 static uint64_t resent_of(struct rr_analyzer *a, uint32_t cn, uint32_t xid)
 {
 	uint32_t prev = previous_conn(a, cn);
 	uint64_t first = 0;
-	for (unsigned i = 0; prev != RR_CONN_NONE && i < SENT_XIDS; i++)
-		if (a->sent[i].frame && a->sent[i].xid == xid && a->sent[i].conn == prev)
+	if (prev != RR_CONN_NONE) {
+		/* the newest call with that xid on it, unless a later call
+		 * took its place in the index or the ring went past it */
+		unsigned i = a->sent_index[sent_hash(prev, xid)];
+		if (i && a->sent[i - 1].frame && a->sent[i - 1].xid == xid &&
+		    a->sent[i - 1].conn == prev)
 			first = a->frame_no -
-				(uint32_t)((uint32_t)a->frame_no - a->sent[i].frame);
+				(uint32_t)((uint32_t)a->frame_no - a->sent[i - 1].frame);
+	}
 	a->sent[a->sent_next].xid = xid;
 	a->sent[a->sent_next].conn = cn;
 	a->sent[a->sent_next].frame = (uint32_t)a->frame_no;
+	a->sent_index[sent_hash(cn, xid)] = (uint16_t)(a->sent_next + 1);
 	a->sent_next = (a->sent_next + 1) % SENT_XIDS;
 	if (first)
 		a->st.calls_resent++;
@@ -1775,6 +1954,8 @@ static uint8_t direction(struct rr_analyzer *a, uint32_t cn, int sender,
 		    sender != 0) {
 			/* the first call names the requester: swap the sides */
 			struct side t = k->side[0];
+			bool half = k->listed & (1u << LIST_HALF);
+			list_del(a, LIST_HALF, cn);
 			ep_del(a, cn, 0);
 			ep_del(a, cn, 1);
 			k->side[0] = k->side[1];
@@ -1782,7 +1963,9 @@ static uint8_t direction(struct rr_analyzer *a, uint32_t cn, int sender,
 			for (int s = 0; s < 2; s++)
 				if (k->side[s].known)
 					ep_add(a, cn, s);
-			info_sides(k);
+			info_sides(a, cn);
+			if (half)
+				half_add(a, cn, 1 - k->half_side);
 			sender = 0;
 		}
 		if (sender == 0)
@@ -2041,10 +2224,12 @@ static void set_private(struct rr_analyzer *a, uint32_t cn, int side,
 	conn_thresholds(k);
 }
 
-static uint32_t conn_by_comm(const struct rr_analyzer *a, uint32_t comm)
+/* The connection an IB CM communication ID names: the newest with it. */
+static uint32_t conn_by_comm(struct rr_analyzer *a, uint32_t comm)
 {
-	for (uint32_t i = a->nconns; i-- > 0;)
-		if (a->conns[i].used && a->conns[i].comm_id == comm)
+	uint32_t i = *chain(a, LIST_COMM, comm_hash(comm));
+	for (unsigned n = 0; i != NONE && n < CHAIN_WALK; n++, i = a->conns[i].link[LIST_COMM].next)
+		if (a->conns[i].comm_id == comm)
 			return i;
 	return NONE;
 }
@@ -2064,12 +2249,17 @@ static void cm(struct rr_analyzer *a, const struct rr_frame *f)
 			cn = conn_new(a, f->transport);
 		if (cn == NONE)
 			break;
-		a->conns[cn].comm_id = m->local_comm_id;
+		if (!(a->conns[cn].listed & (1u << LIST_COMM))) {
+			a->conns[cn].comm_id = m->local_comm_id;
+			list_add(a, LIST_COMM, cn);
+		}
 		side_set(a, cn, 0, src, m->local_qpn);
 		/* a known side is hashed by its address: never move it here */
 		if (!a->conns[cn].side[1].known) {
+			list_del(a, LIST_HALF, cn);
 			memcpy(a->conns[cn].side[1].addr, dst, 16);
-			info_sides(&a->conns[cn]);
+			info_sides(a, cn);
+			half_add(a, cn, 1);
 		}
 		/* an NFS/RDMA service ID, or RFC 8797 data, marks it ours */
 		if (rr_has(f, RR_LAYER_RDMA_CM) && f->rdma_cm.dst_port == 20049)
@@ -2131,19 +2321,22 @@ static uint32_t conn_for(struct rr_analyzer *a, uint8_t transport,
 		ep_find(a, dst, dst_id, to);
 	if (cn != NONE)
 		return cn;
-	for (uint32_t i = 0; i < a->nconns; i++) {
+	/* a connection that knows the sender's end and the receiver's address,
+	 * not yet its QPN (newest first) */
+	uint32_t i = *chain(a, LIST_HALF, pair_hash(dst, src));
+	for (unsigned n = 0; i != NONE && n < CHAIN_WALK; n++) {
 		struct conn *k = &a->conns[i];
-		if (!k->used || k->info.closed || k->info.transport != transport)
-			continue;
-		for (int s = 0; s < 2; s++)
-			if (!k->side[s].known && addr_eq(k->side[s].addr, dst) &&
-			    k->side[1 - s].known &&
-			    addr_eq(k->side[1 - s].addr, src) &&
-			    (!src_id_known || k->side[1 - s].id == src_id)) {
-				side_set(a, i, s, dst, dst_id);
-				*to = s;
-				return i;
-			}
+		uint32_t next = k->link[LIST_HALF].next;
+		int s = k->half_side;
+		if (!k->info.closed && k->info.transport == transport &&
+		    !k->side[s].known && addr_eq(k->side[s].addr, dst) &&
+		    k->side[1 - s].known && addr_eq(k->side[1 - s].addr, src) &&
+		    (!src_id_known || k->side[1 - s].id == src_id)) {
+			side_set(a, i, s, dst, dst_id);
+			*to = s;
+			return i;
+		}
+		i = next;
 	}
 	cn = conn_new(a, transport);
 	if (cn == NONE)
@@ -2156,7 +2349,9 @@ static uint32_t conn_for(struct rr_analyzer *a, uint8_t transport,
 	memcpy(k->side[0].addr, src, 16);
 	if (src_id_known)
 		side_set(a, cn, 0, src, src_id);
-	info_sides(k);
+	else
+		half_add(a, cn, 0);
+	info_sides(a, cn);
 	*to = 1;
 	return cn;
 }
@@ -2205,9 +2400,8 @@ static void rsm_append(const struct rr_analyzer *a, struct rsm *r,
 static void replies_lost(struct rr_analyzer *a, uint32_t cn)
 {
 	struct rr_conn_stats *cs = &a->conns[cn].info.st;
-	for (uint32_t i = 0; i < a->lim.max_calls; i++)
-		if (a->calls[i].used && a->calls[i].conn == cn)
-			a->calls[i].counted = false;
+	for (uint32_t i = a->conns[cn].calls; i != NONE; i = a->calls[i].conn_link.next)
+		a->calls[i].counted = false;
 	if (a->st.total.in_flight >= cs->in_flight)
 		a->st.total.in_flight -= cs->in_flight;
 	cs->in_flight = 0;
@@ -2237,7 +2431,7 @@ static void ib_packet(struct rr_analyzer *a, const struct rr_frame *f)
 	if (cn == NONE)
 		return;
 	struct conn *k = &a->conns[cn];
-	k->info.last_ns = a->now_ns;
+	conn_touch(a, cn);
 	a->last.rpcrdma += k->rpcrdma;
 	struct side *sd = &k->side[to];
 	const uint8_t *pl = f->data + f->payload.off;
@@ -2664,7 +2858,7 @@ static bool iwarp_segment(struct rr_analyzer *a, const struct rr_frame *f)
 			return false;
 	}
 	struct conn *k = &a->conns[cn];
-	k->info.last_ns = a->now_ns;
+	conn_touch(a, cn);
 	struct side *from = &k->side[1 - to];
 	struct stream *st = stream_of(a, from);
 	if (!st)
@@ -2688,7 +2882,7 @@ static void iwarp_ddp(struct rr_analyzer *a, uint32_t cn, int to,
 		      const struct rr_frame *f)
 {
 	struct conn *k = &a->conns[cn];
-	k->info.last_ns = a->now_ns;
+	conn_touch(a, cn);
 	a->last.rpcrdma += k->rpcrdma;
 	const struct rr_ddp *d = &f->ddp;
 	struct side *sd = &k->side[to];
