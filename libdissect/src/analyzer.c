@@ -15,6 +15,7 @@
 #include <stdlib.h>
 
 #include "cursor.h"
+#include "mpa.h"
 
 #define NONE UINT32_MAX
 #define NO_SLOT UINT16_MAX
@@ -2663,9 +2664,7 @@ static void stream_append(struct rr_analyzer *a, uint32_t cn, int to,
 	bool markers = a->conns[cn].markers;
 	for (uint32_t i = 0; i < n; i++) {
 		uint32_t q = seq + i;
-		/* RFC 5044 §5: four marker octets every 512 from the first FPDU */
-		if (markers && from->marker_set &&
-		    ((q - from->marker_seq0) & 511u) < 4)
+		if (markers && from->marker_set && mpa_in_marker(q, from->marker_seq0))
 			continue;
 		if (st->len == STREAM_BUF) {
 			stream_gap(a, cn, to == 0, st);

@@ -14,6 +14,7 @@
  * hint, and the FPDUs are then decoded from a copy without markers.
  */
 #include "cursor.h"
+#include "mpa.h"
 
 #define MPA_KEY_LEN 16
 #define MPA_HDR_LEN 20
@@ -309,27 +310,24 @@ uint32_t rr_wire_offset(const struct rr_frame *f, uint32_t off)
 		return off;
 	uint32_t p = off, m = f->marker_first;
 	while (m <= p) {
-		p += 4;
-		m += 512;
+		p += MPA_MARKER_LEN;
+		m += MPA_MARKER_SPACING;
 	}
 	return f->demark_base + p;
 }
 
-/*
- * Copy the TCP payload from off without its markers (RFC 5044 §5: four
- * octets every 512 octets of sequence space from the first FPDU).
- */
+/* Copy the TCP payload from off without its markers (mpa.h). */
 static bool demark(struct rr_frame *f, uint32_t off, uint32_t end)
 {
 	const struct rr_stream_hint *h = &f->hint;
 	uint32_t seq = f->tcp.seq + (off - f->tcp.payload.off);
-	uint32_t first = (512u - ((seq - h->marker_seq0) & 511u)) & 511u;
+	uint32_t first = mpa_to_marker(seq, h->marker_seq0);
 	uint32_t cap = f->caplen < end ? f->caplen : end;
 	uint32_t have = cap > off ? cap - off : 0, wire = end - off;
 	if (!h->scratch || h->scratch_len < have)
 		return false;
 	uint32_t k = 0, wire_markers = 0;
-	for (uint32_t p = 0, m = first; p < wire; m += 512) {
+	for (uint32_t p = 0, m = first; p < wire; m += MPA_MARKER_SPACING) {
 		uint32_t run_end = m < wire ? m : wire;
 		if (p < have) {
 			uint32_t n = (run_end < have ? run_end : have) - p;
@@ -338,8 +336,8 @@ static bool demark(struct rr_frame *f, uint32_t off, uint32_t end)
 		}
 		if (m >= wire)
 			break;
-		wire_markers += wire - m < 4 ? wire - m : 4;
-		p = m + 4;
+		wire_markers += wire - m < MPA_MARKER_LEN ? wire - m : MPA_MARKER_LEN;
+		p = m + MPA_MARKER_LEN;
 	}
 	f->demarked = true;
 	f->unit_data = h->scratch;
