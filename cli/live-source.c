@@ -10,6 +10,8 @@
 #include <string.h>
 #include <time.h>
 
+#include <rpcrdma/dissect.h>
+
 #include "capture-source.h"
 #include "verbs-source.h"
 
@@ -32,8 +34,8 @@ void rr_live_opts_init(struct rr_live_opts *o, const char *prog)
 	memset(o, 0, sizeof(*o));
 	o->prog = prog;
 	o->buffer_kib = 32768;
-	o->roce_port = 4791;
-	o->iwarp_port = 20049;
+	o->roce_port = RR_ROCEV2_UDP_PORT;
+	o->iwarp_port = RR_NFS_RDMA_PORT;
 	o->snap_len = 256;
 }
 

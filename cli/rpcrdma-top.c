@@ -294,7 +294,7 @@ static void on_event(void *ctx, const struct rr_event *ev)
 		return;
 	rr_latency_record(&v->lat[0], ev->latency_ns);
 	rr_latency_record(&v->lat[1], ev->latency_ns);
-	v->programs |= ev->prog == 100003 ? 1 : ev->prog == 0x40000000 ? 2 : 4;
+	v->programs |= ev->prog == RR_PROG_NFS ? 1 : ev->prog == RR_PROG_NFS4_CB ? 2 : 4;
 }
 
 static void on_frame(void *ctx, uint64_t ts, const uint8_t *data,

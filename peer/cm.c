@@ -9,8 +9,6 @@
 
 #include "cm.h"
 
-#define NFS_RDMA_PORT 20049
-
 uint32_t cm_build(uint8_t *ib, uint32_t cap, const struct cm_side *me,
 		  const struct cm_side *peer, uint16_t attr,
 		  const uint8_t *pd, uint32_t pd_len)
@@ -22,7 +20,7 @@ uint32_t cm_build(uint8_t *ib, uint32_t cap, const struct cm_side *me,
 	c.remote_comm_id = peer->comm_id;
 	c.local_qpn = me->qpn;
 	c.starting_psn = me->psn;
-	c.service_id = 0x0000000001060000ull | NFS_RDMA_PORT;
+	c.service_id = 0x0000000001060000ull | RR_NFS_RDMA_PORT;
 	c.local_ca_guid = me->guid;
 	c.resp_resources = c.initiator_depth = 16;
 	c.path_mtu = me->mtu_code;

@@ -20,9 +20,8 @@
 
 #include "engine.h"
 
-#define NFS_PROG 100003
 #define NFS_VERS 3
-#define CB_PROG 0x40000000u
+
 #define NFS3_NULL 0
 #define NFS3_GETATTR 1
 #define NFS3_LOOKUP 3
@@ -284,9 +283,9 @@ static void rpc_call(struct rr_buf *b, uint32_t xid, uint32_t prog,
 	};
 	struct rr_rpc r = { .xid = xid, .msg_type = RR_RPC_CALL, .rpcvers = 2,
 			    .prog = prog, .vers = vers, .proc = proc,
-			    .cred_flavor = prog == CB_PROG ? RR_AUTH_NONE :
+			    .cred_flavor = prog == RR_PROG_NFS4_CB ? RR_AUTH_NONE :
 							    RR_AUTH_SYS,
-			    .cred_len = prog == CB_PROG ? 0 : sizeof(auth_sys) };
+			    .cred_len = prog == RR_PROG_NFS4_CB ? 0 : sizeof(auth_sys) };
 	rr_rpc_encode(b, &r, auth_sys, NULL);
 }
 
@@ -438,16 +437,16 @@ static void issue(struct engine *e)
 	switch (o) {
 	case OP_NULL:
 		c->proc = NFS3_NULL;
-		rpc_call(&b, rpc_xid, NFS_PROG, NFS_VERS, NFS3_NULL);
+		rpc_call(&b, rpc_xid, RR_PROG_NFS, NFS_VERS, NFS3_NULL);
 		break;
 	case OP_GETATTR:
 		c->proc = NFS3_GETATTR;
-		rpc_call(&b, rpc_xid, NFS_PROG, NFS_VERS, NFS3_GETATTR);
+		rpc_call(&b, rpc_xid, RR_PROG_NFS, NFS_VERS, NFS3_GETATTR);
 		rr_put_xdr_opaque(&b, file_fh, sizeof(file_fh));
 		break;
 	case OP_LOOKUP:
 		c->proc = NFS3_LOOKUP;
-		rpc_call(&b, rpc_xid, NFS_PROG, NFS_VERS, NFS3_LOOKUP);
+		rpc_call(&b, rpc_xid, RR_PROG_NFS, NFS_VERS, NFS3_LOOKUP);
 		rr_put_xdr_opaque(&b, file_fh, sizeof(file_fh));
 		rr_put_xdr_opaque(&b, "data.bin", 8);
 		break;
@@ -458,7 +457,7 @@ static void issue(struct engine *e)
 		c->data = malloc(c->count);
 		if (!c->data)
 			abort();
-		rpc_call(&b, rpc_xid, NFS_PROG, NFS_VERS, NFS3_READ);
+		rpc_call(&b, rpc_xid, RR_PROG_NFS, NFS_VERS, NFS3_READ);
 		rr_put_xdr_opaque(&b, file_fh, sizeof(file_fh));
 		rr_put_be64(&b, c->offset);
 		rr_put_be32(&b, c->count);
@@ -475,7 +474,7 @@ static void issue(struct engine *e)
 		if (!c->data)
 			abort();
 		memcpy(c->data, file_image() + c->offset, c->count);
-		rpc_call(&b, rpc_xid, NFS_PROG, NFS_VERS, NFS3_WRITE);
+		rpc_call(&b, rpc_xid, RR_PROG_NFS, NFS_VERS, NFS3_WRITE);
 		rr_put_xdr_opaque(&b, file_fh, sizeof(file_fh));
 		rr_put_be64(&b, c->offset);
 		rr_put_be32(&b, c->count);
@@ -491,7 +490,7 @@ static void issue(struct engine *e)
 	case OP_LONG: {
 		/* a symlink target longer than the call threshold */
 		c->proc = NFS3_SYMLINK;
-		rpc_call(&b, rpc_xid, NFS_PROG, NFS_VERS, NFS3_SYMLINK);
+		rpc_call(&b, rpc_xid, RR_PROG_NFS, NFS_VERS, NFS3_SYMLINK);
 		rr_put_xdr_opaque(&b, file_fh, sizeof(file_fh));
 		rr_put_xdr_opaque(&b, "link", 4);
 		for (int i = 0; i < 6; i++)
@@ -509,7 +508,7 @@ static void issue(struct engine *e)
 	case OP_RDP_CHUNK:
 	case OP_RDP_RRC:
 		c->proc = NFS3_READDIRPLUS;
-		rpc_call(&b, rpc_xid, NFS_PROG, NFS_VERS, NFS3_READDIRPLUS);
+		rpc_call(&b, rpc_xid, RR_PROG_NFS, NFS_VERS, NFS3_READDIRPLUS);
 		rr_put_xdr_opaque(&b, file_fh, sizeof(file_fh));
 		rr_put_be64(&b, 0);
 		rr_put_be64(&b, 0);
@@ -944,7 +943,7 @@ static void bc_call(struct engine *e)
 	uint32_t xid = e->bc_next_xid++;
 	bool compound = e->bc_sent % 2;
 	rr_buf_init(&b, body, sizeof(body));
-	rpc_call(&b, xid, CB_PROG, 1, compound ? 1 : 0);
+	rpc_call(&b, xid, RR_PROG_NFS4_CB, 1, compound ? 1 : 0);
 	if (compound) {
 		/* CB_COMPOUND with one CB_RECALL (RFC 8881 §20.2) */
 		rr_put_xdr_opaque(&b, "", 0);   /* tag */
@@ -984,7 +983,7 @@ static void execute(struct engine *e, struct srv_call *s, const uint8_t *rpc,
 		reply_error(e, call->xid, 1, RR_ERR_CHUNK);
 		return;
 	}
-	if (r.prog == NFS_PROG && r.proc < 32)
+	if (r.prog == RR_PROG_NFS && r.proc < 32)
 		e->st.by_proc[r.proc]++;
 	e->st.calls++;
 	/* a backward call before every eighth reply */
@@ -997,7 +996,7 @@ static void execute(struct engine *e, struct srv_call *s, const uint8_t *rpc,
 	rr_buf_init(&b, out, sizeof(out));
 	rr_xdr_init(&x, rpc + r.body.off, r.body.len);
 	rpc_reply(&b, r.xid);
-	switch (r.prog == NFS_PROG ? r.proc : 0xFFFF) {
+	switch (r.prog == RR_PROG_NFS ? r.proc : 0xFFFF) {
 	case NFS3_NULL:
 		break;
 	case NFS3_GETATTR:
@@ -1408,8 +1407,8 @@ void engine_print_summary(const struct engine *e, FILE *out, double secs)
 	fprintf(out, "procedures:");
 	for (unsigned p = 0; p < 32; p++)
 		if (s->by_proc[p])
-			fprintf(out, " %s %llu", rr_rpc_proc_str(NFS_PROG, 3, p) ?
-					       rr_rpc_proc_str(NFS_PROG, 3, p) : "?",
+			fprintf(out, " %s %llu", rr_rpc_proc_str(RR_PROG_NFS, 3, p) ?
+					       rr_rpc_proc_str(RR_PROG_NFS, 3, p) : "?",
 				(unsigned long long)s->by_proc[p]);
 	fprintf(out, "\n");
 }

@@ -752,7 +752,7 @@ struct xport *net_connect(const struct net_opts *o, char *err, size_t errlen)
 	rr_config_init(&n->cfg);
 	n->x.ops = o->tcp ? &tcp_ops : &udp_ops;
 	mr_init(&n->x.mrs, o->server ? 0x5e : 0xc1);
-	uint16_t port = o->port ? o->port : o->tcp ? 20049 : 4791;
+	uint16_t port = o->port ? o->port : o->tcp ? RR_NFS_RDMA_PORT : RR_ROCEV2_UDP_PORT;
 	const char *local = o->local ? o->local :
 			    o->tcp ? (o->server ? "127.0.0.1" : "0.0.0.0") :
 			    o->server ? "127.0.0.2" : "127.0.0.1";

@@ -282,7 +282,7 @@ struct xport *verbs_connect(const struct net_opts *o, char *err,
 	}
 	v->x.ops = &verbs_ops;
 	char port[8];
-	snprintf(port, sizeof(port), "%u", o->port ? o->port : 20049);
+	snprintf(port, sizeof(port), "%u", o->port ? o->port : RR_NFS_RDMA_PORT);
 	struct rdma_addrinfo hints = { .ai_port_space = RDMA_PS_TCP }, *res;
 	if (o->server)
 		hints.ai_flags = RAI_PASSIVE;

@@ -2263,7 +2263,7 @@ static void cm(struct rr_analyzer *a, const struct rr_frame *f)
 			half_add(a, cn, 1);
 		}
 		/* an NFS/RDMA service ID, or RFC 8797 data, marks it ours */
-		if (rr_has(f, RR_LAYER_RDMA_CM) && f->rdma_cm.dst_port == 20049)
+		if (rr_has(f, RR_LAYER_RDMA_CM) && f->rdma_cm.dst_port == RR_NFS_RDMA_PORT)
 			a->conns[cn].rpcrdma = true;
 		set_private(a, cn, 0, f);
 		break;

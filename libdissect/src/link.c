@@ -43,8 +43,8 @@ static void note_cut_capture(struct rr_frame *f, struct rr_cur *c,
 
 void rr_config_init(struct rr_config *cfg)
 {
-	cfg->roce_udp_port = 4791;
-	cfg->iwarp_tcp_port = 20049;
+	cfg->roce_udp_port = RR_ROCEV2_UDP_PORT;
+	cfg->iwarp_tcp_port = RR_NFS_RDMA_PORT;
 	cfg->flags = RR_CFG_VERIFY_ICRC | RR_CFG_VERIFY_CRC32C |
 		     RR_CFG_IWARP_HEURISTIC;
 	cfg->min_confidence = RR_CONF_SHAPE;

@@ -117,6 +117,12 @@ struct rr_erf {
 
 /* Ethernet (with up to RR_MAX_VLAN tags) or Linux cooked header. */
 #define RR_MAX_VLAN 2
+
+/* Well-known ports: RoCEv2's UDP port (IBA annex A17), and NFS/RDMA's
+ * (IANA "nfsrdma", RFC 5667 §8, RFC 8267 §7): the TCP port of iWARP and the
+ * port an RDMA-CM connection to an NFS server names. */
+#define RR_ROCEV2_UDP_PORT 4791
+#define RR_NFS_RDMA_PORT 20049
 struct rr_link_hdr {
 	uint32_t off, len;
 	uint16_t ethertype;  /* the protocol after the tags */
