@@ -157,7 +157,7 @@ void rr_print_stats_text(const struct rr_analyzer *a, FILE *out)
 	       (unsigned long long)st->reassembly_dropped,
 	       (unsigned long long)st->tcp_resyncs,
 	       (unsigned long long)st->psn_gaps,
-	       (unsigned long long)st->psn_duplicates);
+	       (unsigned long long)st->total.retransmissions);
 	if (rr_analyzer_limits(a)->rebuild_slots)
 		fprintf(out, "RPC messages rebuilt from chunks %llu, not rebuilt %llu\n",
 		       (unsigned long long)st->messages_rebuilt,

@@ -495,7 +495,7 @@ json_object *rr_json_stats(const struct rr_analyzer *a)
 	/* what the capture itself lost or repeated */
 	add(fr, "iwarp_stream_gaps", u64(st->tcp_resyncs));
 	add(fr, "ib_psn_gaps", u64(st->psn_gaps));
-	add(fr, "ib_retransmissions", u64(st->psn_duplicates));
+	add(fr, "ib_retransmissions", u64(st->total.retransmissions));
 	add(o, "frames", fr);
 	/* connections refused, by the IB CM REJ's reason: every reason, as
 	 * the findings, so that the object is never empty */

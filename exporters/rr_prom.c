@@ -202,7 +202,7 @@ static const struct {
 	  "forward calls sent again after a reconnect, with the same xid",
 	  offsetof(struct rr_stats, calls_resent) },
 	{ "rpcrdma_ib_retransmissions_total", "IB/RoCE request packets seen again",
-	  offsetof(struct rr_stats, psn_duplicates) },
+	  offsetof(struct rr_stats, total.retransmissions) },
 	{ "rpcrdma_connections_total", "connections followed",
 	  offsetof(struct rr_stats, connections) },
 	{ "rpcrdma_connections_evicted_total", "connections forgotten to make room",

@@ -181,7 +181,7 @@ static void fill_capture(struct filler *f, const struct rr_stats *st)
 	row(f, st->reassembly_dropped, NULL, "reassembly slots exhausted");
 	row(f, st->tcp_resyncs, NULL, "iWARP stream gaps");
 	row(f, st->psn_gaps, NULL, "IB PSN gaps");
-	row(f, st->psn_duplicates, NULL, "IB retransmissions");
+	row(f, st->total.retransmissions, NULL, "IB retransmissions");
 	row(f, st->messages_rebuilt, NULL, "RPC messages rebuilt");
 	row(f, st->rebuild_incomplete, NULL, "RPC messages not rebuilt");
 }

@@ -2447,7 +2447,6 @@ static void ib_packet(struct rr_analyzer *a, const struct rr_frame *f)
 		if (sd->psn_seen && ahead >= 0x800000) {
 			/* behind: a retransmission, which the receiver
 			 * drops as a duplicate (IBA vol. 1 §9.7.5.1.2) */
-			a->st.psn_duplicates++;
 			k->info.st.retransmissions++;
 			a->st.total.retransmissions++;
 			struct rr_event ev = { .kind = RR_EV_RETRANSMISSION,

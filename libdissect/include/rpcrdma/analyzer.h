@@ -195,7 +195,7 @@ struct rr_stats {
 	/* IB/RoCE request packets out of sequence: lost before the capture
 	 * saw them (a gap; replies lost make credits in flight unknown), or
 	 * retransmitted (ignored, as the receiver ignores them) */
-	uint64_t psn_gaps, psn_duplicates;
+	uint64_t psn_gaps; /* request packets seen again: total.retransmissions */
 	uint64_t findings[RR_FINDING_COUNT];
 	uint64_t segments_per_chunk[RR_SIZE_BUCKETS];
 	uint64_t segment_size[RR_SIZE_BUCKETS];
