@@ -1,0 +1,338 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * The analyzer's internals, shared by its modules (as libpcap's pcap-int.h):
+ *   analyzer.c        the analyzer's life, a frame's dispatch, findings
+ *   analyzer-names.c  names, and the statistics' procedure slots
+ *   conn.c            connections: endpoint hash, lists, setup, reconnects
+ *   calls.c           calls, their chunk segments, RDMA operations in progress
+ *   rebuild.c         RPC messages rebuilt from chunk data (RFC 8166 §3.5)
+ *   flow.c            RPC-over-RDMA messages: credits, matching, chunks, findings
+ *   ib_flow.c         InfiniBand and RoCE: IB CM, SEND reassembly, PSNs
+ *   iwarp_flow.c      iWARP: MPA, TCP streams, markers, DDP
+ * Functions named rra_ are these modules' to each other, hidden outside
+ * the library.
+ */
+#ifndef RR_ANALYZER_INT_H
+#define RR_ANALYZER_INT_H
+
+#include <rpcrdma/analyzer.h>
+#include <rpcrdma/nfs4.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <string.h>
+
+#define NONE UINT32_MAX
+#define NO_SLOT UINT16_MAX
+#define POOL_PAGE 4096u       /* rebuilt messages take whole pages */
+#define HDR_KEEP 4096u        /* bytes of a reassembled SEND kept: headers */
+#define RECENT 256u           /* completed xids remembered for RDMA_DONE */
+#define SENT_XIDS 1024  /* forward calls remembered for resends: 12 KiB */
+#define SENT_HASH 2048  /* their index by (connection, xid): 4 KiB */
+
+/* One end of a connection: where its messages arrive. */
+struct side {
+	uint8_t addr[16];
+	uint32_t id;          /* QPN, or TCP port */
+	bool known;
+	bool psn_seen;        /* IB: next_psn follows the last request */
+	bool psn_exact;       /* IB: and no Read Request made it a floor */
+	/* reassembly of the SEND arriving at this side */
+	uint32_t slot;        /* reassembly slot, NONE when idle */
+	uint32_t next_psn;    /* IB: PSN of the next request packet */
+	uint32_t msn;         /* iWARP: MSN of the message */
+	bool marker_set;      /* iWARP: markers from this sequence number */
+	uint32_t marker_seq0;
+	uint32_t stream;      /* iWARP: TCP reassembly of what this side sends */
+	/* IB: the frames of the last request packets sent to this side, to
+	 * name what a retransmission repeats */
+	struct { uint32_t psn, frame; } recent[4];
+	uint8_t recent_next;
+};
+
+/*
+ * A connection's place in one of the lists that find it in constant time:
+ * the use order (the least recently used is evicted), and three hash
+ * chains: connections with one side's QPN still unknown (by the two
+ * addresses), connections with calls (by requester and responder, to find
+ * the one a reconnect replaced), and IB CM communication IDs.
+ */
+enum { LIST_LRU, LIST_HALF, LIST_PAIR, LIST_COMM, LISTS };
+struct link {
+	uint32_t prev, next;
+};
+
+struct conn {
+	struct rr_conn_info info;
+	struct side side[2];  /* [0] requester, [1] responder */
+	uint32_t hnext[2];    /* endpoint hash chains, per side */
+	uint32_t comm_id;     /* IB CM: the REQ's communication ID */
+	struct link link[LISTS];
+	uint32_t calls;       /* its calls, linked by call.conn_link */
+	uint8_t listed;       /* 1 << LIST_*: on that list */
+	uint8_t half_side;    /* LIST_HALF: the side whose QPN is unknown */
+	/* bits: a connection's size counts (bench/analyzer-memory) */
+	bool used : 1;
+	bool rpcrdma : 1;     /* known to carry RPC-over-RDMA */
+	bool markers : 1;     /* iWARP negotiation */
+	bool crc : 1;
+	bool setup_cut : 1;   /* the capture cut its setup: R bits unknown */
+	bool previous_known : 1; /* info.previous looked for */
+};
+
+struct seg {
+	uint32_t handle, length;
+	uint64_t offset;
+	uint32_t call;        /* owner */
+	uint32_t next;        /* next segment of the same call */
+	uint32_t hnext;       /* handle hash chain */
+	uint8_t list;         /* enum rr_chunk_list; RRC read segments too */
+	bool position_zero;   /* a read segment of a Long Call's message */
+	bool rrc;             /* advertised by the reply: responder's read chunk */
+};
+
+/*
+ * An RDMA Read or a multi-packet RDMA Write whose data packets are still
+ * to come.  IB data packets carry no address after the first: a Write's
+ * follow by PSN (IBA vol. 1 §9.7.5.1.1), a Read's responses take the
+ * request's PSNs (§9.7.5.1.3).  iWARP Read Responses are tagged with the
+ * request's sink STag and TO (RFC 5040 §4.5).  `pos` is where the next
+ * byte lands in the owning call's chunk space.
+ */
+#define RDMA_OPS 32
+struct rdma_op {
+	bool used, read;
+	uint8_t data_side;    /* the side that sends the data */
+	uint32_t conn, call, xid, seg;
+	uint32_t pos, left;
+	uint32_t next_psn;    /* IB */
+	uint32_t sink_stag;   /* iWARP Read */
+	uint64_t sink_to;
+};
+
+/*
+ * An RPC message being rebuilt (RFC 8166 §3.5).  Chunk data lands in the
+ * call's "chunk space": its segments laid end to end in the order the
+ * headers listed them (the call's, then a reply's responder-provided read
+ * chunk).  A call with read chunks at positions past zero keeps its inline
+ * payload after the chunk space, to splice them in.
+ */
+struct rebuild {
+	uint32_t call;        /* NONE when free */
+	uint32_t page, size;  /* its bytes in the pool */
+	uint32_t read_have, write_have, rrc_have;
+	uint32_t inline_at, inline_len;
+	bool lost;            /* a piece cannot be had */
+	bool call_done, rrc_done;
+	uint32_t positions[RR_MAX_SEGMENTS]; /* of the call's segments */
+};
+
+struct call {
+	uint32_t xid, conn;
+	uint8_t dir;          /* RR_DIR_FWD_CALL or RR_DIR_BWD_CALL */
+	bool used, has_reply_chunk, rrc_pending, answered;
+	bool counted;         /* in the connection's calls in flight */
+	uint16_t slot;
+	uint32_t prog, vers, proc;
+	uint32_t frame;       /* low bits of the call's frame number */
+	uint64_t ts_ns;
+	uint32_t segs;        /* first segment, chained by seg.next */
+	uint32_t hnext;       /* (conn, dir, xid) hash chain */
+	struct link conn_link; /* the connection's calls */
+	struct link age;       /* all calls, oldest first */
+	/* what this RPC moved: its SENDs, and RDMA on its chunks */
+	uint32_t bytes_inline;
+	uint16_t rebuild;     /* slot, NO_SLOT when none */
+	bool rebuild_lost;    /* needed a slot and found none */
+	bool status_counted;  /* its reply's status is in the statistics */
+	/* the result's data, which a write chunk carries, is the reply's last
+	 * item: NFSv3 READ or READLINK, or an NFSv4 COMPOUND whose last
+	 * operation is one of them (set with the call, data_last_of) */
+	bool data_last;
+	/* the reply's status read from the head of its reply chunk when the
+	 * message is not rebuilt, plus one (0: not seen) */
+	uint8_t head_status;
+	uint64_t bytes_read, bytes_write;
+};
+
+#define STREAM_BUF 65536u
+#define OOO_SLOTS 4
+#define OOO_BYTES 65536u   /* a loopback GSO segment */
+
+/* One direction of an iWARP TCP connection, reassembled (RFC 9293 §3.10). */
+struct stream {
+	bool used, synced;
+	uint32_t next_seq;    /* sequence number of the next byte wanted */
+	uint32_t len;         /* bytes held, markers removed */
+	struct { bool used; uint32_t seq, len; uint8_t data[OOO_BYTES]; } ooo[OOO_SLOTS];
+	uint8_t buf[STREAM_BUF];
+};
+
+struct rsm {                /* a SEND being reassembled */
+	uint32_t len, kept;
+	bool used;
+	uint8_t *bytes;       /* send_keep bytes of rsm_bytes */
+};
+
+struct rr_analyzer {
+	struct rr_config cfg;
+	struct rr_analyzer_limits lim;
+	rr_event_fn fn;
+	void *ctx;
+	struct rr_stats st;
+	uint64_t frame_no, now_ns;
+	/* connections and their endpoint hash */
+	struct conn *conns;
+	uint32_t nconns, conn_hash_size;
+	uint32_t *conn_hash;
+	/* heads of the connections' lists: LIST_LRU's first is the most
+	 * recently used, lru_last the least; the chains' by hash */
+	uint32_t lru_first, lru_last;
+	uint32_t list_hash_size;
+	uint32_t *list_heads[LISTS];
+	/* the two endpoints last found: a connection's two directions */
+	struct { uint8_t addr[16]; uint32_t id, conn; int side; } ep_seen[2];
+	unsigned ep_seen_next;
+	/* calls */
+	struct call *calls;
+	uint32_t call_hash_size, *call_hash, free_call;
+	uint32_t oldest_call, newest_call;
+	/* segments and their handle hash */
+	struct seg *segs;
+	uint32_t seg_hash_size, *seg_hash, free_seg;
+	/* reassembly */
+	struct rsm *rsm;
+	uint8_t *rsm_bytes;
+	uint32_t free_rsm_hint;
+	struct stream *streams;
+	struct rr_frame fpdu;   /* a unit decoded from a reassembled stream */
+	struct rdma_op ops[RDMA_OPS];
+	unsigned ops_next, ops_live;
+	struct rebuild *rebuilds;
+	uint8_t *pool;          /* rebuild_bytes, in pages */
+	uint64_t *pool_used;    /* a bit per page */
+	uint32_t pool_pages, pool_hint;
+	uint8_t *rebuilt;       /* the message handed out, max_rebuild */
+	/* the last forward calls' xids, to know one resent after a reconnect */
+	struct { uint32_t xid, conn, frame; } sent[SENT_XIDS];
+	unsigned sent_next;
+	uint16_t sent_index[SENT_HASH]; /* slot in sent plus one, 0: none */
+	/* RDMA_DONE: xids of recently completed calls */
+	uint32_t recent[RECENT];
+	uint32_t recent_at;
+	struct rr_frame f;
+	struct rr_frame_summary last;
+	struct rr_rpcrdma hdr;
+	struct rr_rpc rpc;
+	struct rr_note note;
+	uint8_t scratch[65536]; /* iWARP marker removal */
+	size_t memory;
+};
+
+/* analyzer.c */
+void rra_emit(struct rr_analyzer *a, struct rr_event *ev);
+void rra_finding(struct rr_analyzer *a, uint32_t conn, enum rr_finding_id id,
+		 const char *detail);
+
+/* conn.c */
+uint32_t rra_conn_by_comm(struct rr_analyzer *a, uint32_t comm);
+uint32_t rra_conn_for(struct rr_analyzer *a, uint8_t transport,
+		      const uint8_t *src, uint32_t src_id,
+		      const uint8_t *dst, uint32_t dst_id, bool src_id_known,
+		      int *to);
+uint32_t rra_conn_new(struct rr_analyzer *a, uint8_t transport);
+uint32_t rra_tcp_conn_find(struct rr_analyzer *a, const uint8_t *src,
+			   uint32_t sport, const uint8_t *dst,
+			   uint32_t dport, int *to);
+uint64_t rra_resent_of(struct rr_analyzer *a, uint32_t cn, uint32_t xid);
+void rra_conn_closed(struct rr_analyzer *a, uint32_t cn, bool reset);
+void rra_conn_touch(struct rr_analyzer *a, uint32_t c);
+void rra_ep_add(struct rr_analyzer *a, uint32_t c, int s);
+void rra_ep_del(struct rr_analyzer *a, uint32_t c, int s);
+void rra_frame_addrs(const struct rr_frame *f, uint8_t src[16],
+		     uint8_t dst[16]);
+void rra_half_add(struct rr_analyzer *a, uint32_t c, int s);
+void rra_info_sides(struct rr_analyzer *a, uint32_t c);
+void rra_list_add(struct rr_analyzer *a, unsigned l, uint32_t c);
+void rra_list_del(struct rr_analyzer *a, unsigned l, uint32_t c);
+void rra_set_private(struct rr_analyzer *a, uint32_t cn, int side,
+		     const struct rr_frame *f);
+void rra_side_set(struct rr_analyzer *a, uint32_t c, int s,
+		  const uint8_t *addr, uint32_t id);
+
+/* calls.c */
+bool rra_op_live(const struct rr_analyzer *a, const struct rdma_op *o);
+bool rra_read_wanted(const struct rr_analyzer *a, uint32_t si, uint64_t va);
+struct rdma_op *rra_op_by_psn(struct rr_analyzer *a, uint32_t cn,
+			      int sender, bool read, uint32_t psn);
+struct rdma_op *rra_op_new(struct rr_analyzer *a, uint32_t cn, uint32_t si,
+			   bool read, int data_side, uint64_t pos,
+			   uint32_t left);
+uint32_t rra_call_find(const struct rr_analyzer *a, uint32_t conn,
+		       uint8_t dir, uint32_t xid);
+uint32_t rra_call_new(struct rr_analyzer *a, uint32_t conn, uint8_t dir,
+		      uint32_t xid);
+uint32_t rra_seg_find(const struct rr_analyzer *a, uint32_t conn,
+		      uint32_t handle, uint64_t va);
+unsigned rra_log2_bucket(uint64_t v, unsigned n);
+void rra_call_free(struct rr_analyzer *a, uint32_t ci);
+void rra_op_data(struct rr_analyzer *a, struct rdma_op *o, uint32_t at,
+		 const uint8_t *p, uint32_t have, uint32_t n);
+void rra_op_end(struct rr_analyzer *a, struct rdma_op *o);
+void rra_seg_add(struct rr_analyzer *a, uint32_t ci,
+		 const struct rr_rdma_seg *s, uint8_t list);
+
+/* rebuild.c */
+bool rra_data_last_of(struct rr_analyzer *a, const uint8_t *m,
+		      const struct rr_rpc *rpc, uint32_t kept, uint32_t end,
+		      const struct rr_rpcrdma *h);
+struct rebuild *rra_rebuild_get(struct rr_analyzer *a, uint32_t ci,
+				uint64_t size);
+uint64_t rra_chunk_space(const struct rr_analyzer *a, const struct call *c,
+			 bool rrc);
+uint64_t rra_seg_base(const struct rr_analyzer *a, uint32_t si);
+void rra_call_rebuild_setup(struct rr_analyzer *a, uint32_t ci,
+			    const struct rr_rpcrdma *h, const uint8_t *m,
+			    uint32_t kept, uint32_t len);
+void rra_name_long_call(struct rr_analyzer *a, uint32_t ci,
+			const uint8_t *p, uint32_t have);
+void rra_place(struct rr_analyzer *a, uint32_t si, uint64_t pos,
+	       const uint8_t *p, uint32_t have, uint32_t len);
+void rra_reads_landed(struct rr_analyzer *a, uint32_t si);
+void rra_rebuild_put(struct rr_analyzer *a, struct call *c);
+void rra_record_status(struct rr_analyzer *a, struct call *c, const struct rr_rpc *rpc);
+void rra_reply_rebuild(struct rr_analyzer *a, uint32_t ci,
+		       const struct rr_rpcrdma *h, const uint8_t *m,
+		       uint32_t kept, uint32_t len);
+
+/* flow.c */
+uint32_t rra_rdma_read(struct rr_analyzer *a, uint32_t cn, uint32_t key,
+		       uint64_t va, uint32_t len);
+uint32_t rra_rdma_write(struct rr_analyzer *a, uint32_t cn, uint32_t key,
+			uint64_t va, uint32_t len);
+uint64_t rra_chunk_pos(const struct rr_analyzer *a, uint32_t si, uint64_t va);
+void rra_chunk_data(struct rr_analyzer *a, uint32_t cn, uint32_t si,
+		    enum rr_access access, uint64_t seg_offset, uint32_t len);
+void rra_chunk_data_at(struct rr_analyzer *a, uint32_t cn,
+		       const struct rdma_op *o, enum rr_access access,
+		       uint64_t pos, uint32_t len);
+void rra_message(struct rr_analyzer *a, uint32_t cn, int to,
+		 const uint8_t *m, uint32_t kept, uint32_t len,
+		 uint32_t inv_key);
+void rra_reply_chunk_head(struct rr_analyzer *a, uint32_t si, uint64_t va,
+			  const uint8_t *p, uint32_t have);
+
+/* ib_flow.c */
+struct rsm *rra_rsm_get(struct rr_analyzer *a, struct side *sd);
+void rra_cm(struct rr_analyzer *a, const struct rr_frame *f);
+void rra_ib_packet(struct rr_analyzer *a, const struct rr_frame *f);
+void rra_replies_lost(struct rr_analyzer *a, uint32_t cn);
+void rra_rsm_append(const struct rr_analyzer *a, struct rsm *r,
+		    const uint8_t *p, uint32_t n);
+void rra_rsm_put(struct rr_analyzer *a, struct side *sd);
+
+/* iwarp_flow.c */
+bool rra_iwarp_segment(struct rr_analyzer *a, const struct rr_frame *f);
+void rra_iwarp_mpa(struct rr_analyzer *a, const struct rr_frame *f);
+void rra_tcp_end(struct rr_analyzer *a, const struct rr_frame *f);
+
+#endif

@@ -1,0 +1,253 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* Calls in flight and the chunk segments they advertised (RFC 8166
+ * §3.4), and the RDMA operations moving data into those segments. */
+#include "analyzer-int.h"
+
+/* ---- calls and segments ---------------------------------------------- */
+
+static uint32_t call_hash(const struct rr_analyzer *a, uint32_t conn,
+			  uint8_t dir, uint32_t xid)
+{
+	uint32_t h = (xid * 2654435761u) ^ (conn * 40503u) ^ dir;
+	return h & (a->call_hash_size - 1);
+}
+
+uint32_t rra_call_find(const struct rr_analyzer *a, uint32_t conn,
+		       uint8_t dir, uint32_t xid)
+{
+	for (uint32_t i = a->call_hash[call_hash(a, conn, dir, xid)]; i != NONE;
+	     i = a->calls[i].hnext) {
+		const struct call *c = &a->calls[i];
+		if (c->xid == xid && c->conn == conn && c->dir == dir)
+			return i;
+	}
+	return NONE;
+}
+
+static uint32_t seg_hash(const struct rr_analyzer *a, uint32_t handle)
+{
+	return (handle * 2654435761u) & (a->seg_hash_size - 1);
+}
+
+static void seg_unhash(struct rr_analyzer *a, uint32_t si)
+{
+	uint32_t *pp = &a->seg_hash[seg_hash(a, a->segs[si].handle)];
+	while (*pp != NONE) {
+		if (*pp == si) {
+			*pp = a->segs[si].hnext;
+			return;
+		}
+		pp = &a->segs[*pp].hnext;
+	}
+}
+
+void rra_call_free(struct rr_analyzer *a, uint32_t ci)
+{
+	struct call *c = &a->calls[ci];
+	if (c->counted) {
+		/* evicted or aged out while in flight */
+		struct rr_conn_stats *cs = &a->conns[c->conn].info.st;
+		if (cs->in_flight)
+			cs->in_flight--;
+		if (a->st.total.in_flight)
+			a->st.total.in_flight--;
+		c->counted = false;
+	}
+	if (c->rebuild != NO_SLOT)
+		rra_rebuild_put(a, c);
+	for (uint32_t s = c->segs; s != NONE;) {
+		uint32_t next = a->segs[s].next;
+		seg_unhash(a, s);
+		a->segs[s].next = a->free_seg;
+		a->free_seg = s;
+		s = next;
+	}
+	uint32_t *pp = &a->call_hash[call_hash(a, c->conn, c->dir, c->xid)];
+	while (*pp != NONE) {
+		if (*pp == ci) {
+			*pp = c->hnext;
+			break;
+		}
+		pp = &a->calls[*pp].hnext;
+	}
+	/* off its connection's list and the age list */
+	if (c->conn_link.prev != NONE)
+		a->calls[c->conn_link.prev].conn_link.next = c->conn_link.next;
+	else
+		a->conns[c->conn].calls = c->conn_link.next;
+	if (c->conn_link.next != NONE)
+		a->calls[c->conn_link.next].conn_link.prev = c->conn_link.prev;
+	if (c->age.prev != NONE)
+		a->calls[c->age.prev].age.next = c->age.next;
+	else
+		a->oldest_call = c->age.next;
+	if (c->age.next != NONE)
+		a->calls[c->age.next].age.prev = c->age.prev;
+	else
+		a->newest_call = c->age.prev;
+	c->used = false;
+	c->hnext = a->free_call;
+	a->free_call = ci;
+}
+
+/* Unanswered calls age out; with no room, the oldest call goes. */
+uint32_t rra_call_new(struct rr_analyzer *a, uint32_t conn, uint8_t dir,
+		      uint32_t xid)
+{
+	if (a->free_call == NONE) {
+		/* calls are made in time order: the oldest heads the age list */
+		uint32_t victim = a->oldest_call;
+		if (victim == NONE)
+			return NONE;
+		rra_call_free(a, victim);
+		a->st.calls_evicted++;
+	}
+	uint32_t ci = a->free_call;
+	struct call *c = &a->calls[ci];
+	a->free_call = c->hnext;
+	memset(c, 0, sizeof(*c));
+	c->used = true;
+	c->xid = xid;
+	c->conn = conn;
+	c->dir = dir;
+	c->segs = NONE;
+	c->rebuild = NO_SLOT;
+	c->ts_ns = a->now_ns;
+	c->frame = (uint32_t)a->frame_no;
+	uint32_t h = call_hash(a, conn, dir, xid);
+	c->hnext = a->call_hash[h];
+	a->call_hash[h] = ci;
+	/* first on its connection's list, last (newest) on the age list */
+	struct conn *k = &a->conns[conn];
+	c->conn_link.prev = NONE;
+	c->conn_link.next = k->calls;
+	if (k->calls != NONE)
+		a->calls[k->calls].conn_link.prev = ci;
+	k->calls = ci;
+	c->age.prev = a->newest_call;
+	c->age.next = NONE;
+	if (a->newest_call != NONE)
+		a->calls[a->newest_call].age.next = ci;
+	else
+		a->oldest_call = ci;
+	a->newest_call = ci;
+	return ci;
+}
+
+void rra_seg_add(struct rr_analyzer *a, uint32_t ci,
+		 const struct rr_rdma_seg *s, uint8_t list)
+{
+	if (a->free_seg == NONE)
+		return; /* remembered no further; counted via calls_evicted */
+	uint32_t si = a->free_seg;
+	struct seg *g = &a->segs[si];
+	a->free_seg = g->next;
+	g->handle = s->handle;
+	g->length = s->length;
+	g->offset = s->offset;
+	g->call = ci;
+	g->list = list;
+	g->position_zero = list == RR_LIST_READ && s->position == 0;
+	g->rrc = false;
+	g->next = a->calls[ci].segs;
+	a->calls[ci].segs = si;
+	uint32_t h = seg_hash(a, s->handle);
+	g->hnext = a->seg_hash[h];
+	a->seg_hash[h] = si;
+}
+
+/* The segment of this connection that an RDMA access at (handle, va) hits. */
+uint32_t rra_seg_find(const struct rr_analyzer *a, uint32_t conn,
+		      uint32_t handle, uint64_t va)
+{
+	uint32_t near = NONE;
+	for (uint32_t si = a->seg_hash[seg_hash(a, handle)]; si != NONE;
+	     si = a->segs[si].hnext) {
+		const struct seg *g = &a->segs[si];
+		if (g->handle != handle || a->calls[g->call].conn != conn)
+			continue;
+		if (va >= g->offset && va - g->offset < (g->length ? g->length : 1))
+			return si;
+		if (va >= g->offset)
+			near = si;
+	}
+	return near;
+}
+
+unsigned rra_log2_bucket(uint64_t v, unsigned n)
+{
+	unsigned b = 0;
+	while (v > 1 && b + 1 < n) {
+		v >>= 1;
+		b++;
+	}
+	return b;
+}
+
+struct rdma_op *rra_op_new(struct rr_analyzer *a, uint32_t cn, uint32_t si,
+			   bool read, int data_side, uint64_t pos,
+			   uint32_t left)
+{
+	if (pos > UINT32_MAX)
+		return NULL;
+	struct rdma_op *o = &a->ops[a->ops_next++ % RDMA_OPS];
+	const struct seg *g = &a->segs[si];
+	if (!o->used)
+		a->ops_live++;
+	*o = (struct rdma_op){ .used = true, .read = read,
+			       .data_side = (uint8_t)data_side, .conn = cn,
+			       .call = g->call, .xid = a->calls[g->call].xid,
+			       .seg = si, .pos = (uint32_t)pos, .left = left };
+	return o;
+}
+
+/* Whether a read's data is wanted: to rebuild a message, or, rebuilding
+ * or not, to name a Long Call from its first bytes. */
+bool rra_read_wanted(const struct rr_analyzer *a, uint32_t si, uint64_t va)
+{
+	const struct seg *g = &a->segs[si];
+	if (va < g->offset)
+		return false;
+	return a->lim.rebuild_slots ||
+	       (g->position_zero && !g->rrc && va == g->offset &&
+		a->calls[g->call].slot == RR_PROC_SLOTS - 1);
+}
+
+/* An op whose call and segment are still the ones it was made for. */
+bool rra_op_live(const struct rr_analyzer *a, const struct rdma_op *o)
+{
+	const struct call *c = &a->calls[o->call];
+	return c->used && c->xid == o->xid && c->conn == o->conn &&
+	       a->segs[o->seg].call == o->call;
+}
+
+void rra_op_end(struct rr_analyzer *a, struct rdma_op *o)
+{
+	o->used = false;
+	a->ops_live--;
+}
+
+struct rdma_op *rra_op_by_psn(struct rr_analyzer *a, uint32_t cn,
+			      int sender, bool read, uint32_t psn)
+{
+	for (unsigned i = 0; i < RDMA_OPS && a->ops_live; i++) {
+		struct rdma_op *o = &a->ops[i];
+		if (o->used && o->conn == cn && o->data_side == sender &&
+		    o->read == read && o->next_psn == psn)
+			return rra_op_live(a, o) ? o : NULL;
+	}
+	return NULL;
+}
+
+/* Data of an RDMA op: n bytes (have captured) at offset `at` of it. */
+void rra_op_data(struct rr_analyzer *a, struct rdma_op *o, uint32_t at,
+		 const uint8_t *p, uint32_t have, uint32_t n)
+{
+	const struct seg *g = &a->segs[o->seg];
+	uint64_t pos = (uint64_t)o->pos + at;
+	if (o->read && g->position_zero && !g->rrc && pos == 0)
+		rra_name_long_call(a, o->call, p, have);
+	rra_place(a, o->seg, pos, p, have, n);
+	if (o->read)
+		rra_reads_landed(a, o->seg);
+}

@@ -1,0 +1,481 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * Connections: found by endpoint (QPN or TCP port and address), by the two
+ * addresses while one side's QPN is unknown, by IB CM communication ID;
+ * evicted least recently used first; a reconnect names the connection it
+ * replaced (RFC 8166 §3.3 leaves retransmission to the upper layer: Linux
+ * resends unanswered calls on a new connection).
+ */
+#include "analyzer-int.h"
+
+/* A 16-byte address mixed with a seed: two 64-bit multiplications, as
+ * the endpoint hash runs for every frame. */
+static uint32_t hash_addr(const uint8_t *p, uint64_t seed)
+{
+	uint64_t x, y;
+	memcpy(&x, p, 8);
+	memcpy(&y, p + 8, 8);
+	uint64_t h = (x ^ seed) * 0x9e3779b97f4a7c15ull;
+	h = (h ^ (h >> 29) ^ y) * 0xbf58476d1ce4e5b9ull;
+	return (uint32_t)(h ^ (h >> 32));
+}
+
+/* ---- connections ------------------------------------------------------- */
+
+static uint32_t ep_hash(const struct rr_analyzer *a, const uint8_t *addr,
+			uint32_t id)
+{
+	uint32_t h = hash_addr(addr, id);
+	return h & (a->conn_hash_size - 1);
+}
+
+static bool addr_eq(const uint8_t *x, const uint8_t *y)
+{
+	return !memcmp(x, y, 16);
+}
+
+static void ep_seen_forget(struct rr_analyzer *a)
+{
+	a->ep_seen[0].conn = a->ep_seen[1].conn = NONE;
+}
+
+/* The connection and side whose endpoint is (addr, id). */
+/* The connection and side whose endpoint is (addr, id) in its hash chain,
+ * and whose other side is (peer, peer_id) when peer is given. */
+static uint32_t ep_chain_find(const struct rr_analyzer *a, const uint8_t *addr,
+			      uint32_t id, const uint8_t *peer,
+			      uint32_t peer_id, int *side)
+{
+	for (uint32_t c = a->conn_hash[ep_hash(a, addr, id)]; c != NONE;) {
+		const struct conn *k = &a->conns[c >> 1];
+		int s = (int)(c & 1);
+		if (k->used && k->side[s].known && k->side[s].id == id &&
+		    addr_eq(k->side[s].addr, addr) &&
+		    (!peer || (k->side[1 - s].known && k->side[1 - s].id == peer_id &&
+			       addr_eq(k->side[1 - s].addr, peer)))) {
+			*side = s;
+			return c >> 1;
+		}
+		c = k->hnext[s];
+	}
+	return NONE;
+}
+
+/* The connection and side whose endpoint is (addr, id). */
+static uint32_t ep_find(struct rr_analyzer *a, const uint8_t *addr,
+			uint32_t id, int *side)
+{
+	for (unsigned i = 0; i < 2; i++)
+		if (a->ep_seen[i].conn != NONE && a->ep_seen[i].id == id &&
+		    addr_eq(a->ep_seen[i].addr, addr)) {
+			*side = a->ep_seen[i].side;
+			return a->ep_seen[i].conn;
+		}
+	uint32_t cn = ep_chain_find(a, addr, id, NULL, 0, side);
+	if (cn != NONE) {
+		unsigned i = a->ep_seen_next++ & 1;
+		memcpy(a->ep_seen[i].addr, addr, 16);
+		a->ep_seen[i].id = id;
+		a->ep_seen[i].conn = cn;
+		a->ep_seen[i].side = *side;
+	}
+	return cn;
+}
+
+/*
+ * An iWARP connection is a TCP connection: its listener's endpoint is shared
+ * by every connection to it, so only both endpoints name one.  The chain
+ * walked is the other end's (an ephemeral port, in one connection only).
+ * Returns the connection and the side that receives from src.
+ */
+uint32_t rra_tcp_conn_find(struct rr_analyzer *a, const uint8_t *src,
+			   uint32_t sport, const uint8_t *dst,
+			   uint32_t dport, int *to)
+{
+	bool to_listener = dport == a->cfg.iwarp_tcp_port;
+	int s;
+	uint32_t cn = to_listener ? ep_chain_find(a, src, sport, dst, dport, &s) :
+				    ep_chain_find(a, dst, dport, src, sport, &s);
+	if (cn != NONE)
+		*to = to_listener ? 1 - s : s;
+	return cn;
+}
+
+void rra_ep_add(struct rr_analyzer *a, uint32_t c, int s)
+{
+	struct conn *k = &a->conns[c];
+	uint32_t h = ep_hash(a, k->side[s].addr, k->side[s].id);
+	ep_seen_forget(a);
+	k->hnext[s] = a->conn_hash[h];
+	a->conn_hash[h] = c << 1 | (uint32_t)s;
+}
+
+void rra_ep_del(struct rr_analyzer *a, uint32_t c, int s)
+{
+	struct conn *k = &a->conns[c];
+	ep_seen_forget(a);
+	if (!k->side[s].known)
+		return;
+	uint32_t *pp = &a->conn_hash[ep_hash(a, k->side[s].addr, k->side[s].id)];
+	while (*pp != NONE) {
+		uint32_t e = *pp;
+		if (e == (c << 1 | (uint32_t)s)) {
+			*pp = k->hnext[s];
+			return;
+		}
+		pp = &a->conns[e >> 1].hnext[e & 1];
+	}
+}
+
+/* ---- the connections' lists (struct link) ----------------------------- */
+
+static uint32_t pair_hash(const uint8_t *x, const uint8_t *y)
+{
+	return hash_addr(y, hash_addr(x, 0x5bd1e995u));
+}
+
+static uint32_t comm_hash(uint32_t comm)
+{
+	return comm * 2654435761u;
+}
+
+/* The first of a chain of list l. */
+static uint32_t *chain(struct rr_analyzer *a, unsigned l, uint32_t hash)
+{
+	return &a->list_heads[l][hash & (a->list_hash_size - 1)];
+}
+
+/* The chain a connection is on in list l, from the key it has there
+ * (which does not change while it is on it). */
+static uint32_t *list_head(struct rr_analyzer *a, unsigned l,
+			   const struct conn *k)
+{
+	if (l == LIST_HALF)
+		return chain(a, l, pair_hash(k->side[k->half_side].addr,
+					     k->side[1 - k->half_side].addr));
+	if (l == LIST_PAIR)
+		return chain(a, l, pair_hash(k->info.requester_addr,
+					     k->info.responder_addr));
+	return chain(a, l, comm_hash(k->comm_id));
+}
+
+void rra_list_add(struct rr_analyzer *a, unsigned l, uint32_t c)
+{
+	struct conn *k = &a->conns[c];
+	if (k->listed & (1u << l))
+		return;
+	uint32_t *first = l == LIST_LRU ? &a->lru_first : list_head(a, l, k);
+	k->link[l].prev = NONE;
+	k->link[l].next = *first;
+	if (*first != NONE)
+		a->conns[*first].link[l].prev = c;
+	else if (l == LIST_LRU)
+		a->lru_last = c;
+	*first = c;
+	k->listed |= (uint8_t)(1u << l);
+}
+
+void rra_list_del(struct rr_analyzer *a, unsigned l, uint32_t c)
+{
+	struct conn *k = &a->conns[c];
+	if (!(k->listed & (1u << l)))
+		return;
+	uint32_t prev = k->link[l].prev, next = k->link[l].next;
+	if (prev != NONE)
+		a->conns[prev].link[l].next = next;
+	else
+		*(l == LIST_LRU ? &a->lru_first : list_head(a, l, k)) = next;
+	if (next != NONE)
+		a->conns[next].link[l].prev = prev;
+	else if (l == LIST_LRU)
+		a->lru_last = prev;
+	k->listed &= (uint8_t)~(1u << l);
+}
+
+/* A connection used now: first in the use order. */
+void rra_conn_touch(struct rr_analyzer *a, uint32_t c)
+{
+	a->conns[c].info.last_ns = a->now_ns;
+	if (a->lru_first != c) {
+		rra_list_del(a, LIST_LRU, c);
+		rra_list_add(a, LIST_LRU, c);
+	}
+}
+
+/* Side s has an address and no QPN yet (a REQ's responder; the sender of
+ * traffic seen one way only): found by the addresses until it has one. */
+void rra_half_add(struct rr_analyzer *a, uint32_t c, int s)
+{
+	struct conn *k = &a->conns[c];
+	rra_list_del(a, LIST_HALF, c);
+	k->half_side = (uint8_t)s;
+	rra_list_add(a, LIST_HALF, c);
+}
+
+/* How far a chain is followed: a flood of connections between two hosts
+ * must not make a frame's cost grow (the newest come first). */
+#define CHAIN_WALK 16
+
+/* The public view of the two sides: requester [0], responder [1]. */
+void rra_info_sides(struct rr_analyzer *a, uint32_t c)
+{
+	struct conn *k = &a->conns[c];
+	/* the pair chain is keyed by these addresses */
+	if ((k->listed & (1u << LIST_PAIR)) &&
+	    (!addr_eq(k->info.requester_addr, k->side[0].addr) ||
+	     !addr_eq(k->info.responder_addr, k->side[1].addr))) {
+		rra_list_del(a, LIST_PAIR, c);
+		memcpy(k->info.requester_addr, k->side[0].addr, 16);
+		memcpy(k->info.responder_addr, k->side[1].addr, 16);
+		rra_list_add(a, LIST_PAIR, c);
+	}
+	memcpy(k->info.requester_addr, k->side[0].addr, 16);
+	memcpy(k->info.responder_addr, k->side[1].addr, 16);
+	k->info.requester_qpn = k->side[0].id;
+	k->info.responder_qpn = k->side[1].id;
+}
+
+void rra_side_set(struct rr_analyzer *a, uint32_t c, int s,
+		  const uint8_t *addr, uint32_t id)
+{
+	struct side *sd = &a->conns[c].side[s];
+	if (sd->known)
+		rra_ep_del(a, c, s);
+	if (a->conns[c].half_side == s)
+		rra_list_del(a, LIST_HALF, c);
+	memcpy(sd->addr, addr, 16);
+	sd->id = id;
+	sd->known = true;
+	rra_ep_add(a, c, s);
+	rra_info_sides(a, c);
+}
+
+uint32_t rra_conn_new(struct rr_analyzer *a, uint8_t transport)
+{
+	uint32_t c = NONE;
+	if (a->nconns < a->lim.max_connections) {
+		c = a->nconns++;
+	} else {
+		/* evict the least recently used connection, and its calls */
+		c = a->lru_last;
+		if (c == NONE)
+			return NONE;
+		rra_ep_del(a, c, 0);
+		rra_ep_del(a, c, 1);
+		for (int s = 0; s < 2; s++)
+			if (a->conns[c].side[s].stream != NONE)
+				a->streams[a->conns[c].side[s].stream].used = false;
+		while (a->conns[c].calls != NONE)
+			rra_call_free(a, a->conns[c].calls);
+		for (unsigned l = 0; l < LISTS; l++)
+			rra_list_del(a, l, c);
+		a->st.connections_evicted++;
+	}
+	struct conn *k = &a->conns[c];
+	memset(k, 0, sizeof(*k));
+	k->used = true;
+	k->calls = NONE;
+	rra_conn_touch(a, c);
+	k->side[0].slot = k->side[1].slot = NONE;
+	k->side[0].stream = k->side[1].stream = NONE;
+	k->info.transport = transport;
+	k->info.previous = RR_CONN_NONE;
+	k->info.first_ns = a->now_ns;
+	k->info.st.grant = 1;        /* RFC 8166 §3.3.3 */
+	k->info.st.grant_min = UINT32_MAX;
+	k->info.st.bc_grant = 1;
+	rr_inline_thresholds(NULL, NULL, &k->info.thresholds);
+	a->st.connections++;
+	struct rr_event ev = { .kind = RR_EV_CONN_OPEN, .conn = c };
+	rra_emit(a, &ev);
+	return c;
+}
+
+static void conn_thresholds(struct conn *k)
+{
+	rr_inline_thresholds(k->info.have_private[0] ? &k->info.priv[0] : NULL,
+			     k->info.have_private[1] ? &k->info.priv[1] : NULL,
+			     &k->info.thresholds);
+}
+
+/* The connection this one replaced: the last one before it with calls
+ * between the same requester and responder (the Linux client reconnects
+ * after an error and resends what was unanswered).  Looked for once, at
+ * the connection's first call, when both ends are known. */
+static uint32_t previous_conn(struct rr_analyzer *a, uint32_t cn)
+{
+	struct conn *k = &a->conns[cn];
+	if (k->previous_known)
+		return k->info.previous;
+	k->previous_known = true;
+	uint32_t best = RR_CONN_NONE;
+	/* the connections with calls between the same two ends, newest first */
+	uint32_t i = *list_head(a, LIST_PAIR, k);
+	for (unsigned n = 0; i != NONE && n < CHAIN_WALK;
+	     n++, i = a->conns[i].link[LIST_PAIR].next) {
+		const struct conn *o = &a->conns[i];
+		if (i == cn || o->info.transport != k->info.transport ||
+		    o->info.first_ns > k->info.first_ns ||
+		    memcmp(o->info.requester_addr, k->info.requester_addr, 16) ||
+		    memcmp(o->info.responder_addr, k->info.responder_addr, 16))
+			continue;
+		if (best == RR_CONN_NONE ||
+		    o->info.first_ns >= a->conns[best].info.first_ns)
+			best = i;
+	}
+	rra_list_add(a, LIST_PAIR, cn);
+	k->info.previous = best;
+	if (best != RR_CONN_NONE)
+		a->st.reconnects++;
+	return best;
+}
+
+/* A forward call's xid carried before on the connection this one
+ * replaced: the frame that carried it, else 0.  Then remembers it. */
+static unsigned sent_hash(uint32_t conn, uint32_t xid)
+{
+	return ((xid * 2654435761u) ^ (conn * 40503u)) % SENT_HASH;
+}
+
+uint64_t rra_resent_of(struct rr_analyzer *a, uint32_t cn, uint32_t xid)
+{
+	uint32_t prev = previous_conn(a, cn);
+	uint64_t first = 0;
+	if (prev != RR_CONN_NONE) {
+		/* the newest call with that xid on it, unless a later call
+		 * took its place in the index or the ring went past it */
+		unsigned i = a->sent_index[sent_hash(prev, xid)];
+		if (i && a->sent[i - 1].frame && a->sent[i - 1].xid == xid &&
+		    a->sent[i - 1].conn == prev)
+			first = a->frame_no -
+				(uint32_t)((uint32_t)a->frame_no - a->sent[i - 1].frame);
+	}
+	a->sent[a->sent_next].xid = xid;
+	a->sent[a->sent_next].conn = cn;
+	a->sent[a->sent_next].frame = (uint32_t)a->frame_no;
+	a->sent_index[sent_hash(cn, xid)] = (uint16_t)(a->sent_next + 1);
+	a->sent_next = (a->sent_next + 1) % SENT_XIDS;
+	if (first)
+		a->st.calls_resent++;
+	return first;
+}
+
+/* ---- transports ------------------------------------------------------- */
+
+void rra_frame_addrs(const struct rr_frame *f, uint8_t src[16],
+		     uint8_t dst[16])
+{
+	memset(src, 0, 16);
+	memset(dst, 0, 16);
+	if (rr_has(f, RR_LAYER_IPV4) || rr_has(f, RR_LAYER_IPV6)) {
+		memcpy(src, f->data + f->ip.src_off, f->ip.addr_len);
+		memcpy(dst, f->data + f->ip.dst_off, f->ip.addr_len);
+	} else if (rr_has(f, RR_LAYER_GRH)) {
+		memcpy(src, f->data + f->grh.sgid_off, 16);
+		memcpy(dst, f->data + f->grh.dgid_off, 16);
+	} else if (rr_has(f, RR_LAYER_LRH)) {
+		src[0] = (uint8_t)(f->lrh.slid >> 8);
+		src[1] = (uint8_t)f->lrh.slid;
+		dst[0] = (uint8_t)(f->lrh.dlid >> 8);
+		dst[1] = (uint8_t)f->lrh.dlid;
+	}
+}
+
+void rra_set_private(struct rr_analyzer *a, uint32_t cn, int side,
+		     const struct rr_frame *f)
+{
+	struct conn *k = &a->conns[cn];
+	if (f->status == RR_TRUNCATED &&
+	    (!rr_has(f, RR_LAYER_CM_PRIVATE) ||
+	     f->cm_private.status == RR_TRUNCATED)) {
+		/* cut by the capture, not malformed: what it said is unknown */
+		k->setup_cut = true;
+		return;
+	}
+	if (!rr_has(f, RR_LAYER_CM_PRIVATE))
+		return;
+	if (f->cm_private.status != RR_COMPLETE) {
+		/* RFC 8797 §4: unusable, so the defaults apply (counted as absent) */
+		rra_finding(a, cn, RR_FIND_CM_PRIVATE,
+			    rr_status_str(f->cm_private.status));
+		return;
+	}
+	k->info.priv[side] = f->cm_private;
+	k->info.have_private[side] = true;
+	k->rpcrdma = true;
+	conn_thresholds(k);
+}
+
+/* The connection an IB CM communication ID names: the newest with it. */
+uint32_t rra_conn_by_comm(struct rr_analyzer *a, uint32_t comm)
+{
+	uint32_t i = *chain(a, LIST_COMM, comm_hash(comm));
+	for (unsigned n = 0; i != NONE && n < CHAIN_WALK; n++, i = a->conns[i].link[LIST_COMM].next)
+		if (a->conns[i].comm_id == comm)
+			return i;
+	return NONE;
+}
+
+/*
+ * The connection and receiving side of a packet to (dst, id) from src.
+ * Unknown endpoints are linked to a connection still missing its other
+ * side between the same addresses, else open a connection of their own.
+ */
+uint32_t rra_conn_for(struct rr_analyzer *a, uint8_t transport,
+		      const uint8_t *src, uint32_t src_id,
+		      const uint8_t *dst, uint32_t dst_id, bool src_id_known,
+		      int *to)
+{
+	uint32_t cn = transport == RR_TRANSPORT_IWARP ?
+		rra_tcp_conn_find(a, src, src_id, dst, dst_id, to) :
+		ep_find(a, dst, dst_id, to);
+	if (cn != NONE)
+		return cn;
+	/* a connection that knows the sender's end and the receiver's address,
+	 * not yet its QPN (newest first) */
+	uint32_t i = *chain(a, LIST_HALF, pair_hash(dst, src));
+	for (unsigned n = 0; i != NONE && n < CHAIN_WALK; n++) {
+		struct conn *k = &a->conns[i];
+		uint32_t next = k->link[LIST_HALF].next;
+		int s = k->half_side;
+		if (!k->info.closed && k->info.transport == transport &&
+		    !k->side[s].known && addr_eq(k->side[s].addr, dst) &&
+		    k->side[1 - s].known && addr_eq(k->side[1 - s].addr, src) &&
+		    (!src_id_known || k->side[1 - s].id == src_id)) {
+			rra_side_set(a, i, s, dst, dst_id);
+			*to = s;
+			return i;
+		}
+		i = next;
+	}
+	cn = rra_conn_new(a, transport);
+	if (cn == NONE)
+		return NONE;
+	struct conn *k = &a->conns[cn];
+	k->info.inferred = true;
+	k->info.roles_inferred = true;
+	/* until a call says otherwise, the receiver is the responder */
+	rra_side_set(a, cn, 1, dst, dst_id);
+	memcpy(k->side[0].addr, src, 16);
+	if (src_id_known)
+		rra_side_set(a, cn, 0, src, src_id);
+	else
+		rra_half_add(a, cn, 0);
+	rra_info_sides(a, cn);
+	*to = 1;
+	return cn;
+}
+
+/* The end of an iWARP connection: its TCP connection's FIN or RST (RFC
+ * 9293 §3.6).  Reported once. */
+void rra_conn_closed(struct rr_analyzer *a, uint32_t cn, bool reset)
+{
+	struct conn *k = &a->conns[cn];
+	if (reset)
+		k->info.reset = true;
+	if (k->info.closed)
+		return;
+	k->info.closed = true;
+	struct rr_event ev = { .kind = RR_EV_CONN_CLOSE, .conn = cn };
+	rra_emit(a, &ev);
+}

@@ -1,0 +1,514 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* RPC-over-RDMA messages (RFC 8166 §4, RFC 8167): direction, credits,
+ * call and reply matching, the chunk each RDMA packet serves, findings. */
+#include "analyzer-int.h"
+#include "cursor.h"
+
+/* ---- messages ----------------------------------------------------------- */
+
+static uint32_t threshold_for(const struct conn *k, uint8_t dir)
+{
+	/* RFC 8167 §4.2: backward calls go like forward replies */
+	return dir == RR_DIR_FWD_CALL || dir == RR_DIR_BWD_REPLY ?
+		       k->info.thresholds.call : k->info.thresholds.reply;
+}
+
+static enum rr_chunk_kind call_kind(const struct rr_rpcrdma *h)
+{
+	if (h->pzrc)
+		return RR_KIND_PZRC;
+	if (h->nread_chunks)
+		return RR_KIND_READ;
+	if (h->nwrite_chunks)
+		return RR_KIND_WRITE;
+	if (h->has_reply_chunk)
+		return RR_KIND_REPLY;
+	return RR_KIND_INLINE;
+}
+
+static void remember_done_xid(struct rr_analyzer *a, uint32_t xid)
+{
+	a->recent[a->recent_at++ % RECENT] = xid;
+}
+
+static bool recently_done(const struct rr_analyzer *a, uint32_t xid)
+{
+	for (unsigned i = 0; i < RECENT; i++)
+		if (a->recent[i] == xid && xid)
+			return true;
+	return false;
+}
+
+static void chunk_stats(struct rr_analyzer *a, const struct rr_rpcrdma *h)
+{
+	for (unsigned i = 0; i < h->nsegs;) {
+		unsigned j = i;
+		while (j < h->nsegs && h->segs[j].list == h->segs[i].list &&
+		       h->segs[j].chunk == h->segs[i].chunk)
+			j++;
+		a->st.segments_per_chunk[rra_log2_bucket(j - i, RR_SIZE_BUCKETS)]++;
+		i = j;
+	}
+	for (unsigned i = 0; i < h->nsegs; i++) {
+		a->st.segment_size[rra_log2_bucket(h->segs[i].length,
+						   RR_SIZE_BUCKETS)]++;
+		a->st.segment_bytes += h->segs[i].length;
+	}
+	a->st.segments += h->nsegs;
+}
+
+static void count_chunk(struct rr_analyzer *a, struct conn *k,
+			enum rr_chunk_kind kind)
+{
+	k->info.st.chunks[kind]++;
+	a->st.total.chunks[kind]++;
+}
+
+static void on_call(struct rr_analyzer *a, uint32_t cn, uint8_t dir,
+		    const struct rr_rpcrdma *h, const struct rr_rpc *rpc,
+		    const uint8_t *m, uint32_t kept, uint32_t len)
+{
+	struct conn *k = &a->conns[cn];
+	struct rr_conn_stats *st = &k->info.st;
+	if (dir == RR_DIR_BWD_CALL) {
+		if (h->nsegs)
+			rra_finding(a, cn, RR_FIND_BC_CHUNKS, NULL);
+		if (h->credits == 0)
+			rra_finding(a, cn, RR_FIND_BC_ZERO_CREDIT, NULL);
+		st->bc_in_flight++;
+	}
+	uint32_t dup = rra_call_find(a, cn, dir, h->xid);
+	if (dup != NONE) {
+		rra_finding(a, cn, RR_FIND_DUP_XID, NULL);
+		rra_call_free(a, dup);
+	}
+	bool counted = dir == RR_DIR_FWD_CALL;
+	if (counted) {
+		st->in_flight++;
+		a->st.total.in_flight++;
+		if (st->in_flight > st->in_flight_max)
+			st->in_flight_max = st->in_flight;
+		if (st->in_flight > (st->grant ? st->grant : 1))
+			rra_finding(a, cn, RR_FIND_OVER_CREDIT, NULL);
+	}
+	st->calls++;
+	a->st.total.calls++;
+	uint32_t ci = rra_call_new(a, cn, dir, h->xid);
+	if (ci == NONE)
+		return;
+	struct call *c = &a->calls[ci];
+	c->counted = counted;
+	c->bytes_inline = len;
+	c->has_reply_chunk = h->has_reply_chunk;
+	if (rpc) {
+		c->prog = rpc->prog;
+		c->vers = rpc->vers;
+		c->proc = rpc->proc;
+		c->slot = (uint16_t)rr_analyzer_proc_slot(rpc->prog, rpc->vers,
+							  rpc->proc);
+	} else {
+		c->slot = RR_PROC_SLOTS - 1;
+	}
+	/* backward calls (RFC 8167: NFSv4.1 callbacks) count by procedure as
+	 * forward ones do, under their own program */
+	a->st.rpc_calls[c->slot]++;
+	if (dir == RR_DIR_FWD_CALL && rpc)
+		c->data_last = rra_data_last_of(a, m, rpc, kept,
+						h->payload.off + h->payload.len, h);
+	if (dir == RR_DIR_FWD_CALL) {
+		count_chunk(a, k, call_kind(h));
+		if (h->nread_chunks && h->nwrite_chunks)
+			count_chunk(a, k, RR_KIND_WRITE);
+		if (h->has_reply_chunk && call_kind(h) != RR_KIND_REPLY)
+			count_chunk(a, k, RR_KIND_REPLY);
+	}
+	for (unsigned i = 0; i < h->nsegs; i++)
+		rra_seg_add(a, ci, &h->segs[i], h->segs[i].list);
+	chunk_stats(a, h);
+	if (dir == RR_DIR_FWD_CALL && h->nread_chunks && a->lim.rebuild_slots)
+		rra_call_rebuild_setup(a, ci, h, m, kept, len);
+}
+
+/* RFC 8797 §4.1 ("Using the R Field"): Send With Invalidate only when both
+ * peers set R; a capture that cut the setup cannot tell.  The finding
+ * names the side that did not. */
+static void check_swi_allowed(struct rr_analyzer *a, uint32_t cn)
+{
+	const struct conn *k = &a->conns[cn];
+	if (k->info.thresholds.remote_invalidation || k->setup_cut)
+		return;
+	static const char *const cleared[2][2] = {
+		{ "the requester sent no private data",
+		  "the requester's private data cleared R" },
+		{ "the responder sent no private data",
+		  "the responder's private data cleared R" },
+	};
+	bool set[2];
+	for (int s = 0; s < 2; s++)
+		set[s] = k->info.have_private[s] && k->info.priv[s].rinval;
+	const char *who = !k->info.have_private[0] && !k->info.have_private[1] ?
+				  "no private data from either side" :
+			  !set[0] && !set[1] ? "neither side set R" :
+			  !set[1] ? cleared[1][k->info.have_private[1]] :
+				    cleared[0][k->info.have_private[0]];
+	rra_finding(a, cn, RR_FIND_SWI_WITHOUT_R, who);
+}
+
+/* A call's round trip into its procedure's histogram; returns it in ns. */
+static uint64_t record_latency(struct rr_analyzer *a, const struct call *c)
+{
+	uint64_t lat = a->now_ns - c->ts_ns;
+	rr_latency_record(&a->st.latency[c->slot], lat);
+	return lat;
+}
+
+static void on_reply(struct rr_analyzer *a, uint32_t cn, uint8_t dir,
+		     const struct rr_rpcrdma *h, const struct rr_rpc *rpc,
+		     uint32_t inv_key, const uint8_t *m, uint32_t kept, uint32_t len)
+{
+	struct conn *k = &a->conns[cn];
+	struct rr_conn_stats *st = &k->info.st;
+	uint8_t call_dir = dir == RR_DIR_FWD_REPLY ? RR_DIR_FWD_CALL :
+						     RR_DIR_BWD_CALL;
+	if (dir == RR_DIR_FWD_REPLY) {
+		if (h->credits == 0)
+			rra_finding(a, cn, RR_FIND_ZERO_CREDIT, NULL);
+		st->grant = h->credits;
+		if (h->credits < st->grant_min)
+			st->grant_min = h->credits;
+		if (h->credits > st->grant_max)
+			st->grant_max = h->credits;
+	} else {
+		if (h->nsegs)
+			rra_finding(a, cn, RR_FIND_BC_CHUNKS, NULL);
+		if (h->credits == 0)
+			rra_finding(a, cn, RR_FIND_BC_ZERO_CREDIT, NULL);
+		st->bc_grant = h->credits;
+		if (st->bc_in_flight)
+			st->bc_in_flight--;
+	}
+	st->replies++;
+	a->st.total.replies++;
+	uint32_t ci = rra_call_find(a, cn, call_dir, h->xid);
+	if (ci == NONE) {
+		rra_finding(a, cn, RR_FIND_REPLY_NO_CALL, NULL);
+		return;
+	}
+	struct call *c = &a->calls[ci];
+	if (inv_key) {
+		/* RFC 8797 §4.1: both R, and a key of this xid's chunks */
+		if (!k->info.thresholds.remote_invalidation) {
+			check_swi_allowed(a, cn);
+		} else {
+			bool mine = false;
+			for (uint32_t s = c->segs; s != NONE; s = a->segs[s].next)
+				mine |= a->segs[s].handle == inv_key;
+			if (!mine)
+				rra_finding(a, cn, RR_FIND_INV_OTHER_XID, NULL);
+		}
+	}
+	if (h->proc == RR_RDMA_ERROR) {
+		rra_finding(a, cn, h->err == RR_ERR_VERS ? RR_FIND_ERR_VERS :
+			    RR_FIND_ERR_CHUNK, NULL);
+		if (h->err == RR_ERR_CHUNK && c->has_reply_chunk)
+			rra_finding(a, cn, RR_FIND_REPLY_CHUNK_UNUSABLE, NULL);
+	}
+	if (!c->answered) {
+		if (dir == RR_DIR_FWD_REPLY) {
+			if (c->counted && st->in_flight)
+				st->in_flight--;
+			if (c->counted && a->st.total.in_flight)
+				a->st.total.in_flight--;
+			c->counted = false;
+		}
+		/* forward and backward (RFC 8167) calls alike */
+		uint64_t lat = record_latency(a, c);
+		struct rr_event ev = { .kind = RR_EV_RPC_DONE, .conn = cn,
+				       .dir = dir, .xid = c->xid,
+				       .prog = c->prog, .vers = c->vers,
+				       .proc = c->proc, .latency_ns = lat,
+				       .bytes_inline = c->bytes_inline + len,
+				       .bytes_read = c->bytes_read,
+				       .bytes_write = c->bytes_write,
+				       /* calls age out long before 2^32 frames */
+				       .call_frame = a->frame_no -
+					       (uint32_t)((uint32_t)a->frame_no - c->frame) };
+		rra_emit(a, &ev);
+		/* a reply chunk rebuilt names the status first */
+		if (dir == RR_DIR_FWD_REPLY)
+			rra_reply_rebuild(a, ci, h, m, kept, len);
+		rra_record_status(a, c, rpc);
+	}
+	c->answered = true;
+	for (unsigned i = 0; i < h->nsegs; i++)
+		if (h->segs[i].list == RR_LIST_READ && a->free_seg != NONE) {
+			/* a responder-provided read chunk: keep until DONE */
+			rra_seg_add(a, ci, &h->segs[i], RR_LIST_READ);
+			a->segs[c->segs].rrc = true;
+			c->rrc_pending = true;
+		}
+	if (c->rrc_pending) {
+		if (a->lim.rebuild_slots) {
+			/* the call's own rebuilding is over: a fresh slot */
+			if (c->rebuild != NO_SLOT)
+				rra_rebuild_put(a, c);
+			c->rebuild_lost = false;
+			rra_rebuild_get(a, ci, rra_chunk_space(a, c, true));
+		}
+		count_chunk(a, k, RR_KIND_RRC);
+		chunk_stats(a, h);
+		return;
+	}
+	remember_done_xid(a, c->xid);
+	rra_call_free(a, ci);
+}
+
+static void on_done(struct rr_analyzer *a, uint32_t cn,
+		    const struct rr_rpcrdma *h, uint32_t inv_key)
+{
+	uint32_t ci = rra_call_find(a, cn, RR_DIR_FWD_CALL, h->xid);
+	if (ci != NONE && a->calls[ci].rrc_pending) {
+		if (inv_key)
+			check_swi_allowed(a, cn);
+		remember_done_xid(a, h->xid);
+		rra_call_free(a, ci);
+		return;
+	}
+	rra_finding(a, cn, recently_done(a, h->xid) || ci != NONE ?
+		    RR_FIND_DONE_NO_RRC : RR_FIND_DONE_UNKNOWN, NULL);
+}
+
+/* Which way a whole message goes, from its sender's role and RPC type. */
+static uint8_t direction(struct rr_analyzer *a, uint32_t cn, int sender,
+			 const struct rr_rpcrdma *h, const struct rr_rpc *rpc)
+{
+	struct conn *k = &a->conns[cn];
+	if (rpc && rpc->msg_type <= RR_RPC_REPLY) {
+		bool call = rpc->msg_type == RR_RPC_CALL;
+		if (k->info.roles_inferred && k->info.st.calls == 0 && call &&
+		    sender != 0) {
+			/* the first call names the requester: swap the sides */
+			struct side t = k->side[0];
+			bool half = k->listed & (1u << LIST_HALF);
+			rra_list_del(a, LIST_HALF, cn);
+			rra_ep_del(a, cn, 0);
+			rra_ep_del(a, cn, 1);
+			k->side[0] = k->side[1];
+			k->side[1] = t;
+			for (int s = 0; s < 2; s++)
+				if (k->side[s].known)
+					rra_ep_add(a, cn, s);
+			rra_info_sides(a, cn);
+			if (half)
+				rra_half_add(a, cn, 1 - k->half_side);
+			sender = 0;
+		}
+		if (sender == 0)
+			return call ? RR_DIR_FWD_CALL : RR_DIR_BWD_REPLY;
+		return call ? RR_DIR_BWD_CALL : RR_DIR_FWD_REPLY;
+	}
+	switch (h->proc) {
+	case RR_RDMA_NOMSG:
+		return sender == 0 ? RR_DIR_FWD_CALL : RR_DIR_FWD_REPLY;
+	case RR_RDMA_ERROR:
+		return RR_DIR_FWD_REPLY;
+	default:
+		return RR_DIR_UNKNOWN;
+	}
+}
+
+/*
+ * A whole SEND (its first `kept` bytes, `len` in all) arrived at side
+ * `to` of connection cn.
+ */
+void rra_message(struct rr_analyzer *a, uint32_t cn, int to,
+		 const uint8_t *m, uint32_t kept, uint32_t len,
+		 uint32_t inv_key)
+{
+	struct conn *k = &a->conns[cn];
+	struct rr_rpcrdma *h = &a->hdr;
+	/* a multi-packet message: the header lies within what was kept */
+	rr_rpcrdma_decode(m, 0, kept, kept < len ? UINT32_MAX : len, h,
+			  &a->note);
+	if (!k->rpcrdma) {
+		/* traffic alone must show it is RPC-over-RDMA */
+		if (h->confidence < RR_CONF_XID)
+			return;
+		k->rpcrdma = true;
+	}
+	if (a->note.status == RR_MALFORMED || !h->body_decoded) {
+		if (h->vers == 1) {
+			rra_finding(a, cn, RR_FIND_MALFORMED,
+				    rr_problem_str(a->note.problem));
+			return;
+		}
+		/* only the first words decode; a call still awaits its reply
+		 * (an ERR_VERS echoing this version) */
+		struct rr_event ev = { .kind = RR_EV_MESSAGE, .conn = cn,
+				       .dir = to == 1 ? RR_DIR_FWD_CALL :
+							RR_DIR_UNKNOWN,
+				       .hdr = h, .msg_len = len, .data = m,
+				       .data_len = kept };
+		rra_emit(a, &ev);
+		rra_finding(a, cn, RR_FIND_VERS, NULL);
+		if (to == 1)
+			on_call(a, cn, RR_DIR_FWD_CALL, h, NULL, m, kept, len);
+		return;
+	}
+	const struct rr_rpc *rpc = NULL;
+	if (h->payload.len && (h->proc == RR_RDMA_MSG || h->proc == RR_RDMA_MSGP)) {
+		uint32_t cap = kept > h->payload.off ? kept - h->payload.off : 0;
+		/* still arriving: the end is unknown, so bound it safely */
+		if (rr_rpc_decode(m, h->payload.off, cap,
+				  kept < len ? UINT32_MAX - h->payload.off :
+					       h->payload.len,
+				  &a->rpc, &a->note) != RR_MALFORMED &&
+		    a->rpc.msg_type <= RR_RPC_REPLY)
+			rpc = &a->rpc;
+	}
+	int sender = 1 - to;
+	uint8_t dir = direction(a, cn, sender, h, rpc);
+	struct rr_conn_stats *st = &k->info.st;
+	st->messages[dir][h->proc <= 4 ? h->proc : 0]++;
+	a->st.total.messages[dir][h->proc <= 4 ? h->proc : 0]++;
+	st->bytes_send += len;
+	a->st.total.bytes_send += len;
+
+	/* the message first, then what is wrong with it */
+	struct rr_event ev = { .kind = RR_EV_MESSAGE, .conn = cn, .dir = dir,
+			       .hdr = h, .rpc = rpc, .msg_len = len,
+			       .data = m, .data_len = kept, .inv_stag = inv_key };
+	if (dir == RR_DIR_FWD_CALL)
+		ev.resent_of = rra_resent_of(a, cn, h->xid);
+	rra_emit(a, &ev);
+
+	if (h->vers != 1 && !(h->proc == RR_RDMA_ERROR && h->err == RR_ERR_VERS))
+		rra_finding(a, cn, RR_FIND_VERS, NULL);
+	if (rpc && rpc->xid != h->xid)
+		rra_finding(a, cn, RR_FIND_XID_MISMATCH, NULL);
+	if (h->proc == RR_RDMA_MSGP)
+		rra_finding(a, cn, RR_FIND_MSGP, NULL);
+	if (dir != RR_DIR_UNKNOWN && len > threshold_for(k, dir))
+		rra_finding(a, cn, RR_FIND_INLINE_TOO_BIG, NULL);
+
+	switch (dir) {
+	case RR_DIR_FWD_CALL:
+	case RR_DIR_BWD_CALL:
+		on_call(a, cn, dir, h, rpc, m, kept, len);
+		break;
+	case RR_DIR_FWD_REPLY:
+	case RR_DIR_BWD_REPLY:
+		on_reply(a, cn, dir, h, rpc, inv_key, m, kept, len);
+		break;
+	default:
+		if (h->proc == RR_RDMA_DONE)
+			on_done(a, cn, h, inv_key);
+		break;
+	}
+}
+
+/* ---- RDMA data traffic ------------------------------------------------ */
+
+static enum rr_chunk_kind seg_kind(const struct seg *g)
+{
+	if (g->rrc)
+		return RR_KIND_RRC;
+	if (g->list == RR_LIST_READ)
+		return g->position_zero ? RR_KIND_PZRC : RR_KIND_READ;
+	return g->list == RR_LIST_WRITE ? RR_KIND_WRITE : RR_KIND_REPLY;
+}
+
+/* Which chunk an RDMA packet serves, and where in segment si its data
+ * goes: RR_EV_CHUNK_DATA, when asked for. */
+static void chunk_event(struct rr_analyzer *a, uint32_t cn, uint32_t si,
+			enum rr_access access, uint64_t seg_offset, uint32_t len)
+{
+	const struct seg *g = &a->segs[si];
+	const struct call *c = &a->calls[g->call];
+	struct rr_event ev = { .kind = RR_EV_CHUNK_DATA, .conn = cn, .dir = c->dir,
+			       .xid = c->xid, .source = (uint8_t)seg_kind(g),
+			       .access = (uint8_t)access, .handle = g->handle,
+			       .seg_offset = seg_offset, .data_len = len };
+	rra_emit(a, &ev);
+}
+
+/* A first packet, at seg_offset of segment si. */
+void rra_chunk_data(struct rr_analyzer *a, uint32_t cn, uint32_t si,
+		    enum rr_access access, uint64_t seg_offset, uint32_t len)
+{
+	if (a->cfg.flags & RR_CFG_CHUNK_EVENTS)
+		chunk_event(a, cn, si, access, seg_offset, len);
+}
+
+/* A packet of op o, at `pos` of its call's chunk space (the segment's
+ * base is summed only when the event is wanted). */
+void rra_chunk_data_at(struct rr_analyzer *a, uint32_t cn,
+		       const struct rdma_op *o, enum rr_access access,
+		       uint64_t pos, uint32_t len)
+{
+	if (a->cfg.flags & RR_CFG_CHUNK_EVENTS)
+		chunk_event(a, cn, o->seg, access, pos - rra_seg_base(a, o->seg), len);
+}
+
+/* An RDMA Write (its first packet) to a chunk segment: the segment. */
+uint32_t rra_rdma_write(struct rr_analyzer *a, uint32_t cn, uint32_t key,
+			uint64_t va, uint32_t len)
+{
+	struct conn *k = &a->conns[cn];
+	k->info.st.bytes_write += len;
+	a->st.total.bytes_write += len;
+	if (!k->rpcrdma)
+		return NONE;
+	uint32_t si = rra_seg_find(a, cn, key, va);
+	if (si == NONE)
+		return NONE;
+	const struct seg *g = &a->segs[si];
+	a->calls[g->call].bytes_write += len;
+	if (va < g->offset || va - g->offset + len > g->length)
+		rra_finding(a, cn, RR_FIND_WRITE_BEYOND, NULL);
+	return va >= g->offset ? si : NONE;
+}
+
+/* Not rebuilding (-q), the first bytes written to a reply chunk still
+ * hold the reply's RPC header (RFC 8166 §3.5.4, RFC 5531 §9): its status
+ * goes to the statistics when the reply comes. */
+void rra_reply_chunk_head(struct rr_analyzer *a, uint32_t si, uint64_t va,
+			  const uint8_t *p, uint32_t have)
+{
+	const struct seg *g = &a->segs[si];
+	if (a->lim.rebuild_slots || g->list != RR_LIST_REPLY || va != g->offset)
+		return;
+	struct call *c = &a->calls[g->call];
+	/* the chain runs from the last segment advertised to the first */
+	uint32_t first = NONE;
+	for (uint32_t x = c->segs; x != NONE; x = a->segs[x].next)
+		if (a->segs[x].list == RR_LIST_REPLY)
+			first = x;
+	struct rr_rpc rpc;
+	if (first != si ||
+	    rr_rpc_decode(p, 0, have, UINT32_MAX, &rpc, &a->note) != RR_COMPLETE ||
+	    rpc.msg_type != RR_RPC_REPLY || rpc.xid != c->xid)
+		return;
+	c->head_status = (uint8_t)(rr_reply_status_of(&rpc) + 1);
+}
+
+/* Where an access at va of segment si lands in its call's chunk space. */
+uint64_t rra_chunk_pos(const struct rr_analyzer *a, uint32_t si, uint64_t va)
+{
+	return rra_seg_base(a, si) + (va - a->segs[si].offset);
+}
+
+/* A Read Request names the source buffer: a read chunk segment. */
+uint32_t rra_rdma_read(struct rr_analyzer *a, uint32_t cn, uint32_t key,
+		       uint64_t va, uint32_t len)
+{
+	struct conn *k = &a->conns[cn];
+	k->info.st.bytes_read += len;
+	a->st.total.bytes_read += len;
+	if (!k->rpcrdma)
+		return NONE;
+	uint32_t si = rra_seg_find(a, cn, key, va);
+	if (si != NONE)
+		a->calls[a->segs[si].call].bytes_read += len;
+	return si;
+}

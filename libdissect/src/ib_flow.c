@@ -1,0 +1,298 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* InfiniBand and RoCE (IBA vol. 1 §9, §12): the IB CM's connection setup
+ * and private data, SENDs reassembled from RC packets, RDMA Read and Write
+ * followed by PSN, retransmissions and gaps. */
+#include "analyzer-int.h"
+
+/* IB CM (IBA vol. 1 §12.6) on QP1: connections and their private data. */
+void rra_cm(struct rr_analyzer *a, const struct rr_frame *f)
+{
+	uint8_t src[16], dst[16];
+	rra_frame_addrs(f, src, dst);
+	const struct rr_cm *m = &f->cm;
+	uint32_t cn = NONE;
+	struct rr_event ev = { .kind = RR_EV_CONN_CLOSE };
+	switch (m->attr_id) {
+	case RR_CM_REQ:
+		cn = rra_conn_by_comm(a, m->local_comm_id);
+		if (cn == NONE)
+			cn = rra_conn_new(a, f->transport);
+		if (cn == NONE)
+			break;
+		if (!(a->conns[cn].listed & (1u << LIST_COMM))) {
+			a->conns[cn].comm_id = m->local_comm_id;
+			rra_list_add(a, LIST_COMM, cn);
+		}
+		rra_side_set(a, cn, 0, src, m->local_qpn);
+		/* a known side is hashed by its address: never move it here */
+		if (!a->conns[cn].side[1].known) {
+			rra_list_del(a, LIST_HALF, cn);
+			memcpy(a->conns[cn].side[1].addr, dst, 16);
+			rra_info_sides(a, cn);
+			rra_half_add(a, cn, 1);
+		}
+		/* an NFS/RDMA service ID, or RFC 8797 data, marks it ours */
+		if (rr_has(f, RR_LAYER_RDMA_CM) && f->rdma_cm.dst_port == RR_NFS_RDMA_PORT)
+			a->conns[cn].rpcrdma = true;
+		rra_set_private(a, cn, 0, f);
+		break;
+	case RR_CM_REP:
+		cn = rra_conn_by_comm(a, m->remote_comm_id);
+		if (cn == NONE)
+			break;
+		rra_side_set(a, cn, 1, src, m->local_qpn);
+		rra_set_private(a, cn, 1, f);
+		ev.kind = RR_EV_NEGOTIATED;
+		ev.conn = cn;
+		rra_emit(a, &ev);
+		break;
+	case RR_CM_REJ:
+		a->st.cm_rejects[m->reject_reason < RR_CM_REJ_REASONS ?
+					 m->reject_reason : 0]++;
+		cn = rra_conn_by_comm(a, m->remote_comm_id);
+		if (cn != NONE)
+			rra_set_private(a, cn, 1, f);
+		break;
+	case RR_CM_RTU:
+		/* the requester's, under its own communication ID */
+		cn = rra_conn_by_comm(a, m->local_comm_id);
+		break;
+	case RR_CM_DREQ:
+	case RR_CM_DREP:
+		cn = rra_conn_by_comm(a, m->attr_id == RR_CM_DREQ &&
+				      rra_conn_by_comm(a, m->local_comm_id) != NONE ?
+				      m->local_comm_id : m->remote_comm_id);
+		if (cn == NONE)
+			cn = rra_conn_by_comm(a, m->local_comm_id);
+		if (cn != NONE && !a->conns[cn].info.closed) {
+			a->conns[cn].info.closed = true;
+			ev.conn = cn;
+			rra_emit(a, &ev);
+		}
+		break;
+	default:
+		break;
+	}
+	a->last.conn = cn;
+}
+
+struct rsm *rra_rsm_get(struct rr_analyzer *a, struct side *sd)
+{
+	if (sd->slot != NONE)
+		return &a->rsm[sd->slot];
+	for (uint32_t n = 0; n < a->lim.reassembly_slots; n++) {
+		uint32_t i = (a->free_rsm_hint + n) % a->lim.reassembly_slots;
+		if (!a->rsm[i].used) {
+			a->rsm[i].used = true;
+			a->rsm[i].len = a->rsm[i].kept = 0;
+			sd->slot = i;
+			a->free_rsm_hint = i + 1;
+			return &a->rsm[i];
+		}
+	}
+	a->st.reassembly_dropped++;
+	return NULL;
+}
+
+void rra_rsm_put(struct rr_analyzer *a, struct side *sd)
+{
+	if (sd->slot != NONE) {
+		a->rsm[sd->slot].used = false;
+		sd->slot = NONE;
+	}
+}
+
+void rra_rsm_append(const struct rr_analyzer *a, struct rsm *r,
+		    const uint8_t *p, uint32_t n)
+{
+	uint32_t room = a->lim.send_keep - r->kept;
+	uint32_t take = n < room ? n : room;
+	memcpy(r->bytes + r->kept, p, take);
+	r->kept += take;
+	r->len += n;
+}
+
+/*
+ * What the responder sent went missing from the capture: replies may be
+ * lost.  Later ones still match, but none of the calls now out counts
+ * against the credits any more.
+ */
+void rra_replies_lost(struct rr_analyzer *a, uint32_t cn)
+{
+	struct rr_conn_stats *cs = &a->conns[cn].info.st;
+	for (uint32_t i = a->conns[cn].calls; i != NONE; i = a->calls[i].conn_link.next)
+		a->calls[i].counted = false;
+	if (a->st.total.in_flight >= cs->in_flight)
+		a->st.total.in_flight -= cs->in_flight;
+	cs->in_flight = 0;
+}
+
+/* Request packets: they take the sender's PSNs one by one (a Read
+ * Request takes one per response packet, a number the capture does not
+ * tell). */
+static bool rc_request(uint8_t op)
+{
+	return op <= RR_OP_RC_READ_REQUEST || op == RR_OP_RC_CMP_SWAP ||
+	       op == RR_OP_RC_FETCH_ADD || op == RR_OP_RC_SEND_LAST_INV ||
+	       op == RR_OP_RC_SEND_ONLY_INV;
+}
+
+/* RC traffic on IB or RoCE (IBA vol. 1 §9). */
+void rra_ib_packet(struct rr_analyzer *a, const struct rr_frame *f)
+{
+	uint8_t src[16], dst[16];
+	uint8_t op = f->bth.opcode;
+	if (op >= 0x20)
+		return; /* RPC-over-RDMA runs on RC only */
+	rra_frame_addrs(f, src, dst);
+	int to;
+	uint32_t cn = rra_conn_for(a, f->transport, src, 0, dst, f->bth.dqpn, false,
+				   &to);
+	if (cn == NONE)
+		return;
+	struct conn *k = &a->conns[cn];
+	rra_conn_touch(a, cn);
+	a->last.rpcrdma += k->rpcrdma;
+	struct side *sd = &k->side[to];
+	const uint8_t *pl = f->data + f->payload.off;
+	uint32_t plen = f->payload.len;
+	uint32_t have = f->caplen > f->payload.off ? f->caplen - f->payload.off : 0;
+	if (have > plen)
+		have = plen;
+	bool gap = false;
+	if (rc_request(op)) {
+		uint32_t psn = f->bth.psn;
+		uint32_t ahead = (psn - sd->next_psn) & 0xFFFFFF;
+		if (sd->psn_seen && ahead >= 0x800000) {
+			/* behind: a retransmission, which the receiver
+			 * drops as a duplicate (IBA vol. 1 §9.7.5.1.2) */
+			k->info.st.retransmissions++;
+			a->st.total.retransmissions++;
+			struct rr_event ev = { .kind = RR_EV_RETRANSMISSION,
+					       .conn = cn, .dir = RR_DIR_UNKNOWN,
+					       .opcode = op, .psn = psn };
+			for (unsigned i = 0; i < 4; i++)
+				if (sd->recent[i].frame && sd->recent[i].psn == psn)
+					ev.original_frame = a->frame_no -
+						(uint32_t)((uint32_t)a->frame_no - sd->recent[i].frame);
+			rra_emit(a, &ev);
+			return;
+		}
+		if (sd->psn_seen && sd->psn_exact && ahead) {
+			/* ahead: packets lost before the capture saw them */
+			gap = true;
+			a->st.psn_gaps++;
+			if (to == 0)
+				rra_replies_lost(a, cn);
+		}
+		sd->psn_seen = true;
+		sd->psn_exact = op != RR_OP_RC_READ_REQUEST;
+		sd->next_psn = (psn + 1) & 0xFFFFFF;
+		sd->recent[sd->recent_next].psn = psn;
+		sd->recent[sd->recent_next].frame = (uint32_t)a->frame_no;
+		sd->recent_next = (sd->recent_next + 1) % 4;
+	}
+	switch (op) {
+	case RR_OP_RC_SEND_ONLY:
+	case RR_OP_RC_SEND_ONLY_IMM:
+	case RR_OP_RC_SEND_ONLY_INV:
+		rra_rsm_put(a, sd);
+		rra_message(a, cn, to, pl, have, plen,
+			    f->ext.present & RR_EXT_IETH ? f->ext.ieth.rkey : 0);
+		break;
+	case RR_OP_RC_SEND_FIRST: {
+		rra_rsm_put(a, sd);
+		struct rsm *r = rra_rsm_get(a, sd);
+		if (r) {
+			rra_rsm_append(a, r, pl, have);
+			r->len += plen - have;
+		}
+		break;
+	}
+	case RR_OP_RC_SEND_MIDDLE:
+	case RR_OP_RC_SEND_LAST:
+	case RR_OP_RC_SEND_LAST_IMM:
+	case RR_OP_RC_SEND_LAST_INV: {
+		if (sd->slot == NONE)
+			break; /* its FIRST is not in the capture */
+		struct rsm *r = &a->rsm[sd->slot];
+		if (gap) {
+			rra_rsm_put(a, sd); /* its middle is lost */
+			break;
+		}
+		rra_rsm_append(a, r, pl, have);
+		r->len += plen - have;
+		if (op != RR_OP_RC_SEND_MIDDLE) {
+			rra_message(a, cn, to, r->bytes, r->kept, r->len,
+				    f->ext.present & RR_EXT_IETH ? f->ext.ieth.rkey : 0);
+			rra_rsm_put(a, sd);
+		}
+		break;
+	}
+	case RR_OP_RC_WRITE_FIRST:
+	case RR_OP_RC_WRITE_ONLY:
+	case RR_OP_RC_WRITE_ONLY_IMM: {
+		uint32_t si = rra_rdma_write(a, cn, f->ext.reth.rkey, f->ext.reth.va,
+					     f->ext.reth.dma_len);
+		if (si == NONE)
+			break;
+		rra_chunk_data(a, cn, si, RR_ACCESS_WRITE,
+			       f->ext.reth.va - a->segs[si].offset, plen);
+		rra_reply_chunk_head(a, si, f->ext.reth.va, pl, have);
+		if (!a->lim.rebuild_slots)
+			break;
+		struct rdma_op *o = rra_op_new(a, cn, si, false, 1 - to,
+					       rra_chunk_pos(a, si, f->ext.reth.va),
+					       f->ext.reth.dma_len);
+		if (!o)
+			break;
+		rra_op_data(a, o, 0, pl, have, plen);
+		o->pos += plen;
+		o->next_psn = (f->bth.psn + 1) & 0xFFFFFF;
+		if (op != RR_OP_RC_WRITE_FIRST)
+			rra_op_end(a, o);
+		break;
+	}
+	case RR_OP_RC_WRITE_MIDDLE:
+	case RR_OP_RC_WRITE_LAST:
+	case RR_OP_RC_WRITE_LAST_IMM:
+	case RR_OP_RC_READ_RESP_FIRST:
+	case RR_OP_RC_READ_RESP_MIDDLE:
+	case RR_OP_RC_READ_RESP_LAST:
+	case RR_OP_RC_READ_RESP_ONLY: {
+		bool read = op >= RR_OP_RC_READ_RESP_FIRST;
+		struct rdma_op *o = rra_op_by_psn(a, cn, 1 - to, read, f->bth.psn);
+		if (!o)
+			break;
+		rra_chunk_data_at(a, cn, o, read ? RR_ACCESS_READ_RESPONSE : RR_ACCESS_WRITE,
+				  o->pos, plen);
+		rra_op_data(a, o, 0, pl, have, plen);
+		o->pos += plen;
+		o->next_psn = (f->bth.psn + 1) & 0xFFFFFF;
+		if (op == RR_OP_RC_WRITE_LAST || op == RR_OP_RC_WRITE_LAST_IMM ||
+		    op == RR_OP_RC_READ_RESP_LAST || op == RR_OP_RC_READ_RESP_ONLY)
+			rra_op_end(a, o);
+		break;
+	}
+	case RR_OP_RC_READ_REQUEST: {
+		/* RETH names the source buffer (IBA vol. 1 §9.4.5), at the
+		 * receiver of the request, which sends the data back */
+		uint32_t si = rra_rdma_read(a, cn, f->ext.reth.rkey, f->ext.reth.va,
+					    f->ext.reth.dma_len);
+		if (si != NONE && f->ext.reth.va >= a->segs[si].offset)
+			rra_chunk_data(a, cn, si, RR_ACCESS_READ_REQUEST,
+				       f->ext.reth.va - a->segs[si].offset,
+				       f->ext.reth.dma_len);
+		if (si == NONE || !rra_read_wanted(a, si, f->ext.reth.va))
+			break;
+		struct rdma_op *o = rra_op_new(a, cn, si, true, to,
+					       rra_chunk_pos(a, si, f->ext.reth.va),
+					       f->ext.reth.dma_len);
+		if (o)
+			o->next_psn = f->bth.psn;
+		break;
+	}
+	default:
+		break;
+	}
+}

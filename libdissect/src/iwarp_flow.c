@@ -1,0 +1,394 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* iWARP: the MPA exchange (RFC 5044 §7, RFC 6581), each direction's TCP
+ * stream reassembled (markers removed, mpa.h), FPDUs decoded from it, and
+ * DDP/RDMAP messages (RFC 5041, RFC 5040). */
+#include <stdlib.h>
+
+#include "analyzer-int.h"
+#include "mpa.h"
+
+/* ---- iWARP ----------------------------------------------------------------- */
+
+static struct stream *stream_of(struct rr_analyzer *a, struct side *sd)
+{
+	if (sd->stream != NONE)
+		return &a->streams[sd->stream];
+	for (uint32_t i = 0; i < a->lim.tcp_streams; i++)
+		if (!a->streams[i].used) {
+			struct stream *st = &a->streams[i];
+			st->used = true;
+			st->synced = false;
+			st->len = 0;
+			for (unsigned k = 0; k < OOO_SLOTS; k++)
+				st->ooo[k].used = false;
+			sd->stream = i;
+			return st;
+		}
+	a->st.reassembly_dropped++;
+	return NULL;
+}
+
+/*
+ * Bytes of the stream were lost.  Lost replies would leave their calls in
+ * flight for ever, so after a gap in the responder's direction the calls
+ * then outstanding no longer count against the credits.
+ */
+static void stream_gap(struct rr_analyzer *a, uint32_t cn, bool responder,
+		       struct stream *st)
+{
+	st->synced = false;
+	st->len = 0;
+	for (unsigned k = 0; k < OOO_SLOTS; k++)
+		st->ooo[k].used = false;
+	a->st.tcp_resyncs++;
+	if (responder)
+		rra_replies_lost(a, cn);
+}
+
+
+static void iwarp_ddp(struct rr_analyzer *a, uint32_t cn, int to,
+		      const struct rr_frame *f);
+
+/* FPDUs whole in the stream: decode and use them (RFC 5044 §6). */
+static void stream_drain(struct rr_analyzer *a, uint32_t cn, int to,
+			 struct stream *st)
+{
+	struct conn *k = &a->conns[cn];
+	struct rr_config cfg = a->cfg;
+	/* with markers the CRC covers them; this copy has none */
+	if (k->markers)
+		cfg.flags &= ~(uint32_t)RR_CFG_VERIFY_CRC32C;
+	uint32_t used = 0;
+	while (st->len - used >= 2) {
+		uint32_t total = rr_fpdu_total_len(st->buf + used);
+		if (total > STREAM_BUF) {
+			stream_gap(a, cn, to == 0, st);
+			return;
+		}
+		if (total > st->len - used)
+			break;
+		struct rr_frame *u = &a->fpdu;
+		rr_decode_fpdu(&cfg, st->buf + used, total,
+			       k->crc && !k->markers, u);
+		if (u->fpdu.crc_state == RR_CRC_BAD)
+			rra_finding(a, cn, RR_FIND_CRC32C, NULL);
+		else if (u->status == RR_MALFORMED)
+			rra_finding(a, cn, RR_FIND_MALFORMED,
+				    rr_layer_str(u->bad_layer));
+		if (u->status != RR_MALFORMED ||
+		    u->note[RR_LAYER_DDP].problem == RR_PROBLEM_BAD_CRC32C)
+			iwarp_ddp(a, cn, to, u);
+		used += total;
+	}
+	memmove(st->buf, st->buf + used, st->len - used);
+	st->len -= used;
+}
+
+/* Bytes [seq, seq + n) of the stream that side `from` sends. */
+static void stream_append(struct rr_analyzer *a, uint32_t cn, int to,
+			  struct stream *st, const uint8_t *p, uint32_t seq,
+			  uint32_t n)
+{
+	const struct side *from = &a->conns[cn].side[1 - to];
+	bool markers = a->conns[cn].markers;
+	for (uint32_t i = 0; i < n; i++) {
+		uint32_t q = seq + i;
+		if (markers && from->marker_set && mpa_in_marker(q, from->marker_seq0))
+			continue;
+		if (st->len == STREAM_BUF) {
+			stream_gap(a, cn, to == 0, st);
+			return;
+		}
+		st->buf[st->len++] = p[i];
+	}
+	st->next_seq = seq + n;
+}
+
+static void stream_feed(struct rr_analyzer *a, uint32_t cn, int to,
+			const uint8_t *p, uint32_t seq, uint32_t n,
+			uint32_t wire_n)
+{
+	struct conn *k = &a->conns[cn];
+	struct side *from = &k->side[1 - to];
+	struct stream *st = stream_of(a, from);
+	if (!st || !st->synced)
+		return;
+	int32_t ahead = (int32_t)(seq - st->next_seq);
+	if (ahead > 0) {
+		/* out of order: hold it while there is room */
+		for (unsigned i = 0; i < OOO_SLOTS; i++)
+			if (!st->ooo[i].used && n <= OOO_BYTES && n == wire_n) {
+				st->ooo[i].used = true;
+				st->ooo[i].seq = seq;
+				st->ooo[i].len = n;
+				memcpy(st->ooo[i].data, p, n);
+				return;
+			}
+		stream_gap(a, cn, to == 0, st);
+		return;
+	}
+	/* retransmitted or overlapping bytes: keep what is new */
+	uint32_t skip = st->next_seq - seq;   /* modulo 2^32, as TCP counts */
+	if (skip >= wire_n)
+		return;
+	if (n < wire_n && !skip && !st->len && !k->markers && n >= 2 &&
+	    rr_fpdu_total_len(p) == wire_n) {
+		/*
+		 * Cut by the capture, but one whole FPDU that starts the
+		 * segment (RFC 5044 §7 aligns them): its headers are here,
+		 * and the stream stays in step.
+		 */
+		struct rr_config cfg = a->cfg;
+		rr_decode_fpdu_cut(&cfg, p, n, wire_n, k->crc, &a->fpdu);
+		if (a->fpdu.status != RR_MALFORMED)
+			iwarp_ddp(a, cn, to, &a->fpdu);
+		st->next_seq = seq + wire_n;
+		return;
+	}
+	if (skip < n)
+		stream_append(a, cn, to, st, p + skip, seq + skip, n - skip);
+	if (n < wire_n) {
+		/* the capture cut the segment: the rest is lost */
+		stream_gap(a, cn, to == 0, st);
+		return;
+	}
+	/* held segments that now follow on */
+	for (bool progress = true; progress;) {
+		progress = false;
+		for (unsigned i = 0; i < OOO_SLOTS; i++) {
+			if (!st->ooo[i].used)
+				continue;
+			int32_t d = (int32_t)(st->ooo[i].seq - st->next_seq);
+			if (d > 0)
+				continue;
+			uint32_t sk = (uint32_t)-d;
+			if (sk < st->ooo[i].len)
+				stream_append(a, cn, to, st,
+					      st->ooo[i].data + sk,
+					      st->ooo[i].seq + sk,
+					      st->ooo[i].len - sk);
+			st->ooo[i].used = false;
+			progress = true;
+		}
+	}
+	stream_drain(a, cn, to, st);
+}
+
+/* MPA Request or Reply (RFC 5044 §7.1, RFC 6581): setup; FPDUs follow. */
+void rra_iwarp_mpa(struct rr_analyzer *a, const struct rr_frame *f)
+{
+	uint8_t src[16], dst[16];
+	rra_frame_addrs(f, src, dst);
+	int to;
+	const struct rr_mpa *m = &f->mpa;
+	uint32_t cn = rra_tcp_conn_find(a, src, f->tcp.sport, dst, f->tcp.dport, &to);
+	if (!m->reply && cn == NONE) {
+		cn = rra_conn_new(a, RR_TRANSPORT_IWARP);
+		if (cn == NONE)
+			return;
+		rra_side_set(a, cn, 1, dst, f->tcp.dport);
+		rra_side_set(a, cn, 0, src, f->tcp.sport);
+		to = 1;
+	}
+	if (cn == NONE)
+		return;
+	a->last.conn = cn;
+	struct conn *k = &a->conns[cn];
+	rra_set_private(a, cn, 1 - to, f);
+	k->info.mpa_revision = m->revision;
+	if (m->has_ird_ord) {
+		k->info.ird = m->ird;
+		k->info.ord = m->ord;
+	}
+	k->markers |= m->marker;
+	k->crc |= m->crc;
+	if (f->tcp.dport == a->cfg.iwarp_tcp_port ||
+	    f->tcp.sport == a->cfg.iwarp_tcp_port)
+		k->rpcrdma = true;
+	/* the sender's FPDUs start right after this frame */
+	struct side *sender = &k->side[1 - to];
+	uint32_t mpa_len = 20u + m->pd_len;
+	sender->marker_set = true;
+	sender->marker_seq0 = f->tcp.seq + mpa_len;
+	struct stream *st = stream_of(a, sender);
+	if (st) {
+		st->synced = true;
+		st->len = 0;
+		st->next_seq = sender->marker_seq0;
+	}
+	if (m->reply) {
+		struct rr_event ev = { .kind = RR_EV_NEGOTIATED, .conn = cn };
+		rra_emit(a, &ev);
+	}
+	uint32_t have = f->caplen > f->tcp.payload.off ?
+				f->caplen - f->tcp.payload.off : 0;
+	if (f->tcp.payload.len > mpa_len && have > mpa_len)
+		stream_feed(a, cn, to, f->data + f->tcp.payload.off + mpa_len,
+			    sender->marker_seq0,
+			    (have < f->tcp.payload.len ? have : f->tcp.payload.len) -
+				    mpa_len,
+			    f->tcp.payload.len - mpa_len);
+}
+
+/* A TCP FIN or RST: the end of the iWARP connection it belongs to. */
+void rra_tcp_end(struct rr_analyzer *a, const struct rr_frame *f)
+{
+	uint8_t src[16], dst[16];
+	rra_frame_addrs(f, src, dst);
+	int to;
+	uint32_t cn = rra_tcp_conn_find(a, src, f->tcp.sport, dst, f->tcp.dport, &to);
+	bool ours = cn != NONE && a->conns[cn].info.transport == RR_TRANSPORT_IWARP;
+	/* a reset from or to the RPC-over-RDMA port: with no connection, one
+	 * refused (nothing listening) */
+	if ((f->tcp.flags & RR_TCP_RST) &&
+	    (ours || f->tcp.sport == a->cfg.iwarp_tcp_port ||
+	     f->tcp.dport == a->cfg.iwarp_tcp_port))
+		a->st.tcp_resets++;
+	if (ours)
+		rra_conn_closed(a, cn, f->tcp.flags & RR_TCP_RST);
+}
+
+/*
+ * A TCP segment of an iWARP connection goes to its stream.  A connection
+ * seen only mid-stream starts at a segment that begins with a whole FPDU.
+ * Returns false when the segment is not iWARP this analyzer follows.
+ */
+bool rra_iwarp_segment(struct rr_analyzer *a, const struct rr_frame *f)
+{
+	uint8_t src[16], dst[16];
+	rra_frame_addrs(f, src, dst);
+	int to;
+	uint32_t cn = rra_tcp_conn_find(a, src, f->tcp.sport, dst, f->tcp.dport, &to);
+	bool aligned = rr_has(f, RR_LAYER_DDP) && f->unit_index == 0 &&
+		       f->fpdu.off == f->tcp.payload.off &&
+		       f->note[RR_LAYER_DDP].status == RR_COMPLETE &&
+		       f->note[RR_LAYER_DDP].problem == RR_PROBLEM_NONE;
+	if (cn == NONE || a->conns[cn].info.transport != RR_TRANSPORT_IWARP) {
+		if (!aligned)
+			return false;
+		cn = rra_conn_for(a, RR_TRANSPORT_IWARP, src, f->tcp.sport, dst,
+				  f->tcp.dport, true, &to);
+		if (cn == NONE)
+			return false;
+	}
+	struct conn *k = &a->conns[cn];
+	rra_conn_touch(a, cn);
+	struct side *from = &k->side[1 - to];
+	struct stream *st = stream_of(a, from);
+	if (!st)
+		return true;
+	if (!st->synced && aligned) {
+		st->synced = true;
+		st->len = 0;
+		st->next_seq = f->tcp.seq;
+	}
+	uint32_t off = f->tcp.payload.off;
+	uint32_t have = f->caplen > off ? f->caplen - off : 0;
+	if (have > f->tcp.payload.len)
+		have = f->tcp.payload.len;
+	stream_feed(a, cn, to, f->data + off, f->tcp.seq, have,
+		    f->tcp.payload.len);
+	return true;
+}
+
+/* One DDP message segment (RFC 5041 §5, RFC 5040 §4) sent to side `to`. */
+static void iwarp_ddp(struct rr_analyzer *a, uint32_t cn, int to,
+		      const struct rr_frame *f)
+{
+	struct conn *k = &a->conns[cn];
+	rra_conn_touch(a, cn);
+	a->last.rpcrdma += k->rpcrdma;
+	const struct rr_ddp *d = &f->ddp;
+	struct side *sd = &k->side[to];
+	const uint8_t *pl = f->unit_data + f->payload.off;
+	uint32_t plen = f->payload.len;
+	uint32_t have = f->unit_cap > f->payload.off ? f->unit_cap - f->payload.off : 0;
+	if (have > plen)
+		have = plen;
+	switch (d->opcode) {
+	case RR_RDMAP_WRITE: {
+		/* every DDP segment is tagged with its own STag and TO */
+		uint32_t si = rra_rdma_write(a, cn, d->stag, d->to, plen);
+		if (si != NONE) {
+			rra_chunk_data(a, cn, si, RR_ACCESS_WRITE,
+				       d->to - a->segs[si].offset, plen);
+			rra_reply_chunk_head(a, si, d->to, pl, have);
+		}
+		if (si != NONE && a->lim.rebuild_slots)
+			rra_place(a, si, rra_chunk_pos(a, si, d->to), pl, have, plen);
+		break;
+	}
+	case RR_RDMAP_READ_REQUEST: {
+		uint32_t si = rra_rdma_read(a, cn, d->src_stag, d->src_to,
+					    d->read_size);
+		if (si != NONE && d->src_to >= a->segs[si].offset)
+			rra_chunk_data(a, cn, si, RR_ACCESS_READ_REQUEST,
+				       d->src_to - a->segs[si].offset, d->read_size);
+		if (si == NONE || !rra_read_wanted(a, si, d->src_to))
+			break;
+		struct rdma_op *o = rra_op_new(a, cn, si, true, to,
+					       rra_chunk_pos(a, si, d->src_to),
+					       d->read_size);
+		if (o) {
+			o->sink_stag = d->sink_stag;
+			o->sink_to = d->sink_to;
+		}
+		break;
+	}
+	case RR_RDMAP_READ_RESPONSE:
+		for (unsigned i = 0; i < RDMA_OPS && a->ops_live; i++) {
+			struct rdma_op *o = &a->ops[i];
+			if (!o->used || !o->read || o->conn != cn ||
+			    o->data_side != 1 - to || o->sink_stag != d->stag ||
+			    d->to < o->sink_to || d->to - o->sink_to > o->left ||
+			    plen > o->left - (d->to - o->sink_to))
+				continue;
+			if (rra_op_live(a, o)) {
+				uint32_t at = (uint32_t)(d->to - o->sink_to);
+				rra_chunk_data_at(a, cn, o, RR_ACCESS_READ_RESPONSE,
+						  (uint64_t)o->pos + at, plen);
+				rra_op_data(a, o, at, pl, have, plen);
+			}
+			if (d->last)
+				rra_op_end(a, o);
+			break;
+		}
+		break;
+	case RR_RDMAP_SEND:
+	case RR_RDMAP_SEND_INV:
+	case RR_RDMAP_SEND_SE:
+	case RR_RDMAP_SEND_SE_INV: {
+		if (d->qn != 0)
+			break;
+		bool inv = d->opcode == RR_RDMAP_SEND_INV ||
+			   d->opcode == RR_RDMAP_SEND_SE_INV;
+		if (d->mo == 0 && d->last) {
+			rra_rsm_put(a, sd);
+			rra_message(a, cn, to, pl, have, plen, inv ? d->inv_stag : 0);
+			break;
+		}
+		if (d->mo == 0) {
+			rra_rsm_put(a, sd);
+			if (rra_rsm_get(a, sd))
+				sd->msn = d->msn;
+		}
+		if (sd->slot == NONE || d->msn != sd->msn)
+			break;
+		struct rsm *r = &a->rsm[sd->slot];
+		if (d->mo != r->len) {
+			rra_rsm_put(a, sd);
+			break;
+		}
+		rra_rsm_append(a, r, pl, have);
+		r->len += plen - have;
+		if (d->last) {
+			rra_message(a, cn, to, r->bytes, r->kept, r->len,
+				    inv ? d->inv_stag : 0);
+			rra_rsm_put(a, sd);
+		}
+		break;
+	}
+	default:
+		break;
+	}
+}
