@@ -1,0 +1,204 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * The analyzer's modules driven directly through their internal header:
+ * connections (conn.c: endpoints, the unknown-QPN lookup, LRU eviction,
+ * reconnects, CM IDs), calls (calls.c: the age list, each connection's
+ * list), the RPC-over-RDMA flow (flow.c: a call and its reply), and the MPA
+ * marker rule (mpa.h).
+ */
+#include <string.h>
+
+#include <rpcrdma/encode.h>
+
+#include "analyzer-int.h"
+#include "mpa.h"
+#include "check.h"
+
+static const uint8_t host_a[16] = { [10] = 0xff, [11] = 0xff, 192, 0, 2, 2 };
+static const uint8_t host_b[16] = { [10] = 0xff, [11] = 0xff, 192, 0, 2, 1 };
+
+static struct rr_analyzer *analyzer(uint32_t conns, uint32_t calls)
+{
+	struct rr_config cfg;
+	struct rr_analyzer_limits lim;
+	rr_config_init(&cfg);
+	rr_analyzer_limits_init(&lim);
+	lim.max_connections = conns;
+	lim.max_calls = calls;
+	return rr_analyzer_new(&cfg, &lim, NULL, NULL);
+}
+
+/* IB traffic from a to b's QP: only the destination QPN is in the packet */
+static uint32_t ib_to(struct rr_analyzer *a, const uint8_t *from,
+		      const uint8_t *to, uint32_t dqpn, int *side)
+{
+	return rra_conn_for(a, RR_TRANSPORT_ROCEV2, from, 0, to, dqpn, false, side);
+}
+
+static void connections(void)
+{
+	check_ctx = "connections";
+	struct rr_analyzer *a = analyzer(2, 16);
+	int to;
+	/* a call to B's QP 0x22 makes a connection, A's QPN unknown */
+	uint32_t c0 = ib_to(a, host_a, host_b, 0x22, &to);
+	CHECK(c0 != NONE);
+	CHECK_EQ(to, 1);
+	CHECK(a->conns[c0].listed & (1u << LIST_HALF));
+	CHECK(!a->conns[c0].side[0].known);
+	/* the reply to A's QP 0x11 finds it by the two addresses */
+	CHECK_EQ(ib_to(a, host_b, host_a, 0x11, &to), c0);
+	CHECK_EQ(to, 0);
+	CHECK(a->conns[c0].side[0].known);
+	CHECK_EQ(a->conns[c0].side[0].id, 0x11);
+	CHECK(!(a->conns[c0].listed & (1u << LIST_HALF)));
+	/* and both directions by endpoint from then on */
+	CHECK_EQ(ib_to(a, host_a, host_b, 0x22, &to), c0);
+	CHECK_EQ(ib_to(a, host_b, host_a, 0x11, &to), c0);
+	CHECK_EQ(a->st.connections, 1);
+
+	/* a second connection; the first used since: the second is the
+	 * least recently used and goes for a third, with its calls */
+	uint32_t c1 = ib_to(a, host_a, host_b, 0x33, &to);
+	CHECK(c1 != NONE && c1 != c0);
+	uint32_t ci = rra_call_new(a, c1, RR_DIR_FWD_CALL, 7);
+	CHECK(ci != NONE);
+	a->now_ns += 1000;
+	rra_conn_touch(a, c0);
+	CHECK_EQ(a->lru_last, c1);
+	uint32_t c2 = ib_to(a, host_a, host_b, 0x44, &to);
+	CHECK_EQ(c2, c1); /* the slot reused */
+	CHECK_EQ(a->st.connections_evicted, 1);
+	CHECK_EQ(rra_call_find(a, c1, RR_DIR_FWD_CALL, 7), NONE);
+	CHECK_EQ(a->conns[c2].calls, NONE);
+	CHECK_EQ(a->oldest_call, NONE);
+	/* the evicted connection's endpoint leads nowhere now: QP 0x33 gets
+	 * a new connection, evicting the least recently used (c0 now) */
+	CHECK_EQ(a->lru_last, c0);
+	uint32_t c3 = ib_to(a, host_a, host_b, 0x33, &to);
+	CHECK_EQ(c3, c0);
+	CHECK_EQ(a->st.connections_evicted, 2);
+
+	/* IB CM communication IDs, newest first */
+	rra_list_del(a, LIST_COMM, c3);
+	a->conns[c3].comm_id = 0xabcd;
+	rra_list_add(a, LIST_COMM, c3);
+	CHECK_EQ(rra_conn_by_comm(a, 0xabcd), c3);
+	CHECK_EQ(rra_conn_by_comm(a, 0xabce), NONE);
+	rr_analyzer_free(a);
+}
+
+static void reconnects(void)
+{
+	check_ctx = "reconnects";
+	struct rr_analyzer *a = analyzer(8, 16);
+	int to;
+	uint32_t old = rra_conn_for(a, RR_TRANSPORT_IWARP, host_a, 40000, host_b,
+				    RR_NFS_RDMA_PORT, true, &to);
+	a->frame_no = 10;
+	CHECK_EQ(rra_resent_of(a, old, 0x1234), 0);
+	a->now_ns += 1000000;
+	uint32_t new = rra_conn_for(a, RR_TRANSPORT_IWARP, host_a, 40001, host_b,
+				    RR_NFS_RDMA_PORT, true, &to);
+	CHECK(new != old);
+	a->frame_no = 20;
+	/* the same xid on the connection that replaced it: a resend of frame 10 */
+	CHECK_EQ(rra_resent_of(a, new, 0x1234), 10);
+	CHECK_EQ(a->conns[new].info.previous, old);
+	CHECK_EQ(a->st.reconnects, 1);
+	CHECK_EQ(rra_resent_of(a, new, 0x9999), 0);
+	CHECK_EQ(a->st.calls_resent, 1);
+	rr_analyzer_free(a);
+}
+
+static void calls(void)
+{
+	check_ctx = "calls";
+	struct rr_analyzer *a = analyzer(4, 3);
+	int to;
+	uint32_t c = ib_to(a, host_a, host_b, 0x22, &to);
+	uint32_t x1 = rra_call_new(a, c, RR_DIR_FWD_CALL, 1);
+	uint32_t x2 = rra_call_new(a, c, RR_DIR_FWD_CALL, 2);
+	uint32_t x3 = rra_call_new(a, c, RR_DIR_FWD_CALL, 3);
+	CHECK(x1 != NONE && x2 != NONE && x3 != NONE);
+	CHECK_EQ(rra_call_find(a, c, RR_DIR_FWD_CALL, 2), x2);
+	/* the middle one answered and freed: the lists close over it */
+	rra_call_free(a, x2);
+	CHECK_EQ(rra_call_find(a, c, RR_DIR_FWD_CALL, 2), NONE);
+	CHECK_EQ(a->calls[x1].age.next, x3);
+	CHECK_EQ(a->calls[x3].age.prev, x1);
+	/* full: a new call takes the oldest one's place */
+	rra_call_new(a, c, RR_DIR_FWD_CALL, 4);
+	uint32_t x5 = rra_call_new(a, c, RR_DIR_FWD_CALL, 5);
+	CHECK(x5 != NONE);
+	CHECK_EQ(a->st.calls_evicted, 1);
+	CHECK_EQ(rra_call_find(a, c, RR_DIR_FWD_CALL, 1), NONE);
+	CHECK_EQ(rra_call_find(a, c, RR_DIR_FWD_CALL, 3), x3);
+	unsigned n = 0;
+	for (uint32_t i = a->conns[c].calls; i != NONE; i = a->calls[i].conn_link.next)
+		n++;
+	CHECK_EQ(n, 3);
+	CHECK_EQ(a->newest_call, x5);
+	rr_analyzer_free(a);
+}
+
+/* An RDMA_MSG carrying an NFSv3 NULL call or its reply. */
+static uint32_t null_rpc(uint8_t *out, size_t cap, uint32_t xid, bool call)
+{
+	struct rr_buf b;
+	rr_buf_init(&b, out, cap);
+	struct rr_rpcrdma h = { .xid = xid, .vers = 1, .credits = 32,
+				.proc = RR_RDMA_MSG };
+	rr_rpcrdma_encode(&b, &h);
+	struct rr_rpc r = { .xid = xid, .msg_type = call ? RR_RPC_CALL : RR_RPC_REPLY,
+			    .rpcvers = 2, .prog = RR_PROG_NFS, .vers = 3 };
+	rr_rpc_encode(&b, &r, NULL, NULL);
+	return (uint32_t)b.len;
+}
+
+static void flow(void)
+{
+	check_ctx = "flow";
+	struct rr_analyzer *a = analyzer(4, 16);
+	int to;
+	uint8_t m[128];
+	uint32_t c = ib_to(a, host_a, host_b, 0x22, &to);
+	uint32_t n = null_rpc(m, sizeof(m), 0x77, true);
+	rra_message(a, c, 1, m, n, n, 0);
+	CHECK_EQ(a->st.total.calls, 1);
+	CHECK_EQ(a->conns[c].info.st.in_flight, 1);
+	CHECK(rra_call_find(a, c, RR_DIR_FWD_CALL, 0x77) != NONE);
+	a->now_ns += 50000;
+	n = null_rpc(m, sizeof(m), 0x77, false);
+	rra_message(a, c, 0, m, n, n, 0);
+	CHECK_EQ(a->st.total.replies, 1);
+	CHECK_EQ(a->conns[c].info.st.in_flight, 0);
+	CHECK_EQ(a->conns[c].info.st.grant, 32);
+	unsigned slot = rr_analyzer_proc_slot(RR_PROG_NFS, 3, 0);
+	CHECK_EQ(a->st.rpc_calls[slot], 1);
+	CHECK_EQ(a->st.latency[slot].count, 1);
+	CHECK_EQ(a->st.latency[slot].sum_ns, 50000);
+	rr_analyzer_free(a);
+}
+
+static void markers(void)
+{
+	check_ctx = "mpa markers";
+	uint32_t seq0 = 0xfffffff0u; /* across the sequence space's wrap */
+	CHECK_EQ(mpa_to_marker(seq0, seq0), 0);
+	CHECK(mpa_in_marker(seq0 + 3, seq0));
+	CHECK(!mpa_in_marker(seq0 + 4, seq0));
+	CHECK_EQ(mpa_to_marker(seq0 + 4, seq0), 508);
+	CHECK(mpa_in_marker(seq0 + 512, seq0));
+	CHECK_EQ(mpa_to_marker(seq0 + 511, seq0), 1);
+}
+
+int main(void)
+{
+	connections();
+	reconnects();
+	calls();
+	flow();
+	markers();
+	return check_done();
+}
