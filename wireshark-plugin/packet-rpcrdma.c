@@ -456,15 +456,7 @@ chunk_data:
 		claim(tvb, pinfo, tree, r);
 		return TRUE;
 	}
-	if (st == RR_MALFORMED)
-		return FALSE;
-	bool no_rpc = h.proc == RR_RDMA_NOMSG || h.proc == RR_RDMA_DONE ||
-		      h.proc == RR_RDMA_ERROR;
-	/* ERR_VERS echoes the call's version (RFC 8166 §4.5) */
-	bool err_vers = h.proc == RR_RDMA_ERROR && h.err == RR_ERR_VERS;
-	if (h.confidence < RR_CONF_XID &&
-	    !(no_rpc && (h.vers == 1 || err_vers) && st == RR_COMPLETE &&
-	      h.body_decoded))
+	if (!rr_rpcrdma_recognised(&h, st))
 		return FALSE;
 	dissect_header(tvb, pinfo, tree, &h, NULL, true);
 	claim(tvb, pinfo, tree, r);

@@ -332,7 +332,7 @@ void rra_message(struct rr_analyzer *a, uint32_t cn, int to,
 			  &a->note);
 	if (!k->rpcrdma) {
 		/* traffic alone must show it is RPC-over-RDMA */
-		if (h->confidence < RR_CONF_XID)
+		if (!rr_rpcrdma_recognised(h, a->note.status))
 			return;
 		k->rpcrdma = true;
 	}

@@ -269,3 +269,16 @@ out:
 		h->len = h->payload.off - base;
 	return (enum rr_status)note->status;
 }
+
+bool rr_rpcrdma_recognised(const struct rr_rpcrdma *h, enum rr_status status)
+{
+	if (status == RR_MALFORMED)
+		return false;
+	if (h->confidence >= RR_CONF_XID)
+		return true;
+	bool no_rpc = h->proc == RR_RDMA_NOMSG || h->proc == RR_RDMA_DONE ||
+		      h->proc == RR_RDMA_ERROR;
+	bool err_vers = h->proc == RR_RDMA_ERROR && h->err == RR_ERR_VERS;
+	return no_rpc && h->confidence >= RR_CONF_SHAPE && (h->vers == 1 || err_vers) &&
+	       status == RR_COMPLETE && h->body_decoded;
+}

@@ -617,6 +617,18 @@ RR_API enum rr_status rr_rpcrdma_decode(const uint8_t *msg, uint32_t base,
 					struct rr_rpcrdma *out,
 					struct rr_note *note);
 
+/*
+ * Whether a decoded header shows by itself that its message is
+ * RPC-over-RDMA, where nothing else does (no connection setup with RFC 8797
+ * private data, no earlier message on the connection): an RDMA_MSG or
+ * RDMA_MSGP whose RPC header follows with the same xid, or an RDMA_NOMSG,
+ * RDMA_DONE or RDMA_ERROR of version 1 (an ERR_VERS echoes any version,
+ * RFC 8166 §4.5) decoded whole, its size exactly its lists'.  The analyzer
+ * and the Wireshark plugin decide with this one rule.
+ */
+RR_API bool rr_rpcrdma_recognised(const struct rr_rpcrdma *h,
+				  enum rr_status status);
+
 /* ONC RPC message header (RFC 5531 §9) at msg[base ..]. */
 RR_API enum rr_status rr_rpc_decode(const uint8_t *msg, uint32_t base,
 				    uint32_t captured, uint32_t len,
