@@ -344,7 +344,9 @@ static struct MHD_Response *metrics(struct exporter *e,
 	};
 	pthread_mutex_lock(&e->lock);
 	e->scrapes++;
-	rr_prom_analyzer(&w, e->a, &po);
+	/* what only packets show is absent from the tracepoints' view */
+	if (!e->trace)
+		rr_prom_analyzer(&w, e->a, &po);
 	uint64_t scrapes = e->scrapes;
 	bool done = e->replay_done;
 	pthread_mutex_unlock(&e->lock);

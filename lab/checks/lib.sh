@@ -77,6 +77,14 @@ check_watchers() {
 	last=$(tail -n 1 "$w-trace.jsonl")
 	check_eq "$1/$t: rpcrdma-top -t: forward replies" "$fwd_replies" "$(echo "$last" | jq .client.replies)"
 	check_ge "$1/$t: rpcrdma-top -t: forward calls marshalled" "$fwd_calls" "$(echo "$last" | jq .client.calls)"
+	# rpcrdma-exporter -t, scraped at the end of the workload: the same
+	# replies, and no metric of the packet path (absent, not zero)
+	m=client/exporter-trace.metrics
+	[ -e "$m" ] || return 0
+	check_eq "$1/$t: rpcrdma-exporter -t: rpcrdma_trace_client_replies_total" "$fwd_replies" \
+		"$(sed -n 's/^rpcrdma_trace_client_replies_total //p' "$m")"
+	check_eq "$1/$t: rpcrdma-exporter -t: no packet-path metric (rpcrdma_rpc_calls_total, rpcrdma_frames_total)" 0 \
+		"$(grep -c -E '^rpcrdma_(rpc_calls_total|frames_total|messages_total)' "$m")"
 }
 
 # check_exporter JOB: rpcrdma-exporter on the run's capture and the real

@@ -81,6 +81,9 @@ watch_start() {
 	watch_pids="$watch_pids $!"
 	"$bin/rpcrdma-top" -t -b -j -d 1 >"$out/watch-trace.jsonl" 2>"$out/watch-trace.err" &
 	watch_pids="$watch_pids $!"
+	# the exporter on the same tracepoints, scraped before it stops
+	"$bin/rpcrdma-exporter" -t -l 127.0.0.1:10186 >/dev/null 2>"$out/exporter-trace.err" &
+	exporter_pid=$!
 	# the workload starts when each has started or given up (bounded)
 	n=0
 	until { grep -q listening "$out/watch-ebpf.err" || ! kill -0 "${watch_pids%% *}"; } &&
@@ -100,6 +103,13 @@ sniff_try() {
 }
 watch_stop() {
 	sleep 1
+	# minbase has bash, not curl
+	bash -c 'exec 3<>/dev/tcp/127.0.0.1/10186 &&
+		printf "GET /metrics HTTP/1.0\r\nHost: lab\r\n\r\n" >&3 && cat <&3' \
+		>"$out/exporter-trace.metrics" 2>&1
+	kill -TERM "$exporter_pid" 2>/dev/null
+	wait "$exporter_pid"
+	echo "exporter -t exit $?"
 	for p in $watch_pids; do kill -INT "$p" 2>/dev/null; done
 	for p in $watch_pids; do wait "$p"; echo "watcher $p exit $?"; done
 }
