@@ -4,7 +4,7 @@
  * or from port 4791, configurable) and iWARP frames (TCP to or from the
  * ports configured, 20049 by default), counts them per flow, and sends
  * their first snap_len bytes to user space through a ring buffer.  Every
- * frame passes on untouched (TC_ACT_OK); a full ring buffer is counted.
+ * frame passes on untouched (PASS); a full ring buffer is counted.
  */
 #include <linux/bpf.h>
 #include <linux/if_ether.h>
@@ -19,6 +19,11 @@
 #include <stdbool.h>
 
 #include "rpcrdma_capture.h"
+
+/* Not TC_ACT_OK, which ends the hook's filters: the next one runs (another
+ * tool's, or another run's of ours, at its own priority), and with none
+ * left the frame goes on as it would without us. */
+#define PASS TC_ACT_UNSPEC
 
 /* Set by the loader before the program is loaded (the skeleton's rodata). */
 const volatile __u16 roce_port = 4791;
@@ -80,7 +85,7 @@ static __always_inline int capture(struct __sk_buff *skb, __u32 egress)
 	struct rr_ebpf_flow flow = {};
 	__u32 off = sizeof(*eth);
 	if ((void *)(eth + 1) > end)
-		return TC_ACT_OK;
+		return PASS;
 	__u16 proto = eth->h_proto;
 	/* up to two 802.1Q / 802.1ad tags */
 	for (int i = 0; i < 2; i++) {
@@ -88,34 +93,34 @@ static __always_inline int capture(struct __sk_buff *skb, __u32 egress)
 			break;
 		__u16 *tag = data + off;
 		if ((void *)(tag + 2) > end)
-			return TC_ACT_OK;
+			return PASS;
 		proto = tag[1];
 		off += 4;
 	}
 	if (proto == bpf_htons(ETH_P_IP)) {
 		struct iphdr *ip = data + off;
 		if ((void *)(ip + 1) > end || ip->ihl < 5)
-			return TC_ACT_OK;
+			return PASS;
 		__builtin_memcpy(flow.saddr, &ip->saddr, 4);
 		__builtin_memcpy(flow.daddr, &ip->daddr, 4);
 		flow.proto = ip->protocol;
 		if (ip->frag_off & bpf_htons(0x1FFF))
-			return TC_ACT_OK; /* not a first fragment: no ports */
+			return PASS; /* not a first fragment: no ports */
 		off += ip->ihl * 4;
 	} else if (proto == bpf_htons(ETH_P_IPV6)) {
 		struct ipv6hdr *ip6 = data + off;
 		if ((void *)(ip6 + 1) > end)
-			return TC_ACT_OK;
+			return PASS;
 		__builtin_memcpy(flow.saddr, &ip6->saddr, 16);
 		__builtin_memcpy(flow.daddr, &ip6->daddr, 16);
 		flow.proto = ip6->nexthdr;
 		off += sizeof(*ip6);
 	} else {
-		return TC_ACT_OK;
+		return PASS;
 	}
 	__u16 ports[2];
 	if (flow.proto != IPPROTO_UDP && flow.proto != IPPROTO_TCP)
-		return TC_ACT_OK;
+		return PASS;
 	/* straight from the packet when the headers are in its linear part */
 	off &= 0x3ff;
 	__u16 *pp = data + off;
@@ -123,13 +128,13 @@ static __always_inline int capture(struct __sk_buff *skb, __u32 egress)
 		ports[0] = pp[0];
 		ports[1] = pp[1];
 	} else if (bpf_skb_load_bytes(skb, off, ports, sizeof(ports)) < 0) {
-		return TC_ACT_OK;
+		return PASS;
 	}
 	flow.sport = bpf_ntohs(ports[0]);
 	flow.dport = bpf_ntohs(ports[1]);
 	if (flow.proto == IPPROTO_UDP ? flow.dport != roce_port && flow.sport != roce_port
 				      : !iwarp_port(flow.dport) && !iwarp_port(flow.sport))
-		return TC_ACT_OK;
+		return PASS;
 
 	struct rr_ebpf_counts *c = bpf_map_lookup_elem(&flows, &flow);
 	if (c) {
@@ -146,7 +151,7 @@ static __always_inline int capture(struct __sk_buff *skb, __u32 egress)
 					  (void *)0;
 	if (!r) {
 		stat_add(RR_EBPF_STAT_DROPPED);
-		return TC_ACT_OK;
+		return PASS;
 	}
 	/* 64 bits, so that the bounds the verifier sees are those checked;
 	 * a CM MAD (BTH destination QP 1) whole, for its private data */
@@ -184,7 +189,7 @@ static __always_inline int capture(struct __sk_buff *skb, __u32 egress)
 	bpf_ringbuf_submit(r, queued > RR_EBPF_RING_BYTES / 4 ? BPF_RB_FORCE_WAKEUP :
 								 BPF_RB_NO_WAKEUP);
 	stat_add(RR_EBPF_STAT_SENT);
-	return TC_ACT_OK;
+	return PASS;
 }
 
 SEC("tc")

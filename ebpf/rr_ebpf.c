@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <net/if.h>
 #include <stdio.h>
@@ -8,8 +9,10 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/epoll.h>
+#include <sys/file.h>
 #include <sys/mman.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -21,9 +24,11 @@
 #include "rpcrdma_capture.skel.h"
 #include "rr_ebpf.h"
 
-/* How our filters are told from others' on the same hook: 'rp' 'rd'. */
+/* How our filters are told from others' on the same hook: 'rp' 'rd', one
+ * priority per tool watching the interface at once (a slot). */
 #define TC_HANDLE 0x7270
 #define TC_PRIORITY 0x7264
+#define TC_SLOTS 8
 
 /* One CPU's ring buffer, read in place (as libbpf's ring_buffer does) so
  * that the rings can be merged by time. */
@@ -41,6 +46,8 @@ struct rr_ebpf {
 	struct bpf_tc_hook hook;
 	bool attached[2];        /* [0] ingress [1] egress */
 	bool destroy_hook;       /* the clsact qdisc is ours to remove */
+	int slot, slot_fd;       /* our filters' priority; its lock */
+	char lock_base[96];      /* the locks' path, but the slot's number */
 	int64_t mono_to_real;    /* CLOCK_REALTIME - CLOCK_MONOTONIC */
 	rr_ebpf_frame_fn fn;
 	void *ctx;
@@ -173,23 +180,115 @@ static bool is_loopback(const char *ifname)
 
 static const char *const point_names[] = { "ingress", "egress" };
 
-/* Our filter at one attach point: remove one left by an earlier run,
- * then attach. */
-static int attach(struct rr_ebpf *e, int i, int prog_fd, bool *stale)
+/*
+ * Who holds a slot: a run holds a lock per interface and slot (flock,
+ * which the kernel lets go however the run ends), so that a filter at a
+ * slot nobody holds is one a killed run left, and one at a held slot is
+ * another tool's, still watching.  The locks live in /run/rpcrdma-tools
+ * (or /tmp without root), named by network namespace and interface.
+ */
+static void lock_base(struct rr_ebpf *e, unsigned ifindex)
+{
+	struct stat ns;
+	unsigned long long netns = stat("/proc/self/ns/net", &ns) == 0 ?
+					   (unsigned long long)ns.st_ino : 0;
+	static const char *const dirs[] = { "/run/rpcrdma-tools", "/tmp/rpcrdma-tools" };
+	for (int d = 0; d < 2; d++) {
+		if (mkdir(dirs[d], 0755) && errno != EEXIST)
+			continue;
+		if (access(dirs[d], W_OK))
+			continue;
+		snprintf(e->lock_base, sizeof(e->lock_base), "%s/ebpf-%llu-%u",
+			 dirs[d], netns, ifindex);
+		return;
+	}
+	e->lock_base[0] = '\0';
+}
+
+/* The slot's lock taken (its descriptor), or -1 when a live run holds it. */
+static int slot_take(const struct rr_ebpf *e, int slot)
+{
+	if (!e->lock_base[0])
+		return slot == 0 ? open("/dev/null", O_RDONLY | O_CLOEXEC) : -1;
+	char path[128];
+	snprintf(path, sizeof(path), "%s.%d.lock", e->lock_base, slot);
+	int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return -1;
+	if (flock(fd, LOCK_EX | LOCK_NB)) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+/* Filters at a slot nobody holds, both attach points: a killed run's. */
+static bool remove_left(struct rr_ebpf *e, int slot)
+{
+	bool removed = false;
+	for (int i = 0; i < 2; i++) {
+		e->hook.attach_point = i ? BPF_TC_EGRESS : BPF_TC_INGRESS;
+		LIBBPF_OPTS(bpf_tc_opts, q, .handle = TC_HANDLE,
+			    .priority = (uint32_t)(TC_PRIORITY + slot));
+		if (bpf_tc_query(&e->hook, &q) == 0) {
+			LIBBPF_OPTS(bpf_tc_opts, d, .handle = TC_HANDLE,
+				    .priority = (uint32_t)(TC_PRIORITY + slot));
+			removed |= bpf_tc_detach(&e->hook, &d) == 0;
+		}
+	}
+	return removed;
+}
+
+/* Our filter at one attach point, at our slot's priority. */
+static int attach(struct rr_ebpf *e, int i, int prog_fd)
 {
 	e->hook.attach_point = i ? BPF_TC_EGRESS : BPF_TC_INGRESS;
-	LIBBPF_OPTS(bpf_tc_opts, q, .handle = TC_HANDLE, .priority = TC_PRIORITY);
-	if (bpf_tc_query(&e->hook, &q) == 0) {
-		LIBBPF_OPTS(bpf_tc_opts, d, .handle = TC_HANDLE, .priority = TC_PRIORITY);
-		if (bpf_tc_detach(&e->hook, &d) == 0)
-			*stale = true;
-	}
-	LIBBPF_OPTS(bpf_tc_opts, a, .handle = TC_HANDLE, .priority = TC_PRIORITY,
-		    .prog_fd = prog_fd);
+	LIBBPF_OPTS(bpf_tc_opts, a, .handle = TC_HANDLE,
+		    .priority = (uint32_t)(TC_PRIORITY + e->slot), .prog_fd = prog_fd);
 	int err = bpf_tc_attach(&e->hook, &a);
 	if (!err)
 		e->attached[i] = true;
 	return err;
+}
+
+/* Whether another run still watches the interface (holds a slot); slots
+ * nobody holds lose what killed runs left there. */
+static bool others_watch(struct rr_ebpf *e)
+{
+	bool others = false;
+	for (int s = 0; s < TC_SLOTS; s++) {
+		if (s == e->slot)
+			continue;
+		int fd = slot_take(e, s);
+		if (fd < 0) {
+			others = true;
+			continue;
+		}
+		remove_left(e, s);
+		close(fd);
+	}
+	return others;
+}
+
+/* Who made the clsact qdisc that the runs share: a marker beside the
+ * locks, so that the last run to leave removes it, whoever made it. */
+static void qdisc_marker(const struct rr_ebpf *e, bool make)
+{
+	if (!e->lock_base[0])
+		return;
+	char path[128];
+	snprintf(path, sizeof(path), "%s.qdisc", e->lock_base);
+	if (make)
+		close(open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0644));
+	else
+		unlink(path);
+}
+
+static bool qdisc_ours(const struct rr_ebpf *e)
+{
+	char path[128];
+	snprintf(path, sizeof(path), "%s.qdisc", e->lock_base);
+	return e->lock_base[0] && access(path, F_OK) == 0;
 }
 
 /* What libbpf said last, or the verifier's complaint when it rejected
@@ -269,6 +368,7 @@ struct rr_ebpf *rr_ebpf_open(const char *ifname, const struct rr_ebpf_opts *o,
 	}
 	e->fn = fn;
 	e->ctx = ctx;
+	e->slot_fd = -1;
 	libbpf_said[0] = '\0';
 	verifier_said = false;
 	libbpf_set_print(libbpf_message); /* its messages are ours to word */
@@ -312,6 +412,16 @@ struct rr_ebpf *rr_ebpf_open(const char *ifname, const struct rr_ebpf_opts *o,
 	}
 	e->hook.sz = sizeof(e->hook);
 	e->hook.ifindex = (int)ifindex;
+	/* a slot of our own: another tool may watch the same interface */
+	lock_base(e, ifindex);
+	for (e->slot = 0; e->slot < TC_SLOTS; e->slot++)
+		if ((e->slot_fd = slot_take(e, e->slot)) >= 0)
+			break;
+	if (e->slot == TC_SLOTS) {
+		snprintf(msg, msglen, "%s: %d tools watch it already", ifname, TC_SLOTS);
+		rr_ebpf_close(e);
+		return NULL;
+	}
 	e->hook.attach_point = BPF_TC_INGRESS | BPF_TC_EGRESS;
 	err = bpf_tc_hook_create(&e->hook);
 	if (err && err != -EEXIST) {
@@ -319,18 +429,21 @@ struct rr_ebpf *rr_ebpf_open(const char *ifname, const struct rr_ebpf_opts *o,
 		rr_ebpf_close(e);
 		return NULL;
 	}
+	if (!err)
+		qdisc_marker(e, true);
 	e->destroy_hook = !err;
 	enum rr_ebpf_direction dir = o->direction;
 	bool lo = dir == RR_EBPF_BOTH && is_loopback(ifname);
 	if (lo)
 		dir = RR_EBPF_EGRESS;
-	bool stale = false;
+	/* filters at our slot are a killed run's */
+	bool stale = remove_left(e, e->slot);
 	int fds[2] = { bpf_program__fd(e->skel->progs.rpcrdma_ingress),
 		       bpf_program__fd(e->skel->progs.rpcrdma_egress) };
 	for (int i = 0; i < 2; i++) {
 		if ((i == 0 && dir == RR_EBPF_EGRESS) || (i == 1 && dir == RR_EBPF_INGRESS))
 			continue;
-		err = attach(e, i, fds[i], &stale);
+		err = attach(e, i, fds[i]);
 		if (err) {
 			char what[64];
 			snprintf(what, sizeof(what), "attaching to %s %s", ifname,
@@ -414,13 +527,19 @@ void rr_ebpf_close(struct rr_ebpf *e)
 		if (!e->attached[i])
 			continue;
 		e->hook.attach_point = i ? BPF_TC_EGRESS : BPF_TC_INGRESS;
-		LIBBPF_OPTS(bpf_tc_opts, d, .handle = TC_HANDLE, .priority = TC_PRIORITY);
+		LIBBPF_OPTS(bpf_tc_opts, d, .handle = TC_HANDLE,
+			    .priority = (uint32_t)(TC_PRIORITY + e->slot));
 		bpf_tc_detach(&e->hook, &d);
 	}
-	if (e->destroy_hook) {
+	/* the qdisc goes with the last of our runs, if one of them made it */
+	if (e->slot_fd >= 0 && e->hook.ifindex && (e->destroy_hook || qdisc_ours(e)) &&
+	    !others_watch(e)) {
 		e->hook.attach_point = BPF_TC_INGRESS | BPF_TC_EGRESS;
 		bpf_tc_hook_destroy(&e->hook);
+		qdisc_marker(e, false);
 	}
+	if (e->slot_fd >= 0)
+		close(e->slot_fd);
 	long page = sysconf(_SC_PAGESIZE);
 	for (int i = 0; e->rings && i < e->nrings; i++) {
 		struct cpu_ring *r = &e->rings[i];

@@ -6,7 +6,8 @@
 # reports the calls and RDMA bytes the peer reports, the same traffic
 # through libpcap (-i) gives the same numbers, a fault's finding appears,
 # and after exit no BPF program, qdisc or filter remains, even after a
-# SIGKILL (the next start removes what was left and says so).  The
+# SIGKILL (the next start removes what was left and says so); two tools
+# watch one interface at once, each with its own filter.  The
 # interactive view is driven in tmux: it starts, sorts, filters, changes
 # view, scrolls, shows its help and quits.
 # usage: live-test.sh BUILD_DIR
@@ -91,8 +92,10 @@ run_pair udp udp 1000
 # rpcrdma-top counts RPC calls in both directions: the peer client's and
 # the backward calls its server sent, each of which the client answered
 calls_both() {
-	echo $(( $(sed -n 's/^calls \([0-9]*\)  replies.*/\1/p' "$1") +
-		 $(sed -n 's/^backward: calls [0-9]*  replies \([0-9]*\) .*/\1/p' "$1") ))
+	local f b
+	f=$(sed -n 's/^calls \([0-9]*\)  replies.*/\1/p' "$1")
+	b=$(sed -n 's/^backward: calls [0-9]*  replies \([0-9]*\) .*/\1/p' "$1")
+	echo $(( ${f:-0} + ${b:-0} ))
 }
 want_calls=$(sed -n 's/^calls \([0-9]*\)  replies.*/\1/p' "$work/udp-client.out")
 read -r want_read want_write < <(sed -n 's/^bytes: inline [0-9]*  RDMA Read \([0-9]*\)  RDMA Write \([0-9]*\).*/\1 \2/p' "$work/udp-client.out")
@@ -175,6 +178,49 @@ run_pair fault udp 200 --fault zero-credit
 last "$work/fault-ebpf.json" >"$work/fault-ebpf.last"
 check "a zero credit grant shows as rpcrdma.zero_credit" \
 	grep -q '"rpcrdma.zero_credit":[1-9]' "$work/fault-ebpf.last"
+
+# -- two eBPF users of one interface -------------------------------------------
+# rpcrdma-top first, rpcrdma-exporter beside it, stopped first: each keeps
+# its own filter, and the one left still sees everything
+ip netns exec "$A" "$top" -b -j -d 0.5 -e vA >"$work/two-top.json" 2>"$work/two-top.err" &
+two_top=$!
+sleep 1.5
+inB "$peer" server -l 10.77.0.2 >/dev/null 2>&1 &
+server_pid=$!
+eport2=$((20000 + RANDOM % 20000))
+ip netns exec "$A" "$exporter" -e vA -l "127.0.0.1:$eport2" 2>"$work/two-exporter.err" &
+two_exporter=$!
+sleep 1.5
+inA "$peer" client -l 10.77.0.1 -a 10.77.0.2 -n 300 >"$work/two-client1.out" 2>&1
+sleep 1
+got=$(inA curl -s "http://127.0.0.1:$eport2/metrics" |
+	awk '$1 ~ /^rpcrdma_rpc_calls_total/ && $1 !~ /program="NFS4_CB"/ { s += $2 }
+	     END { print s + 0 }')
+check "two eBPF users: the exporter, started second, sees the peer's calls ($got)" \
+	test "$got" = "$(sed -n 's/^calls \([0-9]*\)  replies.*/\1/p' "$work/two-client1.out")"
+kill "$two_exporter" 2>/dev/null
+wait "$two_exporter" 2>/dev/null
+check "two eBPF users: the exporter stopped, rpcrdma-top's filter is still on vA" \
+	eval "inA tc filter show dev vA ingress | grep -q rpcrdma &&
+	      inA tc filter show dev vA egress | grep -q rpcrdma"
+# the server answers one client: a second one for the second run
+kill "$server_pid" 2>/dev/null
+wait "$server_pid" 2>/dev/null
+inB "$peer" server -l 10.77.0.2 >/dev/null 2>&1 &
+server_pid=$!
+sleep 0.3
+inA "$peer" client -l 10.77.0.1 -a 10.77.0.2 -n 200 >"$work/two-client2.out" 2>&1
+sleep 1.2
+kill -INT "$two_top"
+wait "$two_top"
+kill "$server_pid" 2>/dev/null
+wait "$server_pid" 2>/dev/null
+want=$(( $(calls_both "$work/two-client1.out") + $(calls_both "$work/two-client2.out") ))
+last "$work/two-top.json" >"$work/two-top.last"
+top_calls=$(jq .totals.calls "$work/two-top.last")
+check "two eBPF users: rpcrdma-top saw both runs' calls, before and after the exporter left ($top_calls = $want)" \
+	test "$top_calls" = "$want"
+check "two eBPF users: after both exit nothing of ours remains" eval "! ours_left $A"
 
 # -- killed: the next start cleans up and says so ----------------------------
 # not through inA: a function runs in a subshell, whose pid $! would be
