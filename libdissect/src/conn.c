@@ -238,16 +238,21 @@ void rra_info_sides(struct rr_analyzer *a, uint32_t c)
 void rra_side_set(struct rr_analyzer *a, uint32_t c, int s,
 		  const uint8_t *addr, uint32_t id)
 {
-	struct side *sd = &a->conns[c].side[s];
+	struct conn *k = &a->conns[c];
+	struct side *sd = &k->side[s];
 	if (sd->known)
 		rra_ep_del(a, c, s);
-	if (a->conns[c].half_side == s)
-		rra_list_del(a, LIST_HALF, c);
+	/* the unknown side is known now; or the other's address, part of the
+	 * chain's key, may change: off the chain before it does */
+	bool half = k->listed & (1u << LIST_HALF);
+	rra_list_del(a, LIST_HALF, c);
 	memcpy(sd->addr, addr, 16);
 	sd->id = id;
 	sd->known = true;
 	rra_ep_add(a, c, s);
 	rra_info_sides(a, c);
+	if (half && k->half_side != s)
+		rra_list_add(a, LIST_HALF, c);
 }
 
 uint32_t rra_conn_new(struct rr_analyzer *a, uint8_t transport)
