@@ -460,7 +460,7 @@ void dump_print_events(struct dump *d, const struct pcap_pkthdr *h,
 			print_time();
 			print_addresses(f);
 			printf(" iWARP TCP %s: conn %u %s\n", c->reset ? "RST" : "FIN",
-			       p->ev.conn, c->reset ? "reset" : "closed");
+			       p->ev.conn_id, c->reset ? "reset" : "closed");
 			continue;
 		}
 		print_time();

@@ -72,7 +72,8 @@ extern unsigned long dump_lines;
 
 /* The analyzer's events, kept until the frame is printed. */
 void dump_on_event(void *ctx, const struct rr_event *ev);
-/* A line for a frame's unit that is no message: CM, MPA, with -a any. */
+/* A line for a frame's unit that is no message: CM, MPA, with -a any;
+ * conn is the id of the connection it sets up. */
 void dump_print_unit(const struct rr_frame *f, const struct opts *o,
 		     uint64_t frame, uint32_t conn);
 /* The frame's events: its messages, rebuilt RPC messages, chunk data,

@@ -353,7 +353,7 @@ static void process(struct dump *d, struct run *r, const struct pcap_pkthdr *h,
 		for (bool more = rr_decode_frame(&r->cfg, (uint32_t)r->link, data,
 						 h->caplen, h->len, NULL, &r->f);
 		     more; more = rr_decode_next_unit(&r->cfg, &r->f))
-			dump_print_unit(&r->f, o, r->t.frames, sum->conn);
+			dump_print_unit(&r->f, o, r->t.frames, sum->conn_id);
 	dump_print_events(d, h, rr_analyzer_last_frame(d->a));
 	if (o->hex && dump_lines != lines_before)
 		print_hex(r, data, h->caplen, o);

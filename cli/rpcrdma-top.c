@@ -595,7 +595,7 @@ static void print_json(struct top *t)
 		const struct row *r = &t->rows[i];
 		const struct rr_conn_info *c = rr_analyzer_conn(t->a, r->conn);
 		json_object *co = json_object_new_object();
-		json_object_object_add(co, "conn", json_object_new_int64(r->conn));
+		json_object_object_add(co, "conn", json_object_new_int64(c->id));
 		json_object_object_add(co, "requester", json_object_new_string(r->requester));
 		json_object_object_add(co, "responder", json_object_new_string(r->responder));
 		json_object_object_add(co, "qp", json_object_new_string(r->qp));

@@ -36,7 +36,7 @@ void rr_print_stats_text(const struct rr_analyzer *a, FILE *out)
 		bool tcp = c->transport == RR_TRANSPORT_IWARP;
 		fprintf(out, tcp ? "conn %u %s requester %s port %u > responder %s port %u %s%s" :
 			     "conn %u %s requester %s qp 0x%06x > responder %s qp 0x%06x %s%s",
-		       i, rr_transport_str(c->transport), s0,
+		       c->id, rr_transport_str(c->transport), s0,
 		       c->requester_qpn, s1, c->responder_qpn,
 		       c->inferred ? "(linked from traffic)" : "(from the connection setup)",
 		       c->closed ? " closed" : "");

@@ -135,7 +135,7 @@ json_object *rr_json_rpc_message(const struct rr_event *ev,
 				 const struct rr_rpc *rpc)
 {
 	json_object *o = header("rpc_message", ev->frame, ev->ts_ns);
-	add(o, "conn", u64(ev->conn));
+	add(o, "conn", u64(ev->conn_id));
 	add(o, "dir", json_object_new_string(rr_dir_id(ev->dir)));
 	add(o, "xid", u64(ev->xid));
 	add(o, "source", json_object_new_string(rr_chunk_kind_str(ev->source)));
@@ -151,7 +151,7 @@ json_object *rr_json_message(const struct rr_event *ev,
 			     const uint16_t *findings, unsigned nfindings)
 {
 	json_object *o = header("message", ev->frame, ev->ts_ns);
-	add(o, "conn", u64(ev->conn));
+	add(o, "conn", u64(ev->conn_id));
 	add(o, "dir", json_object_new_string(rr_dir_id(ev->dir)));
 	add(o, "xid", u64(h->xid));
 	add(o, "vers", u64(h->vers));
@@ -207,7 +207,7 @@ json_object *rr_json_finding(const struct rr_event *ev)
 {
 	const struct rr_finding_info *fi = rr_finding_info(ev->finding);
 	json_object *o = header("finding", ev->frame, ev->ts_ns);
-	add(o, "conn", ev->conn == UINT32_MAX ? NULL : u64(ev->conn));
+	add(o, "conn", ev->conn_id == RR_CONN_NONE ? NULL : u64(ev->conn_id));
 	add(o, "id", json_object_new_string(fi->id));
 	add(o, "severity", json_object_new_string(rr_severity_str(fi->severity)));
 	add(o, "reference", json_object_new_string(fi->reference));
@@ -219,7 +219,7 @@ json_object *rr_json_finding(const struct rr_event *ev)
 json_object *rr_json_chunk_data(const struct rr_event *ev)
 {
 	json_object *o = header("chunk_data", ev->frame, ev->ts_ns);
-	add(o, "conn", u64(ev->conn));
+	add(o, "conn", u64(ev->conn_id));
 	add(o, "dir", json_object_new_string(rr_dir_id(ev->dir)));
 	add(o, "xid", u64(ev->xid));
 	add(o, "chunk", json_object_new_string(rr_chunk_kind_str(ev->source)));
@@ -233,7 +233,7 @@ json_object *rr_json_chunk_data(const struct rr_event *ev)
 json_object *rr_json_close(const struct rr_event *ev, const struct rr_conn_info *c)
 {
 	json_object *o = header("close", ev->frame, ev->ts_ns);
-	add(o, "conn", u64(ev->conn));
+	add(o, "conn", u64(ev->conn_id));
 	add(o, "reset", json_object_new_boolean(c->reset));
 	return o;
 }
@@ -241,7 +241,7 @@ json_object *rr_json_close(const struct rr_event *ev, const struct rr_conn_info 
 json_object *rr_json_retransmission(const struct rr_event *ev)
 {
 	json_object *o = header("retransmission", ev->frame, ev->ts_ns);
-	add(o, "conn", u64(ev->conn));
+	add(o, "conn", u64(ev->conn_id));
 	const char *op = rr_bth_opcode_str(ev->opcode);
 	add(o, "opcode", op ? json_object_new_string(op) : u64(ev->opcode));
 	add(o, "psn", u64(ev->psn));
@@ -345,7 +345,7 @@ json_object *rr_json_negotiated(const struct rr_event *ev,
 				const struct rr_conn_info *c)
 {
 	json_object *o = header("negotiated", ev->frame, ev->ts_ns);
-	add(o, "conn", u64(ev->conn));
+	add(o, "conn", u64(ev->conn_id));
 	add(o, "transport", json_object_new_string(rr_transport_str(c->transport)));
 	add(o, "requester_private_data",
 	    c->have_private[0] ? private_data(&c->priv[0]) : NULL);
@@ -436,7 +436,7 @@ json_object *rr_json_stats(const struct rr_analyzer *a)
 		if (!c)
 			continue;
 		json_object *co = conn_stats(&c->st, false);
-		add(co, "conn", u64(i));
+		add(co, "conn", u64(c->id));
 		add(co, "transport", json_object_new_string(rr_transport_str(c->transport)));
 		add(co, "inferred", json_object_new_boolean(c->inferred));
 		add(co, "previous", c->previous == RR_CONN_NONE ? NULL : u64(c->previous));
@@ -681,7 +681,7 @@ static void fill_head(struct rr_json_writer *w, struct held_head *h,
 {
 	json_object_set_int64(h->frame, (int64_t)ev->frame);
 	writer_ts(w, ev->ts_ns);
-	json_object_set_int64(h->conn, ev->conn);
+	json_object_set_int64(h->conn, ev->conn_id);
 	json_object_set_string(h->dir, rr_dir_id(ev->dir));
 	json_object_set_int64(h->xid, xid);
 }

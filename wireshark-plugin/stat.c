@@ -103,27 +103,27 @@ static void fill_connections(struct filler *f, const struct rr_analyzer *a)
 			 c->requester_qpn, s1, tcp ? "port" : "qp", c->responder_qpn,
 			 c->inferred ? " (linked from traffic)" : " (from the connection setup)",
 			 c->closed ? " closed" : "");
-		row(f, i, detail, "conn %u", i);
-		row(f, cs->calls, NULL, "conn %u calls", i);
-		row(f, cs->replies, NULL, "conn %u replies", i);
-		row(f, cs->unmatched, "no reply seen", "conn %u unanswered", i);
+		row(f, c->id, detail, "conn %u", c->id);
+		row(f, cs->calls, NULL, "conn %u calls", c->id);
+		row(f, cs->replies, NULL, "conn %u replies", c->id);
+		row(f, cs->unmatched, "no reply seen", "conn %u unanswered", c->id);
 		snprintf(detail, sizeof(detail), "min %u max %u",
 			 cs->grant_min == UINT32_MAX ? 0 : cs->grant_min, cs->grant_max);
-		row(f, cs->grant, detail, "conn %u credits granted", i);
-		row(f, cs->in_flight, NULL, "conn %u calls in flight", i);
-		row(f, cs->in_flight_max, NULL, "conn %u calls in flight max", i);
+		row(f, cs->grant, detail, "conn %u credits granted", c->id);
+		row(f, cs->in_flight, NULL, "conn %u calls in flight", c->id);
+		row(f, cs->in_flight_max, NULL, "conn %u calls in flight max", c->id);
 		if (rr_conn_has_backchannel(cs))
-			row(f, cs->bc_grant, NULL, "conn %u backward credits granted", i);
-		row(f, c->thresholds.call, NULL, "conn %u inline threshold call", i);
+			row(f, cs->bc_grant, NULL, "conn %u backward credits granted", c->id);
+		row(f, c->thresholds.call, NULL, "conn %u inline threshold call", c->id);
 		row(f, c->thresholds.reply, c->thresholds.remote_invalidation ?
 		    "remote invalidation" : "no remote invalidation",
-		    "conn %u inline threshold reply", i);
+		    "conn %u inline threshold reply", c->id);
 		for (unsigned k = 0; k < RR_KIND_COUNT; k++)
-			row(f, cs->chunks[k], NULL, "conn %u chunks %s", i, rr_chunk_kind_str(k));
-		row(f, cs->bytes_send, NULL, "conn %u bytes send", i);
-		row(f, cs->bytes_read, NULL, "conn %u bytes RDMA read", i);
-		row(f, cs->bytes_write, NULL, "conn %u bytes RDMA write", i);
-		row(f, cs->findings, NULL, "conn %u findings", i);
+			row(f, cs->chunks[k], NULL, "conn %u chunks %s", c->id, rr_chunk_kind_str(k));
+		row(f, cs->bytes_send, NULL, "conn %u bytes send", c->id);
+		row(f, cs->bytes_read, NULL, "conn %u bytes RDMA read", c->id);
+		row(f, cs->bytes_write, NULL, "conn %u bytes RDMA write", c->id);
+		row(f, cs->findings, NULL, "conn %u findings", c->id);
 	}
 }
 

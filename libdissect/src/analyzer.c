@@ -195,6 +195,7 @@ void rra_emit(struct rr_analyzer *a, struct rr_event *ev)
 {
 	ev->frame = a->frame_no;
 	ev->ts_ns = a->now_ns;
+	ev->conn_id = ev->conn < a->nconns ? a->conns[ev->conn].info.id : RR_CONN_NONE;
 	if (a->fn)
 		a->fn(a->ctx, ev);
 }
@@ -231,7 +232,7 @@ void rr_analyzer_frame(struct rr_analyzer *a, uint32_t link, uint64_t ts_ns,
 	struct rr_frame *f = &a->f;
 	bool counted_trunc = false, counted_bad = false, streamed = false;
 	memset(&a->last, 0, sizeof(a->last));
-	a->last.conn = RR_CONN_NONE;
+	a->last.conn = a->last.conn_id = RR_CONN_NONE;
 	for (bool more = rr_decode_frame(&a->cfg, link, data, caplen, wirelen,
 					 NULL, f);
 	     more; more = rr_decode_next_unit(&a->cfg, f)) {

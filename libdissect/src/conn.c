@@ -286,6 +286,7 @@ uint32_t rra_conn_new(struct rr_analyzer *a, uint8_t transport)
 	k->info.transport = transport;
 	k->info.previous = RR_CONN_NONE;
 	k->info.first_ns = a->now_ns;
+	k->info.id = (uint32_t)a->st.connections;
 	k->info.st.grant = 1;        /* RFC 8166 §3.3.3 */
 	k->info.st.grant_min = UINT32_MAX;
 	k->info.st.bc_grant = 1;
@@ -305,8 +306,8 @@ static void conn_thresholds(struct conn *k)
 
 /* The connection this one replaced: the last one before it with calls
  * between the same requester and responder (the Linux client reconnects
- * after an error and resends what was unanswered).  Looked for once, at
- * the connection's first call, when both ends are known. */
+ * after an error and resends what was unanswered); its id.  Looked for
+ * once, at the connection's first call, when both ends are known. */
 static uint32_t previous_conn(struct rr_analyzer *a, uint32_t cn)
 {
 	struct conn *k = &a->conns[cn];
@@ -329,14 +330,15 @@ static uint32_t previous_conn(struct rr_analyzer *a, uint32_t cn)
 			best = i;
 	}
 	rra_list_add(a, LIST_PAIR, cn);
-	k->info.previous = best;
+	k->info.previous = best != RR_CONN_NONE ? a->conns[best].info.id : RR_CONN_NONE;
 	if (best != RR_CONN_NONE)
 		a->st.reconnects++;
-	return best;
+	return k->info.previous;
 }
 
 /* A forward call's xid carried before on the connection this one
- * replaced: the frame that carried it, else 0.  Then remembers it. */
+ * replaced: the frame that carried it, else 0.  Then remembers it.  Both
+ * named by id: an evicted connection's index may serve another. */
 static unsigned sent_hash(uint32_t conn, uint32_t xid)
 {
 	return ((xid * 2654435761u) ^ (conn * 40503u)) % SENT_HASH;
@@ -344,7 +346,7 @@ static unsigned sent_hash(uint32_t conn, uint32_t xid)
 
 uint64_t rra_resent_of(struct rr_analyzer *a, uint32_t cn, uint32_t xid)
 {
-	uint32_t prev = previous_conn(a, cn);
+	uint32_t prev = previous_conn(a, cn), id = a->conns[cn].info.id;
 	uint64_t first = 0;
 	if (prev != RR_CONN_NONE) {
 		/* the newest call with that xid on it, unless a later call
@@ -356,9 +358,9 @@ uint64_t rra_resent_of(struct rr_analyzer *a, uint32_t cn, uint32_t xid)
 				(uint32_t)((uint32_t)a->frame_no - a->sent[i - 1].frame);
 	}
 	a->sent[a->sent_next].xid = xid;
-	a->sent[a->sent_next].conn = cn;
+	a->sent[a->sent_next].conn = id;
 	a->sent[a->sent_next].frame = (uint32_t)a->frame_no;
-	a->sent_index[sent_hash(cn, xid)] = (uint16_t)(a->sent_next + 1);
+	a->sent_index[sent_hash(id, xid)] = (uint16_t)(a->sent_next + 1);
 	a->sent_next = (a->sent_next + 1) % SENT_XIDS;
 	if (first)
 		a->st.calls_resent++;

@@ -74,6 +74,7 @@ void rra_cm(struct rr_analyzer *a, const struct rr_frame *f)
 		break;
 	}
 	a->last.conn = cn;
+	a->last.conn_id = cn != NONE ? a->conns[cn].info.id : RR_CONN_NONE;
 }
 
 struct rsm *rra_rsm_get(struct rr_analyzer *a, struct side *sd)

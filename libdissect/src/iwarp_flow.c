@@ -193,6 +193,7 @@ void rra_iwarp_mpa(struct rr_analyzer *a, const struct rr_frame *f)
 	if (cn == NONE)
 		return;
 	a->last.conn = cn;
+	a->last.conn_id = cn != NONE ? a->conns[cn].info.id : RR_CONN_NONE;
 	struct conn *k = &a->conns[cn];
 	rra_set_private(a, cn, 1 - to, f);
 	k->info.mpa_revision = m->revision;

@@ -78,6 +78,9 @@ static void connections(void)
 	uint32_t c3 = ib_to(a, host_a, host_b, 0x33, &to);
 	CHECK_EQ(c3, c0);
 	CHECK_EQ(a->st.connections_evicted, 2);
+	/* indexes are reused, ids never: 0 and 1, then 2 and 3 in their places */
+	CHECK_EQ(a->conns[c2].info.id, 2);
+	CHECK_EQ(a->conns[c3].info.id, 3);
 
 	/* IB CM communication IDs, newest first */
 	rra_list_del(a, LIST_COMM, c3);
@@ -104,7 +107,7 @@ static void reconnects(void)
 	a->frame_no = 20;
 	/* the same xid on the connection that replaced it: a resend of frame 10 */
 	CHECK_EQ(rra_resent_of(a, new, 0x1234), 10);
-	CHECK_EQ(a->conns[new].info.previous, old);
+	CHECK_EQ(a->conns[new].info.previous, a->conns[old].info.id);
 	CHECK_EQ(a->st.reconnects, 1);
 	CHECK_EQ(rra_resent_of(a, new, 0x9999), 0);
 	CHECK_EQ(a->st.calls_resent, 1);

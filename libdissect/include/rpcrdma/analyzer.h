@@ -228,8 +228,12 @@ struct rr_conn_info {
 	bool closed;
 	bool reset;          /* iWARP: closed by a TCP RST */
 	/* the last connection before it between the same requester and
-	 * responder addresses (a reconnect), RR_CONN_NONE */
+	 * responder addresses (a reconnect): its id, RR_CONN_NONE */
 	uint32_t previous;
+	/* its number in the run: the connections seen before it, never
+	 * reused, where an index (rr_analyzer_conn) is reused once the
+	 * connection it held was evicted; what front ends show */
+	uint32_t id;
 	struct rr_conn_stats st;
 };
 
@@ -261,6 +265,7 @@ struct rr_event {
 	uint64_t frame;      /* 1-based frame number of the frame that ended it */
 	uint64_t ts_ns;
 	uint32_t conn;       /* index for rr_analyzer_conn() */
+	uint32_t conn_id;    /* that connection's id, RR_CONN_NONE for none */
 	uint8_t dir;         /* enum rr_dir */
 	/* RR_EV_MESSAGE: the header and RPC decoded from the whole message */
 	const struct rr_rpcrdma *hdr;
@@ -353,8 +358,8 @@ struct rr_frame_summary {
 	uint32_t rpcrdma;              /* units of a known RPC-over-RDMA
 					* connection: SENDs, chunk RDMA, ACKs */
 	/* the connection of the frame's CM message or MPA Request/Reply
-	 * (rr_analyzer_conn), RR_CONN_NONE when it belongs to none */
-	uint32_t conn;
+	 * (rr_analyzer_conn), RR_CONN_NONE when it belongs to none; its id */
+	uint32_t conn, conn_id;
 };
 #define RR_CONN_NONE UINT32_MAX
 RR_API const struct rr_frame_summary *
