@@ -22,31 +22,29 @@
 #include <string.h>
 
 #define NONE UINT32_MAX
-#define NO_SLOT UINT16_MAX
 #define POOL_PAGE 4096u       /* rebuilt messages take whole pages */
 #define HDR_KEEP 4096u        /* bytes of a reassembled SEND kept: headers */
 #define RECENT 256u           /* completed xids remembered for RDMA_DONE */
 #define SENT_XIDS 1024  /* forward calls remembered for resends: 12 KiB */
 #define SENT_HASH 2048  /* their index by (connection, xid): 4 KiB */
+#define PSN_FRAMES_BITS 12 /* request packets remembered: 4096, 48 KiB */
+#define PSN_FRAMES (1u << PSN_FRAMES_BITS)
 
-/* One end of a connection: where its messages arrive. */
+/* One end of a connection: where its messages arrive.  Its address and
+ * QPN (or TCP port) are the connection's public view's (side_addr,
+ * side_id); the packets that name what a retransmission repeats are in
+ * the analyzer's psn_frames. */
 struct side {
-	uint8_t addr[16];
-	uint32_t id;          /* QPN, or TCP port */
-	bool known;
-	bool psn_seen;        /* IB: next_psn follows the last request */
-	bool psn_exact;       /* IB: and no Read Request made it a floor */
 	/* reassembly of the SEND arriving at this side */
 	uint32_t slot;        /* reassembly slot, NONE when idle */
 	uint32_t next_psn;    /* IB: PSN of the next request packet */
 	uint32_t msn;         /* iWARP: MSN of the message */
-	bool marker_set;      /* iWARP: markers from this sequence number */
-	uint32_t marker_seq0;
+	uint32_t marker_seq0; /* iWARP: markers from this sequence number */
 	uint32_t stream;      /* iWARP: TCP reassembly of what this side sends */
-	/* IB: the frames of the last request packets sent to this side, to
-	 * name what a retransmission repeats */
-	struct { uint32_t psn, frame; } recent[4];
-	uint8_t recent_next;
+	bool known;
+	bool psn_seen;        /* IB: next_psn follows the last request */
+	bool psn_exact;       /* IB: and no Read Request made it a floor */
+	bool marker_set;      /* iWARP: marker_seq0 is set */
 };
 
 /*
@@ -78,6 +76,16 @@ struct conn {
 	bool setup_cut : 1;   /* the capture cut its setup: R bits unknown */
 	bool previous_known : 1; /* info.previous looked for */
 };
+
+static inline const uint8_t *side_addr(const struct conn *k, int s)
+{
+	return s ? k->info.responder_addr : k->info.requester_addr;
+}
+
+static inline uint32_t side_id(const struct conn *k, int s)
+{
+	return s ? k->info.responder_qpn : k->info.requester_qpn;
+}
 
 struct seg {
 	uint32_t handle, length;
@@ -126,33 +134,40 @@ struct rebuild {
 	uint32_t positions[RR_MAX_SEGMENTS]; /* of the call's segments */
 };
 
+/* A call outstanding, packed (bench/analyzer-memory): its small values
+ * share one word. */
+#define REBUILD_SLOT_BITS 11
+#define NO_REBUILD ((1u << REBUILD_SLOT_BITS) - 1)
 struct call {
 	uint32_t xid, conn;
-	uint8_t dir;          /* RR_DIR_FWD_CALL or RR_DIR_BWD_CALL */
-	bool used, has_reply_chunk, rrc_pending, answered;
-	bool counted;         /* in the connection's calls in flight */
-	uint16_t slot;
 	uint32_t prog, vers, proc;
 	uint32_t frame;       /* low bits of the call's frame number */
-	uint64_t ts_ns;
 	uint32_t segs;        /* first segment, chained by seg.next */
 	uint32_t hnext;       /* (conn, dir, xid) hash chain */
 	struct link conn_link; /* the connection's calls */
 	struct link age;       /* all calls, oldest first */
-	/* what this RPC moved: its SENDs, and RDMA on its chunks */
-	uint32_t bytes_inline;
-	uint16_t rebuild;     /* slot, NO_SLOT when none */
-	bool rebuild_lost;    /* needed a slot and found none */
-	bool status_counted;  /* its reply's status is in the statistics */
+	uint64_t ts_ns;
+	/* what this RPC moved: its SENDs, and RDMA on its chunks (at most
+	 * UINT32_MAX: a call's chunks are a few MiB) */
+	uint32_t bytes_inline, bytes_read, bytes_write;
+	unsigned slot : 7;    /* rr_analyzer_proc_slot */
+	unsigned rebuild : REBUILD_SLOT_BITS; /* slot, NO_REBUILD when none */
+	unsigned dir : 2;     /* RR_DIR_FWD_CALL or RR_DIR_BWD_CALL */
+	/* the reply's status read from the head of its reply chunk when the
+	 * message is not rebuilt, plus one (0: not seen) */
+	unsigned head_status : 4;
+	bool used : 1;
+	bool has_reply_chunk : 1, rrc_pending : 1, answered : 1;
+	bool counted : 1;     /* in the connection's calls in flight */
+	bool rebuild_lost : 1; /* needed a slot and found none */
+	bool status_counted : 1; /* its reply's status is in the statistics */
 	/* the result's data, which a write chunk carries, is the reply's last
 	 * item: NFSv3 READ or READLINK, or an NFSv4 COMPOUND whose last
 	 * operation is one of them (set with the call, data_last_of) */
-	bool data_last;
-	/* the reply's status read from the head of its reply chunk when the
-	 * message is not rebuilt, plus one (0: not seen) */
-	uint8_t head_status;
-	uint64_t bytes_read, bytes_write;
+	bool data_last : 1;
 };
+_Static_assert(RR_PROC_SLOTS <= 128 && RR_DIR_BWD_CALL < 4 &&
+	       RR_REPLY_STATUS_COUNT < 16, "struct call's bit fields");
 
 #define STREAM_BUF 65536u
 #define OOO_SLOTS 4
@@ -216,6 +231,10 @@ struct rr_analyzer {
 	struct { uint32_t xid, conn, frame; } sent[SENT_XIDS];
 	unsigned sent_next;
 	uint16_t sent_index[SENT_HASH]; /* slot in sent plus one, 0: none */
+	/* IB: the frames of recent request packets by (connection id, side
+	 * they were sent to, PSN), to name what a retransmission repeats; a
+	 * newer packet takes an older one's place */
+	struct { uint32_t conn_id, side_psn, frame; } psn_frames[PSN_FRAMES];
 	/* RDMA_DONE: xids of recently completed calls */
 	uint32_t recent[RECENT];
 	uint32_t recent_at;
@@ -227,6 +246,11 @@ struct rr_analyzer {
 	uint8_t scratch[65536]; /* iWARP marker removal */
 	size_t memory;
 };
+
+static inline uint32_t add_saturated(uint32_t x, uint64_t y)
+{
+	return y >= UINT32_MAX - x ? UINT32_MAX : x + (uint32_t)y;
+}
 
 /* analyzer.c */
 void rra_emit(struct rr_analyzer *a, struct rr_event *ev);
@@ -251,7 +275,9 @@ void rra_ep_del(struct rr_analyzer *a, uint32_t c, int s);
 void rra_frame_addrs(const struct rr_frame *f, uint8_t src[16],
 		     uint8_t dst[16]);
 void rra_half_add(struct rr_analyzer *a, uint32_t c, int s);
-void rra_info_sides(struct rr_analyzer *a, uint32_t c);
+void rra_side_addr_put(struct rr_analyzer *a, uint32_t c, int s,
+		       const uint8_t *addr);
+void rra_sides_swap(struct rr_analyzer *a, uint32_t c);
 void rra_list_add(struct rr_analyzer *a, unsigned l, uint32_t c);
 void rra_list_del(struct rr_analyzer *a, unsigned l, uint32_t c);
 void rra_set_private(struct rr_analyzer *a, uint32_t cn, int side,

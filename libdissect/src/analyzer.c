@@ -81,8 +81,8 @@ struct rr_analyzer *rr_analyzer_new(const struct rr_config *cfg,
 	a->pool_pages = a->lim.rebuild_bytes / POOL_PAGE;
 	if (!a->lim.max_rebuild || !a->pool_pages)
 		a->lim.rebuild_slots = 0;
-	if (a->lim.rebuild_slots >= NO_SLOT)
-		a->lim.rebuild_slots = NO_SLOT - 1;
+	if (a->lim.rebuild_slots >= NO_REBUILD)
+		a->lim.rebuild_slots = NO_REBUILD - 1;
 	if (!a->lim.rebuild_slots)
 		a->pool_pages = 0;
 	a->rebuilds = alloc(a, a->lim.rebuild_slots, sizeof(struct rebuild));

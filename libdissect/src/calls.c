@@ -53,7 +53,7 @@ void rra_call_free(struct rr_analyzer *a, uint32_t ci)
 			a->st.total.in_flight--;
 		c->counted = false;
 	}
-	if (c->rebuild != NO_SLOT)
+	if (c->rebuild != NO_REBUILD)
 		rra_rebuild_put(a, c);
 	for (uint32_t s = c->segs; s != NONE;) {
 		uint32_t next = a->segs[s].next;
@@ -111,7 +111,7 @@ uint32_t rra_call_new(struct rr_analyzer *a, uint32_t conn, uint8_t dir,
 	c->conn = conn;
 	c->dir = dir;
 	c->segs = NONE;
-	c->rebuild = NO_SLOT;
+	c->rebuild = NO_REBUILD;
 	c->ts_ns = a->now_ns;
 	c->frame = (uint32_t)a->frame_no;
 	uint32_t h = call_hash(a, conn, dir, xid);

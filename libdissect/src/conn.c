@@ -49,10 +49,10 @@ static uint32_t ep_chain_find(const struct rr_analyzer *a, const uint8_t *addr,
 	for (uint32_t c = a->conn_hash[ep_hash(a, addr, id)]; c != NONE;) {
 		const struct conn *k = &a->conns[c >> 1];
 		int s = (int)(c & 1);
-		if (k->used && k->side[s].known && k->side[s].id == id &&
-		    addr_eq(k->side[s].addr, addr) &&
-		    (!peer || (k->side[1 - s].known && k->side[1 - s].id == peer_id &&
-			       addr_eq(k->side[1 - s].addr, peer)))) {
+		if (k->used && k->side[s].known && side_id(k, s) == id &&
+		    addr_eq(side_addr(k, s), addr) &&
+		    (!peer || (k->side[1 - s].known && side_id(k, 1 - s) == peer_id &&
+			       addr_eq(side_addr(k, 1 - s), peer)))) {
 			*side = s;
 			return c >> 1;
 		}
@@ -104,7 +104,7 @@ uint32_t rra_tcp_conn_find(struct rr_analyzer *a, const uint8_t *src,
 void rra_ep_add(struct rr_analyzer *a, uint32_t c, int s)
 {
 	struct conn *k = &a->conns[c];
-	uint32_t h = ep_hash(a, k->side[s].addr, k->side[s].id);
+	uint32_t h = ep_hash(a, side_addr(k, s), side_id(k, s));
 	ep_seen_forget(a);
 	k->hnext[s] = a->conn_hash[h];
 	a->conn_hash[h] = c << 1 | (uint32_t)s;
@@ -116,7 +116,7 @@ void rra_ep_del(struct rr_analyzer *a, uint32_t c, int s)
 	ep_seen_forget(a);
 	if (!k->side[s].known)
 		return;
-	uint32_t *pp = &a->conn_hash[ep_hash(a, k->side[s].addr, k->side[s].id)];
+	uint32_t *pp = &a->conn_hash[ep_hash(a, side_addr(k, s), side_id(k, s))];
 	while (*pp != NONE) {
 		uint32_t e = *pp;
 		if (e == (c << 1 | (uint32_t)s)) {
@@ -151,8 +151,8 @@ static uint32_t *list_head(struct rr_analyzer *a, unsigned l,
 			   const struct conn *k)
 {
 	if (l == LIST_HALF)
-		return chain(a, l, pair_hash(k->side[k->half_side].addr,
-					     k->side[1 - k->half_side].addr));
+		return chain(a, l, pair_hash(side_addr(k, k->half_side),
+					     side_addr(k, 1 - k->half_side)));
 	if (l == LIST_PAIR)
 		return chain(a, l, pair_hash(k->info.requester_addr,
 					     k->info.responder_addr));
@@ -216,23 +216,20 @@ void rra_half_add(struct rr_analyzer *a, uint32_t c, int s)
  * must not make a frame's cost grow (the newest come first). */
 #define CHAIN_WALK 16
 
-/* The public view of the two sides: requester [0], responder [1]. */
-void rra_info_sides(struct rr_analyzer *a, uint32_t c)
+/* A side's address is part of the pair chain's key: off the chain while
+ * it changes.  (The half chain's too: its callers take care of that.) */
+void rra_side_addr_put(struct rr_analyzer *a, uint32_t c, int s,
+		       const uint8_t *addr)
 {
 	struct conn *k = &a->conns[c];
-	/* the pair chain is keyed by these addresses */
-	if ((k->listed & (1u << LIST_PAIR)) &&
-	    (!addr_eq(k->info.requester_addr, k->side[0].addr) ||
-	     !addr_eq(k->info.responder_addr, k->side[1].addr))) {
-		rra_list_del(a, LIST_PAIR, c);
-		memcpy(k->info.requester_addr, k->side[0].addr, 16);
-		memcpy(k->info.responder_addr, k->side[1].addr, 16);
+	uint8_t *at = s ? k->info.responder_addr : k->info.requester_addr;
+	if (addr_eq(at, addr))
+		return;
+	bool pair = k->listed & (1u << LIST_PAIR);
+	rra_list_del(a, LIST_PAIR, c);
+	memcpy(at, addr, 16);
+	if (pair)
 		rra_list_add(a, LIST_PAIR, c);
-	}
-	memcpy(k->info.requester_addr, k->side[0].addr, 16);
-	memcpy(k->info.responder_addr, k->side[1].addr, 16);
-	k->info.requester_qpn = k->side[0].id;
-	k->info.responder_qpn = k->side[1].id;
 }
 
 void rra_side_set(struct rr_analyzer *a, uint32_t c, int s,
@@ -246,13 +243,45 @@ void rra_side_set(struct rr_analyzer *a, uint32_t c, int s,
 	 * chain's key, may change: off the chain before it does */
 	bool half = k->listed & (1u << LIST_HALF);
 	rra_list_del(a, LIST_HALF, c);
-	memcpy(sd->addr, addr, 16);
-	sd->id = id;
+	rra_side_addr_put(a, c, s, addr);
+	if (s)
+		k->info.responder_qpn = id;
+	else
+		k->info.requester_qpn = id;
 	sd->known = true;
 	rra_ep_add(a, c, s);
-	rra_info_sides(a, c);
 	if (half && k->half_side != s)
 		rra_list_add(a, LIST_HALF, c);
+}
+
+/* Requester and responder change places: the first call showed which is
+ * which (RFC 8166 §3.1: the requester sends calls). */
+void rra_sides_swap(struct rr_analyzer *a, uint32_t c)
+{
+	struct conn *k = &a->conns[c];
+	bool half = k->listed & (1u << LIST_HALF);
+	bool pair = k->listed & (1u << LIST_PAIR);
+	rra_list_del(a, LIST_HALF, c);
+	rra_list_del(a, LIST_PAIR, c);
+	rra_ep_del(a, c, 0);
+	rra_ep_del(a, c, 1);
+	struct side t = k->side[0];
+	k->side[0] = k->side[1];
+	k->side[1] = t;
+	uint8_t addr[16];
+	memcpy(addr, k->info.requester_addr, 16);
+	memcpy(k->info.requester_addr, k->info.responder_addr, 16);
+	memcpy(k->info.responder_addr, addr, 16);
+	uint32_t id = k->info.requester_qpn;
+	k->info.requester_qpn = k->info.responder_qpn;
+	k->info.responder_qpn = id;
+	for (int s = 0; s < 2; s++)
+		if (k->side[s].known)
+			rra_ep_add(a, c, s);
+	if (pair)
+		rra_list_add(a, LIST_PAIR, c);
+	if (half)
+		rra_half_add(a, c, 1 - k->half_side);
 }
 
 uint32_t rra_conn_new(struct rr_analyzer *a, uint8_t transport)
@@ -446,9 +475,9 @@ uint32_t rra_conn_for(struct rr_analyzer *a, uint8_t transport,
 		uint32_t next = k->link[LIST_HALF].next;
 		int s = k->half_side;
 		if (!k->info.closed && k->info.transport == transport &&
-		    !k->side[s].known && addr_eq(k->side[s].addr, dst) &&
-		    k->side[1 - s].known && addr_eq(k->side[1 - s].addr, src) &&
-		    (!src_id_known || k->side[1 - s].id == src_id)) {
+		    !k->side[s].known && addr_eq(side_addr(k, s), dst) &&
+		    k->side[1 - s].known && addr_eq(side_addr(k, 1 - s), src) &&
+		    (!src_id_known || side_id(k, 1 - s) == src_id)) {
 			rra_side_set(a, i, s, dst, dst_id);
 			*to = s;
 			return i;
@@ -463,12 +492,11 @@ uint32_t rra_conn_for(struct rr_analyzer *a, uint8_t transport,
 	k->info.roles_inferred = true;
 	/* until a call says otherwise, the receiver is the responder */
 	rra_side_set(a, cn, 1, dst, dst_id);
-	memcpy(k->side[0].addr, src, 16);
+	rra_side_addr_put(a, cn, 0, src);
 	if (src_id_known)
 		rra_side_set(a, cn, 0, src, src_id);
 	else
 		rra_half_add(a, cn, 0);
-	rra_info_sides(a, cn);
 	*to = 1;
 	return cn;
 }

@@ -250,7 +250,7 @@ static void on_reply(struct rr_analyzer *a, uint32_t cn, uint8_t dir,
 	if (c->rrc_pending) {
 		if (a->lim.rebuild_slots) {
 			/* the call's own rebuilding is over: a fresh slot */
-			if (c->rebuild != NO_SLOT)
+			if (c->rebuild != NO_REBUILD)
 				rra_rebuild_put(a, c);
 			c->rebuild_lost = false;
 			rra_rebuild_get(a, ci, rra_chunk_space(a, c, true));
@@ -288,19 +288,7 @@ static uint8_t direction(struct rr_analyzer *a, uint32_t cn, int sender,
 		if (k->info.roles_inferred && k->info.st.calls == 0 && call &&
 		    sender != 0) {
 			/* the first call names the requester: swap the sides */
-			struct side t = k->side[0];
-			bool half = k->listed & (1u << LIST_HALF);
-			rra_list_del(a, LIST_HALF, cn);
-			rra_ep_del(a, cn, 0);
-			rra_ep_del(a, cn, 1);
-			k->side[0] = k->side[1];
-			k->side[1] = t;
-			for (int s = 0; s < 2; s++)
-				if (k->side[s].known)
-					rra_ep_add(a, cn, s);
-			rra_info_sides(a, cn);
-			if (half)
-				rra_half_add(a, cn, 1 - k->half_side);
+			rra_sides_swap(a, cn);
 			sender = 0;
 		}
 		if (sender == 0)
@@ -463,7 +451,7 @@ uint32_t rra_rdma_write(struct rr_analyzer *a, uint32_t cn, uint32_t key,
 	if (si == NONE)
 		return NONE;
 	const struct seg *g = &a->segs[si];
-	a->calls[g->call].bytes_write += len;
+	a->calls[g->call].bytes_write = add_saturated(a->calls[g->call].bytes_write, len);
 	if (va < g->offset || va - g->offset + len > g->length)
 		rra_finding(a, cn, RR_FIND_WRITE_BEYOND, NULL);
 	return va >= g->offset ? si : NONE;
@@ -509,6 +497,7 @@ uint32_t rra_rdma_read(struct rr_analyzer *a, uint32_t cn, uint32_t key,
 		return NONE;
 	uint32_t si = rra_seg_find(a, cn, key, va);
 	if (si != NONE)
-		a->calls[a->segs[si].call].bytes_read += len;
+		a->calls[a->segs[si].call].bytes_read =
+			add_saturated(a->calls[a->segs[si].call].bytes_read, len);
 	return si;
 }

@@ -27,8 +27,7 @@ void rra_cm(struct rr_analyzer *a, const struct rr_frame *f)
 		/* a known side is hashed by its address: never move it here */
 		if (!a->conns[cn].side[1].known) {
 			rra_list_del(a, LIST_HALF, cn);
-			memcpy(a->conns[cn].side[1].addr, dst, 16);
-			rra_info_sides(a, cn);
+			rra_side_addr_put(a, cn, 1, dst);
 			rra_half_add(a, cn, 1);
 		}
 		/* an NFS/RDMA service ID, or RFC 8797 data, marks it ours */
@@ -139,6 +138,36 @@ static bool rc_request(uint8_t op)
 }
 
 /* RC traffic on IB or RoCE (IBA vol. 1 §9). */
+/* The slot of psn_frames for a request packet with this PSN sent to side
+ * `to` of a connection: direct-mapped, so a newer packet may take an
+ * older one's place and the older is then too far back to be named. */
+static uint32_t psn_frame_slot(const struct conn *k, int to, uint32_t psn)
+{
+	uint32_t h = (k->info.id * 2654435761u) ^ (psn | (uint32_t)to << 24);
+	return (h * 0x9e3779b1u) >> (32 - PSN_FRAMES_BITS);
+}
+
+static void psn_frame_put(struct rr_analyzer *a, const struct conn *k, int to,
+			  uint32_t psn)
+{
+	uint32_t i = psn_frame_slot(k, to, psn);
+	a->psn_frames[i].conn_id = k->info.id;
+	a->psn_frames[i].side_psn = psn | (uint32_t)to << 24;
+	a->psn_frames[i].frame = (uint32_t)a->frame_no;
+}
+
+/* The frame that carried this PSN to side `to` first, 0 when unknown. */
+static uint64_t psn_frame(const struct rr_analyzer *a, const struct conn *k,
+			  int to, uint32_t psn)
+{
+	uint32_t i = psn_frame_slot(k, to, psn);
+	if (!a->psn_frames[i].frame || a->psn_frames[i].conn_id != k->info.id ||
+	    a->psn_frames[i].side_psn != (psn | (uint32_t)to << 24))
+		return 0;
+	/* the low 32 bits kept: the most recent frame that has them */
+	return a->frame_no - (uint32_t)((uint32_t)a->frame_no - a->psn_frames[i].frame);
+}
+
 void rra_ib_packet(struct rr_analyzer *a, const struct rr_frame *f)
 {
 	uint8_t src[16], dst[16];
@@ -172,10 +201,7 @@ void rra_ib_packet(struct rr_analyzer *a, const struct rr_frame *f)
 			struct rr_event ev = { .kind = RR_EV_RETRANSMISSION,
 					       .conn = cn, .dir = RR_DIR_UNKNOWN,
 					       .opcode = op, .psn = psn };
-			for (unsigned i = 0; i < 4; i++)
-				if (sd->recent[i].frame && sd->recent[i].psn == psn)
-					ev.original_frame = a->frame_no -
-						(uint32_t)((uint32_t)a->frame_no - sd->recent[i].frame);
+			ev.original_frame = psn_frame(a, k, to, psn);
 			rra_emit(a, &ev);
 			return;
 		}
@@ -189,9 +215,7 @@ void rra_ib_packet(struct rr_analyzer *a, const struct rr_frame *f)
 		sd->psn_seen = true;
 		sd->psn_exact = op != RR_OP_RC_READ_REQUEST;
 		sd->next_psn = (psn + 1) & 0xFFFFFF;
-		sd->recent[sd->recent_next].psn = psn;
-		sd->recent[sd->recent_next].frame = (uint32_t)a->frame_no;
-		sd->recent_next = (sd->recent_next + 1) % 4;
+		psn_frame_put(a, k, to, psn);
 	}
 	switch (op) {
 	case RR_OP_RC_SEND_ONLY:

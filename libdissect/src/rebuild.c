@@ -86,7 +86,7 @@ struct rebuild *rra_rebuild_get(struct rr_analyzer *a, uint32_t ci,
 				uint64_t size)
 {
 	struct call *c = &a->calls[ci];
-	if (c->rebuild != NO_SLOT)
+	if (c->rebuild != NO_REBUILD)
 		return &a->rebuilds[c->rebuild];
 	if (c->rebuild_lost || !a->lim.rebuild_slots)
 		return NULL;
@@ -138,7 +138,7 @@ void rra_rebuild_put(struct rr_analyzer *a, struct call *c)
 		a->st.rebuild_incomplete++;
 	pages_mark(a, r->page, (r->size + POOL_PAGE - 1) / POOL_PAGE, false);
 	r->call = NONE;
-	c->rebuild = NO_SLOT;
+	c->rebuild = NO_REBUILD;
 }
 
 /* The reply's status, once a call: from its RPC header, inline or
@@ -299,7 +299,7 @@ void rra_reads_landed(struct rr_analyzer *a, uint32_t si)
 	const struct seg *g = &a->segs[si];
 	uint32_t ci = g->call;
 	struct call *c = &a->calls[ci];
-	if (c->rebuild == NO_SLOT)
+	if (c->rebuild == NO_REBUILD)
 		return;
 	struct rebuild *r = &a->rebuilds[c->rebuild];
 	if (r->lost)
@@ -344,7 +344,7 @@ void rra_reply_rebuild(struct rr_analyzer *a, uint32_t ci,
 		return;
 	bool placeable = c->data_last;
 	uint32_t out = 0;
-	struct rebuild *r = c->rebuild != NO_SLOT ? &a->rebuilds[c->rebuild] : NULL;
+	struct rebuild *r = c->rebuild != NO_REBUILD ? &a->rebuilds[c->rebuild] : NULL;
 	if (!r || r->lost || (want == WRITE_CHUNK && (!placeable || kept < len)))
 		goto incomplete;
 	if (want == WRITE_CHUNK) {
@@ -416,7 +416,7 @@ void rra_place(struct rr_analyzer *a, uint32_t si, uint64_t pos,
 	if (!a->lim.rebuild_slots || c->answered != g->rrc)
 		return; /* writes after the reply, reads of a settled call */
 	/* the chunk space is summed once, when the slot is taken */
-	struct rebuild *r = c->rebuild != NO_SLOT ? &a->rebuilds[c->rebuild] :
+	struct rebuild *r = c->rebuild != NO_REBUILD ? &a->rebuilds[c->rebuild] :
 			    rra_rebuild_get(a, g->call, rra_chunk_space(a, c, g->rrc));
 	if (!r)
 		return;

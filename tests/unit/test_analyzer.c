@@ -50,7 +50,7 @@ static void connections(void)
 	CHECK_EQ(ib_to(a, host_b, host_a, 0x11, &to), c0);
 	CHECK_EQ(to, 0);
 	CHECK(a->conns[c0].side[0].known);
-	CHECK_EQ(a->conns[c0].side[0].id, 0x11);
+	CHECK_EQ(side_id(&a->conns[c0], 0), 0x11);
 	CHECK(!(a->conns[c0].listed & (1u << LIST_HALF)));
 	/* and both directions by endpoint from then on */
 	CHECK_EQ(ib_to(a, host_a, host_b, 0x22, &to), c0);

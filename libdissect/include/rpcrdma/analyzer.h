@@ -151,10 +151,10 @@ RR_API const char *rr_chunk_kind_str(unsigned v);
 struct rr_conn_stats {
 	/* by direction and proc; 32 bits keep a connection small */
 	uint32_t messages[RR_DIR_UNKNOWN + 1][5];
-	uint64_t calls, replies, unmatched;
 	uint32_t grant, grant_min, grant_max;     /* forward credits */
 	uint32_t in_flight, in_flight_max;
 	uint32_t bc_grant, bc_in_flight;
+	uint64_t calls, replies, unmatched;
 	uint64_t bytes_send, bytes_read, bytes_write;
 	uint64_t chunks[RR_KIND_COUNT];
 	uint64_t findings;
@@ -213,20 +213,13 @@ struct rr_stats {
 };
 
 struct rr_conn_info {
+	uint64_t first_ns, last_ns;
 	uint8_t transport;   /* enum rr_transport */
 	bool inferred;       /* sides linked from traffic, not from CM/MPA */
 	bool roles_inferred; /* requester guessed from the first call */
 	uint8_t addr_len;
 	uint8_t requester_addr[16], responder_addr[16];
 	uint32_t requester_qpn, responder_qpn;   /* or TCP ports (iWARP) */
-	bool have_private[2];                    /* [0] requester [1] responder */
-	struct rr_cm_private priv[2];
-	struct rr_inline_thresholds thresholds;
-	uint8_t mpa_revision;
-	uint16_t ird, ord;
-	uint64_t first_ns, last_ns;
-	bool closed;
-	bool reset;          /* iWARP: closed by a TCP RST */
 	/* the last connection before it between the same requester and
 	 * responder addresses (a reconnect): its id, RR_CONN_NONE */
 	uint32_t previous;
@@ -234,6 +227,13 @@ struct rr_conn_info {
 	 * reused, where an index (rr_analyzer_conn) is reused once the
 	 * connection it held was evicted; what front ends show */
 	uint32_t id;
+	struct rr_cm_private priv[2];
+	bool have_private[2];                    /* [0] requester [1] responder */
+	uint8_t mpa_revision;
+	bool closed;
+	struct rr_inline_thresholds thresholds;
+	uint16_t ird, ord;
+	bool reset;          /* iWARP: closed by a TCP RST */
 	struct rr_conn_stats st;
 };
 
@@ -325,7 +325,7 @@ struct rr_analyzer_limits {
 	uint32_t tcp_streams;       /* iWARP directions reassembled at once: 64 */
 	uint32_t call_timeout_ms;   /* unanswered calls age out: 60000 */
 	/* RPC messages rebuilt from chunk data at once (0 turns rebuilding
-	 * off): 256; the bytes they share, in 4 KiB pages: 8 MiB; the
+	 * off): 256, at most 2046; the bytes they share, in 4 KiB pages: 8 MiB; the
 	 * largest one: 1 MiB */
 	uint32_t rebuild_slots;
 	uint32_t rebuild_bytes;

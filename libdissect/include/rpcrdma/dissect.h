@@ -331,13 +331,13 @@ struct rr_ddp {
 #define RR_CM_PRIVATE_LEN 8
 
 struct rr_cm_private {
+	uint32_t off;        /* of the format identifier */
+	uint32_t send_size, recv_size; /* bytes: (raw + 1) * 1024 */
 	bool found;          /* the format identifier is present */
 	uint8_t status;      /* enum rr_status when found */
-	uint32_t off;        /* of the format identifier */
 	uint8_t version, flags;
 	bool rinval;         /* R: remote invalidation supported */
 	uint8_t send_raw, recv_raw;
-	uint32_t send_size, recv_size; /* bytes: (raw + 1) * 1024 */
 };
 
 /* RFC 8797 §3.1: the default when a peer sent nothing usable. */
