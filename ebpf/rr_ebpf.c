@@ -4,15 +4,15 @@
 #include <fcntl.h>
 #include <stdarg.h>
 #include <net/if.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/epoll.h>
-#include <sys/file.h>
 #include <sys/mman.h>
 #include <sys/socket.h>
-#include <sys/stat.h>
+#include <sys/un.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -29,6 +29,7 @@
 #define TC_HANDLE 0x7270
 #define TC_PRIORITY 0x7264
 #define TC_SLOTS 8
+#define TC_MARK_PRIORITY (TC_PRIORITY + TC_SLOTS)
 
 /* One CPU's ring buffer, read in place (as libbpf's ring_buffer does) so
  * that the rings can be merged by time. */
@@ -47,7 +48,6 @@ struct rr_ebpf {
 	bool attached[2];        /* [0] ingress [1] egress */
 	bool destroy_hook;       /* the clsact qdisc is ours to remove */
 	int slot, slot_fd;       /* our filters' priority; its lock */
-	char lock_base[96];      /* the locks' path, but the slot's number */
 	int64_t mono_to_real;    /* CLOCK_REALTIME - CLOCK_MONOTONIC */
 	rr_ebpf_frame_fn fn;
 	void *ctx;
@@ -181,41 +181,24 @@ static bool is_loopback(const char *ifname)
 static const char *const point_names[] = { "ingress", "egress" };
 
 /*
- * Who holds a slot: a run holds a lock per interface and slot (flock,
- * which the kernel lets go however the run ends), so that a filter at a
- * slot nobody holds is one a killed run left, and one at a held slot is
- * another tool's, still watching.  The locks live in /run/rpcrdma-tools
- * (or /tmp without root), named by network namespace and interface.
+ * Who holds a slot: a run binds an abstract Unix socket named by the
+ * interface and the slot, which the kernel frees however the run ends, so
+ * that a filter at a slot nobody holds is one a killed run left, and one at
+ * a held slot is another tool's, still watching.  The abstract namespace is
+ * the network namespace's, the same for every user, mount namespace and
+ * private /tmp: a service with capabilities only sees root's runs.
+ * Returns the socket, or -1 when a live run holds the slot.
  */
-static void lock_base(struct rr_ebpf *e, unsigned ifindex)
-{
-	struct stat ns;
-	unsigned long long netns = stat("/proc/self/ns/net", &ns) == 0 ?
-					   (unsigned long long)ns.st_ino : 0;
-	static const char *const dirs[] = { "/run/rpcrdma-tools", "/tmp/rpcrdma-tools" };
-	for (int d = 0; d < 2; d++) {
-		if (mkdir(dirs[d], 0755) && errno != EEXIST)
-			continue;
-		if (access(dirs[d], W_OK))
-			continue;
-		snprintf(e->lock_base, sizeof(e->lock_base), "%s/ebpf-%llu-%u",
-			 dirs[d], netns, ifindex);
-		return;
-	}
-	e->lock_base[0] = '\0';
-}
-
-/* The slot's lock taken (its descriptor), or -1 when a live run holds it. */
 static int slot_take(const struct rr_ebpf *e, int slot)
 {
-	if (!e->lock_base[0])
+	int fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)   /* no Unix sockets: slot 0, as if alone */
 		return slot == 0 ? open("/dev/null", O_RDONLY | O_CLOEXEC) : -1;
-	char path[128];
-	snprintf(path, sizeof(path), "%s.%d.lock", e->lock_base, slot);
-	int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-	if (fd < 0)
-		return -1;
-	if (flock(fd, LOCK_EX | LOCK_NB)) {
+	struct sockaddr_un addr = { .sun_family = AF_UNIX };
+	int n = snprintf(addr.sun_path + 1, sizeof(addr.sun_path) - 1,
+			 "rpcrdma-tools/ebpf/%d/%d", e->hook.ifindex, slot);
+	socklen_t len = (socklen_t)(offsetof(struct sockaddr_un, sun_path) + 1 + (size_t)n);
+	if (bind(fd, (struct sockaddr *)&addr, len)) {
 		close(fd);
 		return -1;
 	}
@@ -270,25 +253,25 @@ static bool others_watch(struct rr_ebpf *e)
 	return others;
 }
 
-/* Who made the clsact qdisc that the runs share: a marker beside the
- * locks, so that the last run to leave removes it, whoever made it. */
-static void qdisc_marker(const struct rr_ebpf *e, bool make)
+/*
+ * Who made the clsact qdisc that the runs share: the run that makes it
+ * attaches a filter that does nothing at a priority past the slots', which
+ * stays in the kernel as long as the qdisc does, however the runs end and
+ * whoever they run as; the last run to leave removes a qdisc so marked.
+ */
+static void qdisc_mark(struct rr_ebpf *e)
 {
-	if (!e->lock_base[0])
-		return;
-	char path[128];
-	snprintf(path, sizeof(path), "%s.qdisc", e->lock_base);
-	if (make)
-		close(open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0644));
-	else
-		unlink(path);
+	e->hook.attach_point = BPF_TC_EGRESS;
+	LIBBPF_OPTS(bpf_tc_opts, a, .handle = TC_HANDLE, .priority = TC_MARK_PRIORITY,
+		    .prog_fd = bpf_program__fd(e->skel->progs.rpcrdma_qdisc_mark));
+	bpf_tc_attach(&e->hook, &a);
 }
 
-static bool qdisc_ours(const struct rr_ebpf *e)
+static bool qdisc_ours(struct rr_ebpf *e)
 {
-	char path[128];
-	snprintf(path, sizeof(path), "%s.qdisc", e->lock_base);
-	return e->lock_base[0] && access(path, F_OK) == 0;
+	e->hook.attach_point = BPF_TC_EGRESS;
+	LIBBPF_OPTS(bpf_tc_opts, q, .handle = TC_HANDLE, .priority = TC_MARK_PRIORITY);
+	return bpf_tc_query(&e->hook, &q) == 0;
 }
 
 /* What libbpf said last, or the verifier's complaint when it rejected
@@ -413,7 +396,6 @@ struct rr_ebpf *rr_ebpf_open(const char *ifname, const struct rr_ebpf_opts *o,
 	e->hook.sz = sizeof(e->hook);
 	e->hook.ifindex = (int)ifindex;
 	/* a slot of our own: another tool may watch the same interface */
-	lock_base(e, ifindex);
 	for (e->slot = 0; e->slot < TC_SLOTS; e->slot++)
 		if ((e->slot_fd = slot_take(e, e->slot)) >= 0)
 			break;
@@ -430,7 +412,7 @@ struct rr_ebpf *rr_ebpf_open(const char *ifname, const struct rr_ebpf_opts *o,
 		return NULL;
 	}
 	if (!err)
-		qdisc_marker(e, true);
+		qdisc_mark(e);
 	e->destroy_hook = !err;
 	enum rr_ebpf_direction dir = o->direction;
 	bool lo = dir == RR_EBPF_BOTH && is_loopback(ifname);
@@ -536,7 +518,6 @@ void rr_ebpf_close(struct rr_ebpf *e)
 	    !others_watch(e)) {
 		e->hook.attach_point = BPF_TC_INGRESS | BPF_TC_EGRESS;
 		bpf_tc_hook_destroy(&e->hook);
-		qdisc_marker(e, false);
 	}
 	if (e->slot_fd >= 0)
 		close(e->slot_fd);

@@ -181,14 +181,20 @@ check "a zero credit grant shows as rpcrdma.zero_credit" \
 
 # -- two eBPF users of one interface -------------------------------------------
 # rpcrdma-top first, rpcrdma-exporter beside it, stopped first: each keeps
-# its own filter, and the one left still sees everything
+# its own filter, and the one left still sees everything.  The exporter runs
+# as its systemd unit has it: another user, capabilities only, a /tmp of its
+# own (PrivateTmp), /run not writable
+service_caps=+bpf,+perfmon,+net_admin,+net_raw
 ip netns exec "$A" "$top" -b -j -d 0.5 -e vA >"$work/two-top.json" 2>"$work/two-top.err" &
 two_top=$!
 sleep 1.5
 inB "$peer" server -l 10.77.0.2 >/dev/null 2>&1 &
 server_pid=$!
 eport2=$((20000 + RANDOM % 20000))
-ip netns exec "$A" "$exporter" -e vA -l "127.0.0.1:$eport2" 2>"$work/two-exporter.err" &
+ip netns exec "$A" unshare -m sh -c 'mount -t tmpfs private-tmp /tmp && exec "$@"' sh \
+	setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps="$service_caps" \
+	--ambient-caps="$service_caps" \
+	"$exporter" -e vA -l "127.0.0.1:$eport2" 2>"$work/two-exporter.err" &
 two_exporter=$!
 sleep 1.5
 inA "$peer" client -l 10.77.0.1 -a 10.77.0.2 -n 300 >"$work/two-client1.out" 2>&1
@@ -196,7 +202,7 @@ sleep 1
 got=$(inA curl -s "http://127.0.0.1:$eport2/metrics" |
 	awk '$1 ~ /^rpcrdma_rpc_calls_total/ && $1 !~ /program="NFS4_CB"/ { s += $2 }
 	     END { print s + 0 }')
-check "two eBPF users: the exporter, started second, sees the peer's calls ($got)" \
+check "two eBPF users: the exporter, started second as a service, sees the peer's calls ($got)" \
 	test "$got" = "$(sed -n 's/^calls \([0-9]*\)  replies.*/\1/p' "$work/two-client1.out")"
 kill "$two_exporter" 2>/dev/null
 wait "$two_exporter" 2>/dev/null
