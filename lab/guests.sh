@@ -15,13 +15,21 @@ limit=${LAB_JOB_SECONDS:-1200}
 port=$((20000 + $$ % 20000))
 while ss -Htln "sport = :$port" | grep -q .; do port=$((port + 1)); done
 
+# Linux 5.x's soft-iWARP cannot listen on the IPv6 wildcard beside the IPv4
+# one (both bind the IPv4 address: EADDRINUSE), and nfsd then drops its RDMA
+# listener altogether: those guests run without IPv6.
+extra=""
+case "$transport:$(cat "$image/kernel-version")" in
+siw:5.*) extra="ipv6.disable=1" ;;
+esac
+
 guest() { # ROLE IP MAC NETDEV
 	cpu=""
 	[ "$accel" = kvm ] && cpu="-cpu host"
 	timeout -s KILL "$limit" qemu-system-x86_64 -nodefaults -no-reboot -display none \
 		-machine q35,accel="$accel" $cpu -m 1024 -smp 1 \
 		-kernel "$image/vmlinuz" -initrd "$image/initrd.img" \
-		-append "root=/dev/vda rw console=ttyS0 panic=-1 net.ifnames=0 init=/sbin/lab-init lab.src=$top lab.job=$job lab.role=$1 lab.ip=$2 lab.transport=$transport lab.build=$LAB_BUILD" \
+		-append "root=/dev/vda rw console=ttyS0 panic=-1 net.ifnames=0 init=/sbin/lab-init lab.src=$top lab.job=$job lab.role=$1 lab.ip=$2 lab.transport=$transport lab.build=$LAB_BUILD $extra" \
 		-drive file="$image/rootfs.img",if=virtio,format=raw,snapshot=on \
 		-netdev "socket,id=link,$4" -device virtio-net-pci,netdev=link,mac="$3" \
 		-virtfs local,path="$top",mount_tag=src,security_model=none,readonly=on \

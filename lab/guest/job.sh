@@ -72,9 +72,32 @@ capture_stop() {
 # The project's live sources beside tcpdump, on the same traffic: eBPF and
 # libpcap on the interface, the kernel's tracepoints.  Each writes its
 # statistics as JSON when interrupted.
+# The project's binaries: as built, or, when the guest's C library is older
+# than the host's they were built against (bullseye), through the host's
+# own loader and libraries, which lab/run puts in lab-runtime.
+tools() {
+	runtime=$LAB_BUILD/lab-runtime
+	if "$LAB_BUILD/cli/rpcrdma-dump" --version >/dev/null 2>&1; then
+		bin=$LAB_BUILD/cli
+		echo native >"$out/runtime"
+		ldd "$bin/rpcrdma-dump" | grep 'not found' >"$out/ldd-missing"
+		return
+	fi
+	bin=/run/lab-bin
+	mkdir -p "$bin"
+	cp "$runtime"/libibverbs/* /usr/lib/x86_64-linux-gnu/libibverbs/
+	for t in rpcrdma-dump rpcrdma-top rpcrdma-exporter rpcrdma-peer; do
+		printf '#!/bin/sh\nexec %s/ld-linux-x86-64.so.2 --library-path %s %s "$@"\n' \
+			"$runtime" "$runtime" "$LAB_BUILD/cli/$t" >"$bin/$t"
+		chmod 755 "$bin/$t"
+	done
+	echo host >"$out/runtime"
+	"$runtime/ld-linux-x86-64.so.2" --library-path "$runtime" --list \
+		"$LAB_BUILD/cli/rpcrdma-dump" | grep 'not found' >"$out/ldd-missing"
+}
+
 watch_start() {
-	bin=$LAB_BUILD/cli
-	ldd "$bin/rpcrdma-dump" | grep 'not found' >"$out/ldd-missing"
+	tools
 	"$bin/rpcrdma-dump" -e eth0 -q --stats=json >"$out/watch-ebpf.json" 2>"$out/watch-ebpf.err" &
 	watch_pids=$!
 	"$bin/rpcrdma-dump" -i eth0 -q --stats=json >"$out/watch-pcap.json" 2>"$out/watch-pcap.err" &
@@ -96,7 +119,6 @@ watch_start() {
 # The rdma-core sniffer on the guest's RDMA device: it works, or says why
 # not and what to use instead.
 sniff_try() {
-	bin=$LAB_BUILD/cli
 	"$bin/rpcrdma-dump" --list-devices >"$out/list-devices" 2>&1
 	timeout 60 "$bin/rpcrdma-dump" --rdma "${LAB_TRANSPORT}0" -c 1 >"$out/sniff.out" 2>"$out/sniff.err"
 	echo $? >"$out/sniff.status"
