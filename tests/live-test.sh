@@ -182,8 +182,8 @@ check "a zero credit grant shows as rpcrdma.zero_credit" \
 # -- two eBPF users of one interface -------------------------------------------
 # rpcrdma-top first, rpcrdma-exporter beside it, stopped first: each keeps
 # its own filter, and the one left still sees everything.  The exporter runs
-# as its systemd unit has it: another user, capabilities only, a /tmp of its
-# own (PrivateTmp), /run not writable
+# as its systemd unit has it: another user with capabilities only, to whom
+# /run is not writable
 service_caps=+bpf,+perfmon,+net_admin,+net_raw
 ip netns exec "$A" "$top" -b -j -d 0.5 -e vA >"$work/two-top.json" 2>"$work/two-top.err" &
 two_top=$!
@@ -191,8 +191,7 @@ sleep 1.5
 inB "$peer" server -l 10.77.0.2 >/dev/null 2>&1 &
 server_pid=$!
 eport2=$((20000 + RANDOM % 20000))
-ip netns exec "$A" unshare -m sh -c 'mount -t tmpfs private-tmp /tmp && exec "$@"' sh \
-	setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps="$service_caps" \
+ip netns exec "$A" setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps="$service_caps" \
 	--ambient-caps="$service_caps" \
 	"$exporter" -e vA -l "127.0.0.1:$eport2" 2>"$work/two-exporter.err" &
 two_exporter=$!
