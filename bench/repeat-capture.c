@@ -9,7 +9,7 @@
  *     input a run of its own, perhaps with the same QPNs), their header
  *     checksum redone and the UDP checksum cleared (RFC 768: zero is none);
  *   - IB CM communication IDs (IBA vol. 1 §12.6: the first words of a CM
- *     message's data) are changed per repetition, so that no REP or DREQ
+ *     message's data, as libdissect decoded them) are changed per repetition, so that no REP or DREQ
  *     names an earlier repetition's connection;
  *   - the ICRC is computed again (IBA annex A17.3.3 covers the addresses);
  *   - timestamps move on by the inputs' duration plus one second.
@@ -17,6 +17,8 @@
  * usage: repeat-capture -n N -o OUT IN...
  */
 #define _DEFAULT_SOURCE
+#include <arpa/inet.h>
+#include <endian.h>
 #include <errno.h>
 #include <pcap/pcap.h>
 #include <stdio.h>
@@ -25,6 +27,7 @@
 #include <unistd.h>
 
 #include <rpcrdma/dissect.h>
+#include <rpcrdma/encode.h>
 
 struct packet {
 	struct pcap_pkthdr h;
@@ -90,42 +93,14 @@ static uint64_t usec(const struct timeval *t)
 	return (uint64_t)t->tv_sec * 1000000u + (uint64_t)t->tv_usec;
 }
 
-static void put_be16(uint8_t *p, uint16_t v)
+/* A communication ID of repetition r, written at p: nonzero stays
+ * nonzero and differs from the other repetitions'. */
+static void comm_id_put(uint8_t *p, uint32_t id, uint32_t r)
 {
-	p[0] = (uint8_t)(v >> 8);
-	p[1] = (uint8_t)v;
-}
-
-static uint32_t get_be32(const uint8_t *p)
-{
-	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 |
-	       (uint32_t)p[2] << 8 | p[3];
-}
-
-static void put_be32(uint8_t *p, uint32_t v)
-{
-	put_be16(p, (uint16_t)(v >> 16));
-	put_be16(p + 2, (uint16_t)v);
-}
-
-/* RFC 791's header checksum. */
-static void ipv4_checksum(uint8_t *ip, uint32_t len)
-{
-	uint32_t sum = 0;
-	ip[10] = ip[11] = 0;
-	for (uint32_t i = 0; i + 1 < len; i += 2)
-		sum += (uint32_t)ip[i] << 8 | ip[i + 1];
-	while (sum >> 16)
-		sum = (sum & 0xffff) + (sum >> 16);
-	put_be16(ip + 10, (uint16_t)~sum);
-}
-
-/* A communication ID of repetition r: nonzero stays nonzero and differs. */
-static void comm_id(uint8_t *p, uint32_t r)
-{
-	uint32_t id = get_be32(p);
-	if (id)
-		put_be32(p, id ^ (r << 20 | r >> 12));
+	if (!id)
+		return;
+	uint32_t be = htonl(id ^ (r << 20 | r >> 12));
+	memcpy(p, &be, 4);
 }
 
 static void rewrite(const struct rr_config *cfg, uint8_t *d, uint32_t caplen,
@@ -144,21 +119,21 @@ static void rewrite(const struct rr_config *cfg, uint8_t *d, uint32_t caplen,
 		addr[1] = (uint8_t)(r >> 8);
 		addr[2] = (uint8_t)r;
 	}
-	ipv4_checksum(d + f.ip.off, f.ip.hdr_len);
-	put_be16(d + f.udp.off + 6, 0);
-	if (f.present & (1u << RR_LAYER_CM)) {
+	memset(d + f.ip.off + 10, 0, 2);
+	uint16_t sum = htons(rr_ipv4_header_checksum(d + f.ip.off, f.ip.hdr_len));
+	memcpy(d + f.ip.off + 10, &sum, 2);
+	memset(d + f.udp.off + 6, 0, 2);
+	if ((f.present & (1u << RR_LAYER_CM)) && f.mad.off + 32 <= caplen) {
 		uint8_t *cm = d + f.mad.off + 24;   /* the MAD's data */
-		if (f.mad.off + 32 <= caplen) {
-			comm_id(cm, r + 1);
-			if (f.cm.attr_id != RR_CM_REQ) /* REQ: reserved */
-				comm_id(cm + 4, r + 1);
-		}
+		comm_id_put(cm, f.cm.local_comm_id, r + 1);
+		if (f.cm.attr_id != RR_CM_REQ)       /* REQ: reserved */
+			comm_id_put(cm + 4, f.cm.remote_comm_id, r + 1);
 	}
 	if (f.icrc.state != RR_CRC_ABSENT) {
-		uint32_t icrc = rr_icrc_compute(f.transport, d + f.ip.off,
-						f.icrc.off - f.ip.off);
-		for (unsigned i = 0; i < 4; i++)   /* little-endian on the wire */
-			d[f.icrc.off + i] = (uint8_t)(icrc >> (8 * i));
+		/* little-endian on the wire, as the decoder reads it */
+		uint32_t icrc = htole32(rr_icrc_compute(f.transport, d + f.ip.off,
+							f.icrc.off - f.ip.off));
+		memcpy(d + f.icrc.off, &icrc, 4);
 	}
 }
 

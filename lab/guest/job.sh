@@ -97,7 +97,6 @@ tools() {
 }
 
 watch_start() {
-	tools
 	"$bin/rpcrdma-dump" -e eth0 -q --stats=json >"$out/watch-ebpf.json" 2>"$out/watch-ebpf.err" &
 	watch_pids=$!
 	"$bin/rpcrdma-dump" -i eth0 -q --stats=json >"$out/watch-pcap.json" 2>"$out/watch-pcap.err" &
@@ -150,6 +149,7 @@ if [ "$LAB_ROLE" = server ]; then
 	done
 else
 	wait_for "$peer_out/ready" 900 || exit 1
+	tools
 	capture_start
 	watch_start
 	client_job

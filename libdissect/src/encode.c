@@ -416,6 +416,7 @@ bool rr_ib_encode(struct rr_buf *b, const struct rr_bth *bth,
 	return !b->overflow;
 }
 
+/* RFC 1071's sum, begun at sum (a pseudo-header's), folded and negated. */
 static uint16_t ip_checksum(uint32_t sum, const uint8_t *p, size_t n)
 {
 	for (size_t i = 0; i + 1 < n; i += 2)
@@ -425,6 +426,11 @@ static uint16_t ip_checksum(uint32_t sum, const uint8_t *p, size_t n)
 	while (sum >> 16)
 		sum = (sum & 0xFFFF) + (sum >> 16);
 	return (uint16_t)~sum;
+}
+
+uint16_t rr_ipv4_header_checksum(const uint8_t *hdr, size_t len)
+{
+	return ip_checksum(0, hdr, len);
 }
 
 static void put_ethernet(struct rr_buf *b, const struct rr_endpoints *ep,

@@ -137,13 +137,17 @@ static bool rc_request(uint8_t op)
 	       op == RR_OP_RC_SEND_ONLY_INV;
 }
 
-/* RC traffic on IB or RoCE (IBA vol. 1 §9). */
 /* The slot of psn_frames for a request packet with this PSN sent to side
  * `to` of a connection: direct-mapped, so a newer packet may take an
  * older one's place and the older is then too far back to be named. */
+static uint32_t side_psn(int to, uint32_t psn)
+{
+	return psn | (uint32_t)to << 24;   /* PSNs are 24 bits */
+}
+
 static uint32_t psn_frame_slot(const struct conn *k, int to, uint32_t psn)
 {
-	uint32_t h = (k->info.id * 2654435761u) ^ (psn | (uint32_t)to << 24);
+	uint32_t h = (k->info.id * 2654435761u) ^ side_psn(to, psn);
 	return (h * 0x9e3779b1u) >> (32 - PSN_FRAMES_BITS);
 }
 
@@ -152,7 +156,7 @@ static void psn_frame_put(struct rr_analyzer *a, const struct conn *k, int to,
 {
 	uint32_t i = psn_frame_slot(k, to, psn);
 	a->psn_frames[i].conn_id = k->info.id;
-	a->psn_frames[i].side_psn = psn | (uint32_t)to << 24;
+	a->psn_frames[i].side_psn = side_psn(to, psn);
 	a->psn_frames[i].frame = (uint32_t)a->frame_no;
 }
 
@@ -162,12 +166,13 @@ static uint64_t psn_frame(const struct rr_analyzer *a, const struct conn *k,
 {
 	uint32_t i = psn_frame_slot(k, to, psn);
 	if (!a->psn_frames[i].frame || a->psn_frames[i].conn_id != k->info.id ||
-	    a->psn_frames[i].side_psn != (psn | (uint32_t)to << 24))
+	    a->psn_frames[i].side_psn != side_psn(to, psn))
 		return 0;
 	/* the low 32 bits kept: the most recent frame that has them */
 	return a->frame_no - (uint32_t)((uint32_t)a->frame_no - a->psn_frames[i].frame);
 }
 
+/* RC traffic on IB or RoCE (IBA vol. 1 §9). */
 void rra_ib_packet(struct rr_analyzer *a, const struct rr_frame *f)
 {
 	uint8_t src[16], dst[16];

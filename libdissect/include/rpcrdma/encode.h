@@ -96,6 +96,9 @@ struct rr_endpoints {
 	uint16_t ip_id;
 };
 
+/* The checksum of an IPv4 header (RFC 791 §3.1) whose checksum field is
+ * zero, in host order. */
+RR_API uint16_t rr_ipv4_header_checksum(const uint8_t *hdr, size_t len);
 /* Ethernet, IP, UDP, the IB bytes from rr_ib_encode, and the ICRC. */
 RR_API bool rr_frame_rocev2(struct rr_buf *b, const struct rr_endpoints *ep,
 			    const uint8_t *ib, size_t len);
