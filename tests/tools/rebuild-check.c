@@ -33,7 +33,7 @@ struct check {
 	struct read_offset reads[READ_OFFSETS];
 };
 
-/* The peer's file: byte i of it (peer/engine.c). */
+/* The peer's file: byte i of it (peer/engine.c, pattern). */
 static uint8_t file_byte(uint64_t off)
 {
 	return (uint8_t)(off * 131u ^ (off >> 9));
