@@ -178,6 +178,7 @@ struct stream {
 	bool used, synced;
 	uint32_t next_seq;    /* sequence number of the next byte wanted */
 	uint32_t len;         /* bytes held, markers removed */
+	uint32_t discard;     /* bytes still to come of an FPDU decoded cut */
 	struct { bool used; uint32_t seq, len; uint8_t data[OOO_BYTES]; } ooo[OOO_SLOTS];
 	uint8_t buf[STREAM_BUF];
 };

@@ -19,6 +19,7 @@ static struct stream *stream_of(struct rr_analyzer *a, struct side *sd)
 			st->used = true;
 			st->synced = false;
 			st->len = 0;
+			st->discard = 0;
 			for (unsigned k = 0; k < OOO_SLOTS; k++)
 				st->ooo[k].used = false;
 			sd->stream = i;
@@ -38,6 +39,7 @@ static void stream_gap(struct rr_analyzer *a, uint32_t cn, bool responder,
 {
 	st->synced = false;
 	st->len = 0;
+	st->discard = 0;
 	for (unsigned k = 0; k < OOO_SLOTS; k++)
 		st->ooo[k].used = false;
 	a->st.tcp_resyncs++;
@@ -84,6 +86,41 @@ static void stream_drain(struct rr_analyzer *a, uint32_t cn, int to,
 	st->len -= used;
 }
 
+/*
+ * The capture kept only the start of a segment: its last `missing` bytes
+ * are not here.  FPDU lengths tell where they end (RFC 5044 §6): the
+ * FPDU begun in the held bytes is decoded as far as it was captured, and
+ * the stream stays in step when the next FPDU starts at or after the
+ * segment's end.  False when a later FPDU's header was cut away.
+ */
+static bool stream_cut(struct rr_analyzer *a, uint32_t cn, int to,
+		       struct stream *st, uint32_t missing)
+{
+	uint32_t rest = st->discard < missing ? st->discard : missing;
+	st->discard -= rest;
+	missing -= rest;
+	if (!missing)
+		return true;
+	if (st->len < 2)
+		return false;
+	uint32_t total = rr_fpdu_total_len(st->buf);
+	struct rr_config cfg = a->cfg;
+	struct rr_frame *u = &a->fpdu;
+	rr_decode_fpdu_cut(&cfg, st->buf, st->len, total,
+			   a->conns[cn].crc, u);
+	if (u->status == RR_MALFORMED) {
+		rra_finding(a, cn, RR_FIND_MALFORMED, rr_layer_str(u->bad_layer));
+		return false;
+	}
+	iwarp_ddp(a, cn, to, u);
+	rest = total - st->len;
+	st->len = 0;
+	if (rest < missing)
+		return false;
+	st->discard = rest - missing;
+	return true;
+}
+
 /* Bytes [seq, seq + n) of the stream that side `from` sends. */
 static void stream_append(struct rr_analyzer *a, uint32_t cn, int to,
 			  struct stream *st, const uint8_t *p, uint32_t seq,
@@ -91,7 +128,9 @@ static void stream_append(struct rr_analyzer *a, uint32_t cn, int to,
 {
 	const struct side *from = &a->conns[cn].side[1 - to];
 	bool markers = a->conns[cn].markers;
-	for (uint32_t i = 0; i < n; i++) {
+	uint32_t rest = st->discard < n ? st->discard : n;
+	st->discard -= rest;
+	for (uint32_t i = rest; i < n; i++) {
 		uint32_t q = seq + i;
 		if (markers && from->marker_set && mpa_in_marker(q, from->marker_seq0))
 			continue;
@@ -131,25 +170,17 @@ static void stream_feed(struct rr_analyzer *a, uint32_t cn, int to,
 	uint32_t skip = st->next_seq - seq;   /* modulo 2^32, as TCP counts */
 	if (skip >= wire_n)
 		return;
-	if (n < wire_n && !skip && !st->len && !k->markers && n >= 2 &&
-	    rr_fpdu_total_len(p) == wire_n) {
-		/*
-		 * Cut by the capture, but one whole FPDU that starts the
-		 * segment (RFC 5044 §7 aligns them): its headers are here,
-		 * and the stream stays in step.
-		 */
-		struct rr_config cfg = a->cfg;
-		rr_decode_fpdu_cut(&cfg, p, n, wire_n, k->crc, &a->fpdu);
-		if (a->fpdu.status != RR_MALFORMED)
-			iwarp_ddp(a, cn, to, &a->fpdu);
-		st->next_seq = seq + wire_n;
-		return;
-	}
 	if (skip < n)
 		stream_append(a, cn, to, st, p + skip, seq + skip, n - skip);
 	if (n < wire_n) {
-		/* the capture cut the segment: the rest is lost */
-		stream_gap(a, cn, to == 0, st);
+		/* the capture cut the segment */
+		stream_drain(a, cn, to, st);
+		if (k->markers ||
+		    !stream_cut(a, cn, to, st, wire_n - (skip > n ? skip : n))) {
+			stream_gap(a, cn, to == 0, st);
+			return;
+		}
+		st->next_seq = seq + wire_n;
 		return;
 	}
 	/* held segments that now follow on */
@@ -250,6 +281,22 @@ void rra_tcp_end(struct rr_analyzer *a, const struct rr_frame *f)
 }
 
 /*
+ * A segment whose first bytes are a whole FPDU, or, cut by the capture, an
+ * FPDU header that decodes clean and a length within the segment: a place
+ * where a stream seen mid-way, or lost, can be taken up (RFC 5044 §7
+ * aligns FPDUs with segments).
+ */
+static bool fpdu_starts_segment(const struct rr_frame *f)
+{
+	const struct rr_note *n = &f->note[RR_LAYER_DDP];
+	if (n->status == RR_COMPLETE)
+		return n->problem == RR_PROBLEM_NONE;
+	return n->status == RR_TRUNCATED && f->caplen < f->wirelen &&
+	       f->payload.off != 0 &&
+	       f->fpdu.crc_off + 4 <= f->tcp.payload.off + f->tcp.payload.len;
+}
+
+/*
  * A TCP segment of an iWARP connection goes to its stream.  A connection
  * seen only mid-stream starts at a segment that begins with a whole FPDU.
  * Returns false when the segment is not iWARP this analyzer follows.
@@ -262,8 +309,7 @@ bool rra_iwarp_segment(struct rr_analyzer *a, const struct rr_frame *f)
 	uint32_t cn = rra_tcp_conn_find(a, src, f->tcp.sport, dst, f->tcp.dport, &to);
 	bool aligned = rr_has(f, RR_LAYER_DDP) && f->unit_index == 0 &&
 		       f->fpdu.off == f->tcp.payload.off &&
-		       f->note[RR_LAYER_DDP].status == RR_COMPLETE &&
-		       f->note[RR_LAYER_DDP].problem == RR_PROBLEM_NONE;
+		       fpdu_starts_segment(f);
 	if (cn == NONE || a->conns[cn].info.transport != RR_TRANSPORT_IWARP) {
 		if (!aligned)
 			return false;
