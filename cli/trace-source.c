@@ -16,76 +16,78 @@
 #define RR_TP_X_NAME(sym, name) [sym] = name,
 static const char *const event_names[RR_TP_EVENTS] = { RR_TP_EVENT_LIST(RR_TP_X_NAME) };
 
+#ifdef RR_HAVE_TRACEEVENT
+#include <traceevent/event-parse.h>
+
 bool rr_tp_parse_format(const char *text, struct rr_tp_layout *out)
 {
 	memset(out, 0, sizeof(*out));
-	bool named = false;
-	for (const char *line = text; line && *line;) {
-		const char *next = strchr(line, '\n');
-		while (*line == ' ' || *line == '\t')
-			line++;
-		if (!strncmp(line, "name: ", 6)) {
-			sscanf(line + 6, "%47s", out->name);
-			named = true;
-		} else if (!strncmp(line, "ID: ", 4)) {
-			out->id = (uint32_t)strtoul(line + 4, NULL, 10);
-		} else if (!strncmp(line, "field:", 6) && out->nfields < RR_TP_FIELDS) {
-			/* field:TYPE NAME[N];	offset:O;	size:S;	signed:G; */
-			const char *semi = strchr(line, ';');
-			if (!semi || (next && semi > next))
-				goto skip;
-			const char *name = semi;
-			while (name > line + 6 && name[-1] != ' ' && name[-1] != '*')
-				name--;
-			struct rr_tp_field *f = &out->f[out->nfields];
-			size_t n = (size_t)(semi - name);
-			const char *bracket = memchr(name, '[', n);
-			if (bracket)
-				n = (size_t)(bracket - name);
-			if (!n || n >= sizeof(f->name))
-				goto skip;
-			memcpy(f->name, name, n);
-			f->name[n] = '\0';
-			unsigned off, size, sgn;
-			const char *o = strstr(semi, "offset:");
-			if (!o || sscanf(o, "offset:%u;%*[ \t]size:%u;%*[ \t]signed:%u;",
-					 &off, &size, &sgn) != 3 ||
-			    off > 65535 || size > 65535)
-				goto skip;
-			f->offset = (uint16_t)off;
-			f->size = (uint16_t)size;
-			f->is_signed = sgn;
-			out->nfields++;
-		}
-skip:
-		line = next ? next + 1 : NULL;
+	struct tep_handle *tep = tep_alloc();
+	if (!tep)
+		return false;
+	/* records are read on the machine that wrote them */
+	tep_set_file_bigendian(tep, tep_is_bigendian() ? TEP_BIG_ENDIAN :
+							TEP_LITTLE_ENDIAN);
+	/* the print format is not used here: one this version of the library
+	 * cannot parse still leaves the fields, and is not worth a warning */
+	tep_set_loglevel(TEP_LOG_CRITICAL);
+	struct tep_event *ev = NULL;
+	enum tep_errno err = tep_parse_format(tep, &ev, text, strlen(text),
+					      "rpcrdma");
+	if ((err != 0 && err != TEP_ERRNO__READ_PRINT_FAILED) || !ev ||
+	    !ev->name) {
+		tep_free(tep);
+		return false;
 	}
-	return named && out->nfields;
+	out->tep = tep;
+	out->event = ev;
+	snprintf(out->name, sizeof(out->name), "%s", ev->name);
+	out->id = (uint32_t)ev->id;
+	out->nfields = (unsigned)(ev->format.nr_common + ev->format.nr_fields);
+	return out->nfields > 0;
+}
+
+void rr_tp_layout_free(struct rr_tp_layout *l)
+{
+	if (l->tep)
+		tep_free(l->tep);
+	memset(l, 0, sizeof(*l));
 }
 
 bool rr_tp_get(const struct rr_tp_layout *l, const uint8_t *rec, size_t len,
 	       const char *field, uint64_t *value)
 {
-	for (unsigned i = 0; i < l->nfields; i++) {
-		const struct rr_tp_field *f = &l->f[i];
-		if (strcmp(f->name, field))
-			continue;
-		if (f->size > 8 || (size_t)f->offset + f->size > len)
-			return false;
-		/* the host's byte order, as the kernel wrote the record */
-		uint64_t v = 0;
-		switch (f->size) {
-		case 1: { uint8_t x; memcpy(&x, rec + f->offset, 1); v = x; break; }
-		case 2: { uint16_t x; memcpy(&x, rec + f->offset, 2); v = x; break; }
-		case 4: { uint32_t x; memcpy(&x, rec + f->offset, 4); v = x; break; }
-		case 8: memcpy(&v, rec + f->offset, 8); break;
-		default: return false;
-		}
-		*value = v;
-		return true;
-	}
+	if (!l->event)
+		return false;
+	struct tep_format_field *f = tep_find_any_field(l->event, field);
+	unsigned long long v;
+	if (!f || f->offset < 0 || f->size <= 0 ||
+	    (size_t)f->offset + (size_t)f->size > len ||
+	    tep_read_number_field(f, rec, &v) != 0)
+		return false;
+	*value = v;
+	return true;
+}
+#else
+bool rr_tp_parse_format(const char *text, struct rr_tp_layout *out)
+{
+	(void)text;
+	memset(out, 0, sizeof(*out));
 	return false;
 }
+
+void rr_tp_layout_free(struct rr_tp_layout *l)
+{
+	memset(l, 0, sizeof(*l));
+}
+
+bool rr_tp_get(const struct rr_tp_layout *l, const uint8_t *rec, size_t len,
+	       const char *field, uint64_t *value)
+{
+	(void)l, (void)rec, (void)len, (void)field, (void)value;
+	return false;
+}
+#endif
 
 void rr_tp_account(struct rr_tp_stats *s, enum rr_tp_event e,
 		   const struct rr_tp_layout *l, const uint8_t *rec, size_t len)
@@ -181,6 +183,12 @@ static char *slurp(const char *path)
 
 struct rr_trace *rr_trace_open(char *msg, size_t msglen)
 {
+#ifndef RR_HAVE_TRACEEVENT
+	snprintf(msg, msglen, "kernel tracepoints: this build has no libtraceevent "
+		 "to read their formats (apt-get install libtraceevent-dev, then "
+		 "build again)");
+	return NULL;
+#endif
 	const char *fs = tracefs();
 	if (!fs) {
 		snprintf(msg, msglen, "kernel tracepoints are not available: tracefs "
@@ -316,6 +324,8 @@ void rr_trace_close(struct rr_trace *t)
 		munmap(t->rings[i].base, t->rings[i].size);
 		close(t->rings[i].fd);
 	}
+	for (int e = 0; e < RR_TP_EVENTS; e++)
+		rr_tp_layout_free(&t->layout[e]);
 	free(t->rings);
 	free(t);
 }

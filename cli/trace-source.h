@@ -3,8 +3,9 @@
  * The kernel NFS client's and server's own view, for RNICs whose traffic
  * never reaches a netdev: the rpcrdma module's tracepoints
  * (include/trace/events/rpcrdma.h).  Their layouts change between kernel
- * versions, so each is read at run time from its tracefs format file and
- * fields are found by name, never by a fixed offset.
+ * versions, so each is read at run time from its tracefs format file
+ * (libtraceevent parses it) and fields are found by name, never by a fixed
+ * offset.
  */
 #ifndef RR_TRACE_SOURCE_H
 #define RR_TRACE_SOURCE_H
@@ -13,26 +14,25 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define RR_TP_FIELDS 32
+struct tep_handle;
+struct tep_event;
 
-struct rr_tp_field {
-	char name[32];
-	uint16_t offset, size;
-	bool is_signed;
-};
-
+/* One event's record layout, parsed by libtraceevent. */
 struct rr_tp_layout {
 	char name[48];
 	uint32_t id;
-	unsigned nfields;
-	struct rr_tp_field f[RR_TP_FIELDS];
+	unsigned nfields;          /* common fields included */
+	struct tep_handle *tep;    /* owns event */
+	struct tep_event *event;
 };
 
-/* A tracefs format file ("name:", "ID:", "field:TYPE NAME; offset:N;
- * size:N; signed:N;" lines); false when it is not one. */
+/* A tracefs format file ("name:", "ID:", "format:" and its "field:"
+ * lines); false when it is not one.  rr_tp_layout_free releases it. */
 bool rr_tp_parse_format(const char *text, struct rr_tp_layout *out);
-/* A field's value in a record of that layout; false when the layout has
- * no such field or the record is too short. */
+void rr_tp_layout_free(struct rr_tp_layout *l);
+/* A field's value in a record of that layout, in the host's byte order as
+ * the kernel wrote it; false when the layout has no such field or the
+ * record is too short. */
 bool rr_tp_get(const struct rr_tp_layout *l, const uint8_t *rec, size_t len,
 	       const char *field, uint64_t *value);
 

@@ -23,6 +23,7 @@ esac
 packages="build-essential cmake pkg-config clang llvm
 libpcap-dev wireshark-dev libibverbs-dev librdmacm-dev libjson-c-dev
 libmicrohttpd-dev bpftool libbpf-dev libelf-dev zlib1g-dev libncurses-dev scdoc
+libtraceevent-dev
 $*"
 # sanitizer and fuzzer runtimes, tshark and Wireshark, Prometheus, and the
 # tools the test scripts call

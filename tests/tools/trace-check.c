@@ -58,8 +58,12 @@ int main(int argc, char **argv)
 	check(!strcmp(new_reply.name, "xprtrdma_reply") && new_reply.id == 2210 &&
 		      new_reply.nfields == 8,
 	      "name, ID and fields of a format file");
-	check(!strcmp(old_reply.f[6].name, "rep") && old_reply.f[6].size == 8,
-	      "a pointer field's name after its '*'");
+	uint8_t rep_old[40] = { 0 };
+	uint64_t rep = 0x0123456789abcdefull, got = 0;
+	memcpy(rep_old + 16, &rep, 8);
+	check(rr_tp_get(&old_reply, rep_old, sizeof(rep_old), "rep", &got) &&
+		      got == rep,
+	      "a pointer field, named after its '*', read whole");
 
 	/* xprtrdma_reply: xid and credits at 32/36 (older), 16/20 (newer) */
 	uint8_t rec_old[40] = { 0 }, rec_new[24] = { 0 };
@@ -109,7 +113,13 @@ int main(int argc, char **argv)
 	      "xprtrdma_chunk_read of both kernels: segments and bytes");
 	rr_tp_account(&st, RR_TP_REPLY, &new_reply, rec_new, sizeof(rec_new));
 	check(st.replies == 1 && st.credits == 32, "xprtrdma_reply: the grant");
-	check(!rr_tp_parse_format("not a format file\n", &old_reply),
+	struct rr_tp_layout bad;
+	check(!rr_tp_parse_format("not a format file\n", &bad),
 	      "text that is not a format file is refused");
+	rr_tp_layout_free(&bad);
+	struct rr_tp_layout *all[] = { &old_reply, &new_reply, &old_rqst,
+				       &new_rqst, &old_rd, &new_rd };
+	for (unsigned i = 0; i < sizeof(all) / sizeof(all[0]); i++)
+		rr_tp_layout_free(all[i]);
 	return check_done();
 }
