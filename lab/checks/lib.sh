@@ -70,6 +70,14 @@ check_watchers() {
 	last=$(tail -n 1 "$w-trace.jsonl")
 	check_eq "$1/$t: rpcrdma-top -t: forward replies" "$fwd_replies" "$(echo "$last" | jq .client.replies)"
 	check_ge "$1/$t: rpcrdma-top -t: forward calls marshalled" "$fwd_calls" "$(echo "$last" | jq .client.calls)"
+	# the server's tracepoints (svcrdma): a decoded request for every
+	# message the client sent it, forward calls and backward replies
+	srv=server/watch-trace.jsonl
+	if [ -e "$srv" ]; then
+		received=$(jq '[.total.messages.call[], .total.messages.backward_reply[]] | add' "$work/stats.json")
+		check_eq "$1/$t: rpcrdma-top -t on the server: requests (forward calls and backward replies received)" \
+			"$received" "$(tail -n 1 "$srv" | jq .server.requests)"
+	fi
 	# rpcrdma-exporter -t, scraped at the end of the workload: the same
 	# replies, and no metric of the packet path (absent, not zero)
 	m=client/exporter-trace.metrics

@@ -136,11 +136,33 @@ watch_stop() {
 }
 
 . "$lab/jobs/$LAB_JOB.sh"
+# The server's own view through its tracepoints (svcrdma), for the whole
+# run; its statistics as JSON lines, the last one written when interrupted.
+server_trace_start() {
+	"$bin/rpcrdma-top" -t -b -j -d 1 >"$out/watch-trace.jsonl" 2>"$out/watch-trace.err" &
+	trace_pid=$!
+	n=0
+	until [ -s "$out/watch-trace.jsonl" ] || ! kill -0 "$trace_pid" 2>/dev/null; do
+		n=$((n + 1)); [ "$n" -gt 120 ] && { say "tracepoint watcher not ready"; break; }
+		sleep 1
+	done
+}
+server_trace_stop() {
+	sleep 1
+	kill -INT "$trace_pid" 2>/dev/null
+	wait "$trace_pid"
+	echo "server tracepoint watcher exit $?"
+}
+
 if [ "$LAB_ROLE" = server ]; then
 	server_start || exit 1
+	tools
+	server_trace_start
 	server_job
 	touch "$out/ready"
 	wait_for "$peer_out/done" 900
+	# before server_finish, which may wait for every child
+	server_trace_stop
 	server_finish
 	cat /proc/net/rpc/nfsd >"$out/nfsd"
 	mkdir -p "$out/svc_rdma"
