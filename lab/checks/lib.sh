@@ -43,8 +43,8 @@ mountstats_xprt() {
 }
 
 # check_watchers JOB: the live sources that ran in the client beside tcpdump
-# (lab/guest/job.sh watch_start) against the capture's decode in
-# $work/stats.json.
+# (lab/guest/job.sh watch_start), and the server's tracepoint watcher
+# (server_trace_start), against the capture's decode in $work/stats.json.
 check_watchers() {
 	w=client/watch
 	[ -e "$w-pcap.json" ] || return 0

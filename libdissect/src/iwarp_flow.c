@@ -51,15 +51,40 @@ static void stream_gap(struct rr_analyzer *a, uint32_t cn, bool responder,
 static void iwarp_ddp(struct rr_analyzer *a, uint32_t cn, int to,
 		      const struct rr_frame *f);
 
-/* FPDUs whole in the stream: decode and use them (RFC 5044 §6). */
+/*
+ * One FPDU of the stream, `have` of its `total` bytes held: decoded, its
+ * findings raised, and used unless it is malformed for a reason other than
+ * its CRC (RFC 5044 §6).  False when it was not used.
+ */
+static bool stream_fpdu(struct rr_analyzer *a, uint32_t cn, int to,
+			const uint8_t *p, uint32_t have, uint32_t total)
+{
+	const struct conn *k = &a->conns[cn];
+	const struct rr_config *cfg = &a->cfg;
+	struct rr_config demarked;
+	if (k->markers) {
+		/* with markers the CRC covers them; this copy has none */
+		demarked = a->cfg;
+		demarked.flags &= ~(uint32_t)RR_CFG_VERIFY_CRC32C;
+		cfg = &demarked;
+	}
+	struct rr_frame *u = &a->fpdu;
+	rr_decode_fpdu_cut(cfg, p, have, total, k->crc && !k->markers, u);
+	if (u->fpdu.crc_state == RR_CRC_BAD)
+		rra_finding(a, cn, RR_FIND_CRC32C, NULL);
+	else if (u->status == RR_MALFORMED)
+		rra_finding(a, cn, RR_FIND_MALFORMED, rr_layer_str(u->bad_layer));
+	if (u->status == RR_MALFORMED &&
+	    u->note[RR_LAYER_DDP].problem != RR_PROBLEM_BAD_CRC32C)
+		return false;
+	iwarp_ddp(a, cn, to, u);
+	return true;
+}
+
+/* FPDUs whole in the stream: decode and use them. */
 static void stream_drain(struct rr_analyzer *a, uint32_t cn, int to,
 			 struct stream *st)
 {
-	struct conn *k = &a->conns[cn];
-	struct rr_config cfg = a->cfg;
-	/* with markers the CRC covers them; this copy has none */
-	if (k->markers)
-		cfg.flags &= ~(uint32_t)RR_CFG_VERIFY_CRC32C;
 	uint32_t used = 0;
 	while (st->len - used >= 2) {
 		uint32_t total = rr_fpdu_total_len(st->buf + used);
@@ -69,17 +94,7 @@ static void stream_drain(struct rr_analyzer *a, uint32_t cn, int to,
 		}
 		if (total > st->len - used)
 			break;
-		struct rr_frame *u = &a->fpdu;
-		rr_decode_fpdu(&cfg, st->buf + used, total,
-			       k->crc && !k->markers, u);
-		if (u->fpdu.crc_state == RR_CRC_BAD)
-			rra_finding(a, cn, RR_FIND_CRC32C, NULL);
-		else if (u->status == RR_MALFORMED)
-			rra_finding(a, cn, RR_FIND_MALFORMED,
-				    rr_layer_str(u->bad_layer));
-		if (u->status != RR_MALFORMED ||
-		    u->note[RR_LAYER_DDP].problem == RR_PROBLEM_BAD_CRC32C)
-			iwarp_ddp(a, cn, to, u);
+		stream_fpdu(a, cn, to, st->buf + used, total, total);
 		used += total;
 	}
 	memmove(st->buf, st->buf + used, st->len - used);
@@ -104,15 +119,8 @@ static bool stream_cut(struct rr_analyzer *a, uint32_t cn, int to,
 	if (st->len < 2)
 		return false;
 	uint32_t total = rr_fpdu_total_len(st->buf);
-	struct rr_config cfg = a->cfg;
-	struct rr_frame *u = &a->fpdu;
-	rr_decode_fpdu_cut(&cfg, st->buf, st->len, total,
-			   a->conns[cn].crc, u);
-	if (u->status == RR_MALFORMED) {
-		rra_finding(a, cn, RR_FIND_MALFORMED, rr_layer_str(u->bad_layer));
+	if (!stream_fpdu(a, cn, to, st->buf, st->len, total))
 		return false;
-	}
-	iwarp_ddp(a, cn, to, u);
 	rest = total - st->len;
 	st->len = 0;
 	if (rest < missing)
