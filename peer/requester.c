@@ -58,21 +58,19 @@ static enum op next_op(const struct engine *e, uint32_t i)
 					 OP_READ, OP_WRITE, OP_LONG,
 					 OP_RDP_CHUNK, OP_RDP_RRC };
 	static const enum op small[] = { OP_NULL, OP_GETATTR, OP_LOOKUP };
+	/* the scenarios of one operation */
+	static const struct { const char *name; enum op op; } only[] = {
+		{ "null", OP_NULL },         { "read", OP_READ },
+		{ "write", OP_WRITE },       { "long-call", OP_LONG },
+		{ "reply-chunk", OP_RDP_CHUNK },
+		{ "reliable-reply", OP_RDP_RRC },
+	};
 	const char *s = e->cfg.scenario;
 	if (!strcmp(s, "inline"))
 		return small[i % 3];
-	if (!strcmp(s, "null"))
-		return OP_NULL;
-	if (!strcmp(s, "read"))
-		return OP_READ;
-	if (!strcmp(s, "write"))
-		return OP_WRITE;
-	if (!strcmp(s, "long-call"))
-		return OP_LONG;
-	if (!strcmp(s, "reply-chunk"))
-		return OP_RDP_CHUNK;
-	if (!strcmp(s, "reliable-reply"))
-		return OP_RDP_RRC;
+	for (size_t k = 0; k < sizeof(only) / sizeof(only[0]); k++)
+		if (!strcmp(s, only[k].name))
+			return only[k].op;
 	enum op o = mixed[i % 8];
 	if (o == OP_RDP_RRC && !e->cfg.reliable_reply)
 		o = OP_RDP_CHUNK;
