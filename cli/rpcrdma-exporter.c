@@ -35,6 +35,7 @@
 #include "capture-source.h"
 #include "live-source.h"
 #include "version.h"
+#include "trace-report.h"
 #include "trace-source.h"
 #include "verbs-source.h"
 #include "../exporters/rr_gzip.h"
@@ -281,53 +282,6 @@ static struct MHD_Response *text_response(struct MHD_Connection *conn,
 }
 
 /* What the rpcrdma tracepoints counted (-t). */
-static void trace_metrics(struct rr_prom *w, const struct rr_tp_stats *s)
-{
-	static const struct {
-		const char *name, *type, *help;
-		size_t off;
-		bool u32;
-	} m[] = {
-		{ "rpcrdma_trace_client_calls_total", "counter",
-		  "calls the NFS client marshalled (xprtrdma_marshal)",
-		  offsetof(struct rr_tp_stats, calls), false },
-		{ "rpcrdma_trace_client_replies_total", "counter",
-		  "replies the NFS client received (xprtrdma_reply)",
-		  offsetof(struct rr_tp_stats, replies), false },
-		{ "rpcrdma_trace_client_credits_granted", "gauge",
-		  "the last grant a reply carried", offsetof(struct rr_tp_stats, credits), true },
-		{ "rpcrdma_trace_client_read_segments_total", "counter",
-		  "read chunk segments registered", offsetof(struct rr_tp_stats, read_segments), false },
-		{ "rpcrdma_trace_client_write_segments_total", "counter",
-		  "write chunk segments registered", offsetof(struct rr_tp_stats, write_segments), false },
-		{ "rpcrdma_trace_client_reply_segments_total", "counter",
-		  "reply chunk segments registered", offsetof(struct rr_tp_stats, reply_segments), false },
-		{ "rpcrdma_trace_client_segment_bytes_total", "counter",
-		  "bytes of the chunk segments registered", offsetof(struct rr_tp_stats, segment_bytes), false },
-		{ "rpcrdma_trace_server_requests_total", "counter",
-		  "requests the NFS server decoded (svcrdma_decode_rqst)",
-		  offsetof(struct rr_tp_stats, requests), false },
-		{ "rpcrdma_trace_server_credits_requested", "gauge",
-		  "the credits the last request asked for",
-		  offsetof(struct rr_tp_stats, requested_credits), true },
-		{ "rpcrdma_trace_server_read_segments_total", "counter",
-		  "read segments the server decoded", offsetof(struct rr_tp_stats, server_read_segments), false },
-		{ "rpcrdma_trace_server_write_segments_total", "counter",
-		  "write segments the server decoded", offsetof(struct rr_tp_stats, server_write_segments), false },
-	};
-	for (size_t i = 0; i < sizeof(m) / sizeof(m[0]); i++) {
-		uint64_t v = 0;
-		if (m[i].u32) {
-			uint32_t x;
-			memcpy(&x, (const char *)s + m[i].off, 4);
-			v = x;
-		} else {
-			memcpy(&v, (const char *)s + m[i].off, 8);
-		}
-		rr_prom_family(w, m[i].name, m[i].type, m[i].help);
-		rr_prom_sample_u64(w, m[i].name, "", NULL, v);
-	}
-}
 
 static struct MHD_Response *metrics(struct exporter *e,
 				    struct MHD_Connection *conn)
@@ -367,9 +321,10 @@ static struct MHD_Response *metrics(struct exporter *e,
 	}
 	if (e->trace) {
 		pthread_mutex_lock(&e->lock);
-		struct rr_tp_stats ts = *rr_trace_stats(e->trace);
+		if (rr_trace_detail(e->trace))
+			rr_trace_poll(e->trace, 0); /* the kernel's maps, read now */
+		rr_trace_report_prom(&w, rr_trace_stats(e->trace), rr_trace_detail(e->trace));
 		pthread_mutex_unlock(&e->lock);
-		trace_metrics(&w, &ts);
 	}
 	rr_prom_kernel(&w, e->o.mountstats, e->o.svc_rdma);
 	rr_prom_process(&w);
@@ -573,7 +528,9 @@ int main(int argc, char **argv)
 	if (e.trace) {
 		while (!stop) {
 			pthread_mutex_lock(&e.lock);
-			rr_trace_poll(e.trace, 0);
+			/* records one by one; the BPF path is read at each scrape */
+			if (!rr_trace_detail(e.trace))
+				rr_trace_poll(e.trace, 0);
 			pthread_mutex_unlock(&e.lock);
 			struct timespec nap = { 0, 100000000 };
 			nanosleep(&nap, NULL);

@@ -27,6 +27,7 @@
 #include "capture-source.h"
 #include "live-source.h"
 #include "version.h"
+#include "trace-report.h"
 #include "trace-source.h"
 #include "verbs-source.h"
 
@@ -619,62 +620,6 @@ static void print_json(struct top *t)
 	json_object_put(o);
 }
 
-/* The kernel's view through its tracepoints: a smaller report, the same
- * refresh; the table of connections needs frames. */
-static void trace_report(const struct rr_tp_stats *s, const struct rr_tp_stats *prev,
-			 double dt, bool json)
-{
-	if (json) {
-		const struct { const char *key; uint64_t v; } client[] = {
-			{ "calls", s->calls }, { "replies", s->replies },
-			{ "credits", s->credits },
-			{ "read_segments", s->read_segments },
-			{ "write_segments", s->write_segments },
-			{ "reply_segments", s->reply_segments },
-			{ "segment_bytes", s->segment_bytes },
-		}, server[] = {
-			{ "requests", s->requests },
-			{ "credits", s->requested_credits },
-			{ "read_segments", s->server_read_segments },
-			{ "write_segments", s->server_write_segments },
-			{ "segment_bytes", s->server_segment_bytes },
-		};
-		json_object *o = json_object_new_object();
-		json_object *c = json_object_new_object(), *v = json_object_new_object();
-		for (size_t i = 0; i < sizeof(client) / sizeof(client[0]); i++)
-			json_object_object_add(c, client[i].key,
-					       json_object_new_uint64(client[i].v));
-		for (size_t i = 0; i < sizeof(server) / sizeof(server[0]); i++)
-			json_object_object_add(v, server[i].key,
-					       json_object_new_uint64(server[i].v));
-		json_object_object_add(o, "type", json_object_new_string("top_tracepoints"));
-		json_object_object_add(o, "schema", json_object_new_int(RR_JSON_SCHEMA));
-		json_object_object_add(o, "time", json_object_new_int64(time(NULL)));
-		json_object_object_add(o, "source", json_object_new_string("tracepoints"));
-		json_object_object_add(o, "client", c);
-		json_object_object_add(o, "server", v);
-		puts(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
-		json_object_put(o);
-	} else {
-		printf("rpcrdma-top  kernel tracepoints\n"
-		       "client: calls/s %.0f  replies/s %.0f  credits %u  chunk segments "
-		       "read %llu write %llu reply %llu (%.2f MB)\n"
-		       "server: requests/s %.0f  credits asked %u  segments read %llu "
-		       "write %llu\n\n",
-		       (double)(s->calls - prev->calls) / dt,
-		       (double)(s->replies - prev->replies) / dt, s->credits,
-		       (unsigned long long)s->read_segments,
-		       (unsigned long long)s->write_segments,
-		       (unsigned long long)s->reply_segments,
-		       (double)s->segment_bytes / 1e6,
-		       (double)(s->requests - prev->requests) / dt,
-		       s->requested_credits,
-		       (unsigned long long)s->server_read_segments,
-		       (unsigned long long)s->server_write_segments);
-	}
-	fflush(stdout);
-}
-
 static int trace_main(struct top *t)
 {
 	char msg[512];
@@ -683,11 +628,9 @@ static int trace_main(struct top *t)
 		fprintf(stderr, "rpcrdma-top: %s\n", msg);
 		return EXIT_INPUT;
 	}
-	if (!t->o.batch) {
-		fprintf(stderr, "rpcrdma-top: %s; the kernel's view is printed as "
-				"with -b\n", msg);
-		t->o.batch = true;
-	}
+	fprintf(stderr, "rpcrdma-top: %s%s\n", msg, t->o.batch ? "" :
+			"; the kernel's view is printed as with -b");
+	t->o.batch = true;
 	struct sigaction sa = { .sa_handler = on_signal };
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
@@ -698,7 +641,12 @@ static int trace_main(struct top *t)
 		while (!stop && now_s() < until)
 			rr_trace_poll(tr, 100);
 		double now = now_s();
-		trace_report(rr_trace_stats(tr), &prev, now - last, t->o.json);
+		if (t->o.json)
+			rr_trace_report_json(stdout, rr_trace_stats(tr), rr_trace_detail(tr));
+		else
+			rr_trace_report_text(stdout, rr_trace_stats(tr), &prev,
+					     rr_trace_detail(tr), now - last);
+		fflush(stdout);
 		prev = *rr_trace_stats(tr);
 		last = now;
 	}

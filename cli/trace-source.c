@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 #define _GNU_SOURCE
 #include "trace-source.h"
+#include "trace-bpf.h"
 
 #include <errno.h>
 #include <linux/perf_event.h>
@@ -68,6 +69,18 @@ bool rr_tp_get(const struct rr_tp_layout *l, const uint8_t *rec, size_t len,
 	*value = v;
 	return true;
 }
+
+bool rr_tp_place(const struct rr_tp_layout *l, const char *field,
+		 unsigned *offset, unsigned *size)
+{
+	struct tep_format_field *f = l->event ? tep_find_any_field(l->event, field) : NULL;
+	if (!f || f->offset < 0 || f->size <= 0)
+		return false;
+	*offset = (unsigned)f->offset;
+	/* a string's place is its __data_loc word (offset and length) */
+	*size = (f->flags & TEP_FIELD_IS_DYNAMIC) ? 4u : (unsigned)f->size;
+	return true;
+}
 #else
 bool rr_tp_parse_format(const char *text, struct rr_tp_layout *out)
 {
@@ -85,6 +98,13 @@ bool rr_tp_get(const struct rr_tp_layout *l, const uint8_t *rec, size_t len,
 	       const char *field, uint64_t *value)
 {
 	(void)l, (void)rec, (void)len, (void)field, (void)value;
+	return false;
+}
+
+bool rr_tp_place(const struct rr_tp_layout *l, const char *field,
+		 unsigned *offset, unsigned *size)
+{
+	(void)l, (void)field, (void)offset, (void)size;
 	return false;
 }
 #endif
@@ -153,6 +173,8 @@ struct rr_trace {
 	struct ring *rings;
 	unsigned nrings;
 	struct rr_tp_stats st;
+	struct rr_trace_bpf *bpf;  /* the in-kernel path, or NULL: the rings */
+	struct rr_tp_detail detail;
 };
 
 static const char *tracefs(void)
@@ -181,6 +203,24 @@ static char *slurp(const char *path)
 	return buf;
 }
 
+bool rr_tp_load(const char *root, const char *system, const char *name,
+		struct rr_tp_layout *out)
+{
+	const char *fs = root ? NULL : tracefs();
+	char path[1024];
+	memset(out, 0, sizeof(*out));
+	if (!root && !fs)
+		return false;
+	if (root)
+		snprintf(path, sizeof(path), "%s/%s/%s/format", root, system, name);
+	else
+		snprintf(path, sizeof(path), "%s/events/%s/%s/format", fs, system, name);
+	char *text = slurp(path);
+	bool ok = text && rr_tp_parse_format(text, out);
+	free(text);
+	return ok;
+}
+
 struct rr_trace *rr_trace_open(char *msg, size_t msglen)
 {
 #ifndef RR_HAVE_TRACEEVENT
@@ -202,6 +242,21 @@ struct rr_trace *rr_trace_open(char *msg, size_t msglen)
 			 "not exist, so this kernel has no rpcrdma tracepoints (the "
 			 "rpcrdma module is not loaded: modprobe rpcrdma)", path);
 		return NULL;
+	}
+	char why[384];
+	struct rr_trace_bpf *bpf = rr_trace_bpf_open(NULL, true, why, sizeof(why));
+	if (bpf) {
+		struct rr_trace *t = calloc(1, sizeof(*t));
+		if (!t) {
+			rr_trace_bpf_close(bpf);
+			snprintf(msg, msglen, "out of memory");
+			return NULL;
+		}
+		t->bpf = bpf;
+		snprintf(msg, msglen, "following the rpcrdma and sunrpc tracepoints "
+			 "through BPF programs that add them up in the kernel, per "
+			 "connection");
+		return t;
 	}
 	struct rr_trace *t = calloc(1, sizeof(*t));
 	long ncpu = sysconf(_SC_NPROCESSORS_CONF);
@@ -261,7 +316,8 @@ struct rr_trace *rr_trace_open(char *msg, size_t msglen)
 		rr_trace_close(t);
 		return NULL;
 	}
-	snprintf(msg, msglen, "following %u rpcrdma tracepoints", found);
+	snprintf(msg, msglen, "following %u rpcrdma tracepoints record by record, "
+		 "totals only (no BPF programs: %s)", found, why);
 	return t;
 }
 
@@ -300,6 +356,12 @@ static int drain(struct rr_trace *t, struct ring *r)
 
 int rr_trace_poll(struct rr_trace *t, int timeout_ms)
 {
+	if (t->bpf) {
+		/* the kernel adds up: read its maps when the wait is over */
+		poll(NULL, 0, timeout_ms);
+		rr_trace_bpf_read(t->bpf, &t->st, &t->detail);
+		return 0;
+	}
 	struct pollfd pfd[64];
 	unsigned n = t->nrings < 64 ? t->nrings : 64;
 	for (unsigned i = 0; i < n; i++)
@@ -316,6 +378,19 @@ const struct rr_tp_stats *rr_trace_stats(const struct rr_trace *t)
 	return &t->st;
 }
 
+const struct rr_tp_detail *rr_trace_detail(const struct rr_trace *t)
+{
+	return t->bpf ? &t->detail : NULL;
+}
+
+const char *rr_tp_chunk_type_str(unsigned v)
+{
+	static const char *const names[RR_TP_CHUNK_TYPES] = {
+		"inline", "pullup", "mapped", "read list", "*read list",
+		"write list", "reply chunk", "other" };
+	return names[v < RR_TP_CHUNK_TYPES ? v : RR_TP_CHUNK_TYPES - 1];
+}
+
 void rr_trace_close(struct rr_trace *t)
 {
 	if (!t)
@@ -326,6 +401,8 @@ void rr_trace_close(struct rr_trace *t)
 	}
 	for (int e = 0; e < RR_TP_EVENTS; e++)
 		rr_tp_layout_free(&t->layout[e]);
+	rr_trace_bpf_close(t->bpf);
+	rr_tp_detail_free(&t->detail);
 	free(t->rings);
 	free(t);
 }

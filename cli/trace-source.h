@@ -14,6 +14,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <rpcrdma/latency.h>
+
 struct tep_handle;
 struct tep_event;
 
@@ -35,6 +37,14 @@ void rr_tp_layout_free(struct rr_tp_layout *l);
  * record is too short. */
 bool rr_tp_get(const struct rr_tp_layout *l, const uint8_t *rec, size_t len,
 	       const char *field, uint64_t *value);
+/* Where a field lies in a record of that layout (a string's __data_loc
+ * word, for a string); false when the layout has no such field. */
+bool rr_tp_place(const struct rr_tp_layout *l, const char *field,
+		 unsigned *offset, unsigned *size);
+/* The format file ROOT/SYSTEM/NAME/format parsed (ROOT NULL: tracefs's
+ * events folder); false when there is no such event. */
+bool rr_tp_load(const char *root, const char *system, const char *name,
+		struct rr_tp_layout *out);
 
 /* The events followed, and what they add up to. */
 #define RR_TP_EVENT_LIST(X) \
@@ -65,12 +75,61 @@ struct rr_tp_stats {
 void rr_tp_account(struct rr_tp_stats *s, enum rr_tp_event e,
 		   const struct rr_tp_layout *l, const uint8_t *rec, size_t len);
 
+/*
+ * Per connection, when BPF programs add the events up in the kernel
+ * (ebpf/rpcrdma_trace.bpf.c); without them only the totals above exist.
+ */
+#define RR_TP_CHUNK_TYPES 8
+struct rr_tp_client {              /* an rpc_clnt of xprtrdma */
+	uint32_t id;               /* its client_id, as the events print it */
+	char peer[64];             /* "addr:port" of its transport, "" unknown */
+	uint64_t calls, replies;
+	uint64_t read_segments, write_segments, reply_segments;
+	uint64_t read_bytes, write_bytes, reply_bytes;
+	/* calls by how the call was sent (rtype) and the reply asked (wtype):
+	 * enum rpcrdma_chunktype, rr_tp_chunk_type_str */
+	uint64_t rtype[RR_TP_CHUNK_TYPES], wtype[RR_TP_CHUNK_TYPES];
+	uint64_t rdma_errors, unrecognized;
+	uint32_t credits, credits_max;
+	struct rr_latency latency; /* its procedures' together */
+};
+struct rr_tp_proc {
+	uint32_t client_id, version;
+	char program[16], procedure[24];
+	uint64_t calls;            /* RPC tasks completed, answered or not */
+	struct rr_latency latency; /* the kernel's round trip (rtt) of those
+				    * answered */
+};
+struct rr_tp_server {              /* an svcrdma connection */
+	uint32_t cq_id;            /* its receive completion queue's id */
+	uint64_t requests, by_proc[5];
+	uint64_t read_segments, write_segments, segment_bytes;
+	uint32_t credits, credits_max;
+};
+struct rr_tp_peer {
+	char addr[48], port[8];
+	uint64_t connects, connect_failures, disconnects;
+};
+struct rr_tp_detail {
+	unsigned nclients, nprocs, nservers, npeers;   /* each sorted */
+	struct rr_tp_client *clients;
+	struct rr_tp_proc *procs;
+	struct rr_tp_server *servers;
+	struct rr_tp_peer *peers;
+};
+/* "inline", "pullup", "mapped", "read list", "*read list" (a Long Call),
+ * "write list", "reply chunk", as Linux 5.10 to 6.12 name them. */
+const char *rr_tp_chunk_type_str(unsigned t);
+
 struct rr_trace;
 /* Opens every event found under tracefs (NULL and a reason in msg when the
  * tracepoints are not there, as on kernels without the rpcrdma module). */
 struct rr_trace *rr_trace_open(char *msg, size_t msglen);
 int rr_trace_poll(struct rr_trace *t, int timeout_ms);
 const struct rr_tp_stats *rr_trace_stats(const struct rr_trace *t);
+/* The per-connection view as of the last poll; NULL when the events are
+ * read one by one (BPF programs could not be loaded: msg said why). */
+const struct rr_tp_detail *rr_trace_detail(const struct rr_trace *t);
 void rr_trace_close(struct rr_trace *t);
 
 #endif

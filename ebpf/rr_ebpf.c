@@ -22,6 +22,7 @@
 
 #include "rpcrdma_capture.h"
 #include "rpcrdma_capture.skel.h"
+#include "bpf-messages.h"
 #include "rr_ebpf.h"
 
 /* How our filters are told from others' on the same hook: 'rp' 'rd', one
@@ -274,66 +275,6 @@ static bool qdisc_ours(struct rr_ebpf *e)
 	return bpf_tc_query(&e->hook, &q) == 0;
 }
 
-/* What libbpf said last, or the verifier's complaint when it rejected
- * the program: the line of its log before its closing count. */
-static char libbpf_said[256];
-static bool verifier_said;
-
-static void verifier_reason(const char *log)
-{
-	const char *end = strstr(log, "\nprocessed ");
-	if (!end)
-		end = strstr(log, "-- END PROG LOAD LOG --");
-	if (!end)
-		return;
-	const char *start = end;
-	while (start > log && start[-1] == '\n')
-		start--;
-	const char *line_end = start;
-	while (start > log && start[-1] != '\n')
-		start--;
-	if (line_end > start) {
-		snprintf(libbpf_said, sizeof(libbpf_said), "verifier: %.*s",
-			 (int)(line_end - start), start);
-		verifier_said = true;
-	}
-}
-
-static int libbpf_message(enum libbpf_print_level level, const char *fmt,
-			  va_list ap)
-{
-	if (level != LIBBPF_WARN || verifier_said)
-		return 0;
-	va_list size_ap;
-	va_copy(size_ap, ap);
-	int len = vsnprintf(NULL, 0, fmt, size_ap);
-	va_end(size_ap);
-	char *text = len >= 0 ? malloc((size_t)len + 1) : NULL;
-	if (!text)
-		return 0;
-	vsnprintf(text, (size_t)len + 1, fmt, ap);
-	const char *log = strstr(text, "-- BEGIN PROG LOAD LOG --");
-	if (log) {
-		verifier_reason(log);
-	} else {
-		text[strcspn(text, "\n")] = '\0';
-		if (text[0] && !strstr(text, "failed to load object"))
-			snprintf(libbpf_said, sizeof(libbpf_said), "%s", text);
-	}
-	free(text);
-	return 0;
-}
-
-static void privileges(char *msg, size_t n, const char *what, int err)
-{
-	bool perm = err == -EPERM || (err == -EACCES && !libbpf_said[0]);
-	snprintf(msg, n, "%s: %s%s%s%s", what, strerror(-err),
-		 perm ? " (loading the eBPF program needs CAP_BPF and CAP_PERFMON, "
-			"attaching it CAP_NET_ADMIN; or run as root)" : "",
-		 !perm && libbpf_said[0] ? "; libbpf: " : "",
-		 !perm ? libbpf_said : "");
-}
-
 struct rr_ebpf *rr_ebpf_open(const char *ifname, const struct rr_ebpf_opts *o,
 			     rr_ebpf_frame_fn fn, void *ctx, char *msg,
 			     size_t msglen)
@@ -352,12 +293,10 @@ struct rr_ebpf *rr_ebpf_open(const char *ifname, const struct rr_ebpf_opts *o,
 	e->fn = fn;
 	e->ctx = ctx;
 	e->slot_fd = -1;
-	libbpf_said[0] = '\0';
-	verifier_said = false;
-	libbpf_set_print(libbpf_message); /* its messages are ours to word */
+	rr_bpf_messages_begin();
 	e->skel = rpcrdma_capture__open();
 	if (!e->skel) {
-		privileges(msg, msglen, "opening the eBPF object", -errno);
+		rr_bpf_failure(msg, msglen, "opening the eBPF object", -errno);
 		free(e);
 		return NULL;
 	}
@@ -372,7 +311,7 @@ struct rr_ebpf *rr_ebpf_open(const char *ifname, const struct rr_ebpf_opts *o,
 	bpf_map__set_max_entries(e->skel->maps.rings, (uint32_t)e->nrings);
 	int err = rpcrdma_capture__load(e->skel);
 	if (err) {
-		privileges(msg, msglen, "loading the eBPF program", err);
+		rr_bpf_failure(msg, msglen, "loading the eBPF program", err);
 		rr_ebpf_close(e);
 		return NULL;
 	}
@@ -383,7 +322,7 @@ struct rr_ebpf *rr_ebpf_open(const char *ifname, const struct rr_ebpf_opts *o,
 	for (int cpu = 0; e->rings && e->epfd >= 0 && cpu < e->nrings; cpu++) {
 		err = ring_open(e, cpu);
 		if (err) {
-			privileges(msg, msglen, "making the ring buffers", err);
+			rr_bpf_failure(msg, msglen, "making the ring buffers", err);
 			rr_ebpf_close(e);
 			return NULL;
 		}
@@ -407,7 +346,7 @@ struct rr_ebpf *rr_ebpf_open(const char *ifname, const struct rr_ebpf_opts *o,
 	e->hook.attach_point = BPF_TC_INGRESS | BPF_TC_EGRESS;
 	err = bpf_tc_hook_create(&e->hook);
 	if (err && err != -EEXIST) {
-		privileges(msg, msglen, "creating the clsact qdisc", err);
+		rr_bpf_failure(msg, msglen, "creating the clsact qdisc", err);
 		rr_ebpf_close(e);
 		return NULL;
 	}
@@ -430,7 +369,7 @@ struct rr_ebpf *rr_ebpf_open(const char *ifname, const struct rr_ebpf_opts *o,
 			char what[64];
 			snprintf(what, sizeof(what), "attaching to %s %s", ifname,
 				 point_names[i]);
-			privileges(msg, msglen, what, err);
+			rr_bpf_failure(msg, msglen, what, err);
 			rr_ebpf_close(e);
 			return NULL;
 		}

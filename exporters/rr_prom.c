@@ -161,8 +161,8 @@ static void histogram(struct rr_prom *w, const char *name, const char *labels,
 /* A latency histogram at the fixed bounds chosen for NFS (10 us to 10 s,
  * rpcrdma/latency.h): exact counts, not estimated from the log-linear
  * buckets. */
-static void latency_histogram(struct rr_prom *w, const char *name,
-			      const char *labels, const struct rr_latency *h)
+void rr_prom_latency_histogram(struct rr_prom *w, const char *name,
+			       const char *labels, const struct rr_latency *h)
 {
 	char lb[512], v[32];
 	for (unsigned b = 0; b < RR_LAT_BOUNDS; b++) {
@@ -291,7 +291,7 @@ static void totals(struct rr_prom *w, const struct rr_stats *st)
 		rr_prom_label(lb, sizeof(lb), "program", si.program);
 		rr_prom_label(lb, sizeof(lb), "version", v);
 		rr_prom_label(lb, sizeof(lb), "procedure", si.procedure);
-		latency_histogram(w, "rpcrdma_rpc_latency_seconds", lb, h);
+		rr_prom_latency_histogram(w, "rpcrdma_rpc_latency_seconds", lb, h);
 	}
 	counter(w, "rpcrdma_rpc_replies_total", "RPC replies matched or not",
 		st->total.replies);

@@ -48,6 +48,10 @@ void rr_prom_sample_u64(struct rr_prom *w, const char *name,
 			const char *suffix, const char *labels, uint64_t value);
 /* Appends `key="value"` to a label buffer, escaping the value. */
 void rr_prom_label(char *buf, size_t size, const char *key, const char *value);
+/* A histogram's _bucket (the fixed bounds of rpcrdma/latency.h, exact
+ * counts), _sum and _count samples, with the labels given. */
+void rr_prom_latency_histogram(struct rr_prom *w, const char *name,
+			       const char *labels, const struct rr_latency *h);
 /* Ends the exposition ("# EOF" in OpenMetrics). */
 void rr_prom_end(struct rr_prom *w);
 

@@ -37,6 +37,11 @@ mountstats_ops() {
 	awk '/per-op statistics/ { on = 1; next }
 	     on && /^[ \t]*[A-Z_0-9]+:/ { sub(":", "", $1); if ($3 > 0) print $1, $3 }' "$1"
 }
+# The same, as "PROC ops" (RPC tasks, not transmissions).
+mountstats_op_counts() {
+	awk '/per-op statistics/ { on = 1; next }
+	     on && /^[ \t]*[A-Z_0-9]+:/ { sub(":", "", $1); if ($2 > 0) print $1, $2 }' "$1"
+}
 # The numbers of the first "xprt: rdma" line, one a line.
 mountstats_xprt() {
 	awk '$1 == "xprt:" && $2 == "rdma" { for (i = 3; i <= NF; i++) print $i; exit }' "$1"
@@ -70,6 +75,40 @@ check_watchers() {
 	last=$(tail -n 1 "$w-trace.jsonl")
 	check_eq "$1/$t: rpcrdma-top -t: forward replies" "$fwd_replies" "$(echo "$last" | jq .client.replies)"
 	check_ge "$1/$t: rpcrdma-top -t: forward calls marshalled" "$fwd_calls" "$(echo "$last" | jq .client.calls)"
+	# the same events added up in the kernel by BPF programs, per
+	# connection and per procedure
+	check_eq "$1/$t: rpcrdma-top -t: BPF programs add the events up in the kernel" 1 \
+		"$(grep -c 'through BPF programs' "$w-trace.err")"
+	check_eq "$1/$t: rpcrdma-top -t: its JSON as docs/schema/rpcrdma-top.schema.json says" valid \
+		"$(if echo "$last" | python3 "$lab/../tests/tools/json-validate.py" --require top_tracepoints \
+			"$lab/../docs/schema/rpcrdma-top.schema.json" >/dev/null 2>&1; then echo valid; else echo invalid; fi)"
+	check_eq "$1/$t: rpcrdma-top -t: the connections' replies add up to the forward replies" \
+		"$fwd_replies" "$(echo "$last" | jq '[.connections[].replies] | add')"
+	check_eq "$1/$t: rpcrdma-top -t: every connection names its server (debugfs)" 0 \
+		"$(echo "$last" | jq '[.connections[] | select(.server == "")] | length')"
+	# RPCs by procedure: the kernel's rpc_stats_latency counts a task where
+	# mountstats counts its per-op "ops" (rpc_count_iostats_metrics); the
+	# mount's NULL ping is another client's, and the one on the wire
+	# (NFSv4.1's unmount, after mountstats was copied, sends a few more)
+	mountstats_op_counts client/mountstats | grep -v '^NULL ' | while read -r proc ops; do
+		got=$(echo "$last" | jq --arg p "$proc" '[.procedures[] | select(.program == "nfs" and .procedure == $p) | .calls] | add // 0')
+		if [ "$1" = nfs41 ]; then
+			check_ge "$1/$t: rpcrdma-top -t: NFS $proc RPCs, at least as mountstats counts them" "$ops" "$got"
+		else
+			check_eq "$1/$t: rpcrdma-top -t: NFS $proc RPCs as mountstats counts them" "$ops" "$got"
+		fi
+	done
+	check_eq "$1/$t: rpcrdma-top -t: NFS NULL RPCs as the capture has them" \
+		"$(jq '[.procedures[] | select(.program == "NFS" and .procedure == "NULL") | .calls] | add // 0' "$work/stats.json")" \
+		"$(echo "$last" | jq '[.procedures[] | select(.program == "nfs" and .procedure == "NULL") | .calls] | add // 0')"
+	check_eq "$1/$t: rpcrdma-top -t: only RPC-over-RDMA programs (nfs, nfsacl)" 0 \
+		"$(echo "$last" | jq '[.procedures[] | select(.program != "nfs" and .program != "nfsacl")] | length')"
+	check_eq "$1/$t: rpcrdma-top -t: every procedure answered has a round trip" 0 \
+		"$(echo "$last" | jq '[.procedures[] | select(.answered > 0 and .latency_max_us == 0)] | length')"
+	check_ge "$1/$t: rpcrdma-top -t: connections made to the server (xprtrdma_connect)" 1 \
+		"$(echo "$last" | jq '[.connection_events[] | select(.address == "192.0.2.1" and .port == "20049") | .connects] | add')"
+	check_ge "$1/$t: rpcrdma-top -t: the refused mount's failed connects" 1 \
+		"$(echo "$last" | jq '[.connection_events[] | select(.port == "20050") | .connect_failures] | add')"
 	# the server's tracepoints (svcrdma): a decoded request for every
 	# message the client sent it, forward calls and backward replies
 	srv=server/watch-trace.jsonl
@@ -77,6 +116,8 @@ check_watchers() {
 		received=$(jq '[.total.messages.call[], .total.messages.backward_reply[]] | add' "$work/stats.json")
 		check_eq "$1/$t: rpcrdma-top -t on the server: requests (forward calls and backward replies received)" \
 			"$received" "$(tail -n 1 "$srv" | jq .server.requests)"
+		check_eq "$1/$t: rpcrdma-top -t on the server: requests by connection add up" \
+			"$received" "$(tail -n 1 "$srv" | jq '[.server_connections[].requests] | add')"
 	fi
 	# rpcrdma-exporter -t, scraped at the end of the workload: the same
 	# replies, and no metric of the packet path (absent, not zero)
@@ -84,8 +125,17 @@ check_watchers() {
 	[ -e "$m" ] || return 0
 	check_eq "$1/$t: rpcrdma-exporter -t: rpcrdma_trace_client_replies_total" "$fwd_replies" \
 		"$(sed -n 's/^rpcrdma_trace_client_replies_total //p' "$m")"
-	check_eq "$1/$t: rpcrdma-exporter -t: no packet-path metric (rpcrdma_rpc_calls_total, rpcrdma_frames_total)" 0 \
-		"$(grep -c -E '^rpcrdma_(rpc_calls_total|frames_total|messages_total)' "$m")"
+	check_eq "$1/$t: rpcrdma-exporter -t: no metric only packets give (rpcrdma_frames_total, rpcrdma_messages_total)" 0 \
+		"$(grep -c -E '^rpcrdma_(frames_total|messages_total)' "$m")"
+	# the packet path's names for what the kernel's events give
+	check_eq "$1/$t: rpcrdma-exporter -t: rpcrdma_connection_replies_total, summed" "$fwd_replies" \
+		"$(awk '$1 ~ /^rpcrdma_connection_replies_total[{]/ { n += $NF } END { printf "%d", n }' "$m")"
+	check_eq "$1/$t: rpcrdma-exporter -t: rpcrdma_rpc_calls_total as rpcrdma-top -t's procedures" \
+		"$(echo "$last" | jq '[.procedures[].calls] | add')" \
+		"$(awk '$1 ~ /^rpcrdma_rpc_calls_total[{]/ { n += $NF } END { printf "%d", n }' "$m")"
+	check_eq "$1/$t: rpcrdma-exporter -t: rpcrdma_rpc_latency_seconds_count as rpcrdma-top -t's answered procedures" \
+		"$(echo "$last" | jq '[.procedures[].answered] | add')" \
+		"$(awk '$1 ~ /^rpcrdma_rpc_latency_seconds_count[{]/ { n += $2 } END { printf "%d", n }' "$m")"
 }
 
 # check_exporter JOB: rpcrdma-exporter on the run's capture and the real

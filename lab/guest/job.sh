@@ -29,6 +29,16 @@ esac || { say "no $LAB_TRANSPORT device"; exit 1; }
 modprobe rpcrdma
 rdma link show
 uname -r >"$out/kernel"
+# The kernel's own tracepoint layouts and BTF, for the trace source's tests
+# (they change between kernel generations).
+[ -d /sys/kernel/tracing/events ] || mount -t tracefs nodev /sys/kernel/tracing
+# debugfs names each RPC client's server (sunrpc/rpc_clnt/*/xprt/info)
+[ -d /sys/kernel/debug/sunrpc ] || mount -t debugfs nodev /sys/kernel/debug
+mkdir -p "$out/tracepoints"
+for d in /sys/kernel/tracing/events/rpcrdma/* /sys/kernel/tracing/events/sunrpc/*; do
+	[ -f "$d/format" ] && cat "$d/format" >"$out/tracepoints/$(basename "$d")"
+done
+ls /sys/kernel/btf >"$out/btf" 2>/dev/null
 cat /proc/sys/kernel/osrelease >/dev/null
 
 # Server: an NFS server exporting a tmpfs over RDMA on port 20049.
@@ -172,13 +182,18 @@ if [ "$LAB_ROLE" = server ]; then
 else
 	wait_for "$peer_out/ready" 900 || exit 1
 	tools
-	capture_start
-	watch_start
+	# a job that measures runs alone (job_watchers=no)
+	if [ "${job_watchers:-yes}" = yes ]; then
+		capture_start
+		watch_start
+	fi
 	client_job
 	status=$?
-	watch_stop
-	capture_stop
-	sniff_try
+	if [ "${job_watchers:-yes}" = yes ]; then
+		watch_stop
+		capture_stop
+		sniff_try
+	fi
 	touch "$out/done"
 	exit "$status"
 fi

@@ -15,20 +15,6 @@ uint64_t rr_latency_bound_us(unsigned b)
 	return b < RR_LAT_BOUNDS ? bound_us[b] : UINT64_MAX;
 }
 
-/* Units below SUB have a bucket each; above, the power of two e of the
- * value picks a row of SUB buckets and its next RR_LAT_SUB_BITS bits the
- * bucket in the row. */
-static unsigned bucket_of(uint64_t ns)
-{
-	uint64_t u = ns >> RR_LAT_UNIT_SHIFT;
-	if (u < SUB)
-		return (unsigned)u;
-	unsigned e = 63u - (unsigned)__builtin_clzll(u);
-	unsigned b = (e - RR_LAT_SUB_BITS + 1) * SUB +
-		     (unsigned)(u >> (e - RR_LAT_SUB_BITS)) - SUB;
-	return b < RR_LAT_BUCKETS ? b : RR_LAT_BUCKETS - 1;
-}
-
 /* The middle of bucket b, in ns. */
 static uint64_t bucket_middle_ns(unsigned b)
 {
@@ -47,11 +33,8 @@ void rr_latency_record(struct rr_latency *h, uint64_t ns)
 		h->max_ns = ns;
 	h->count++;
 	h->sum_ns += ns;
-	h->bucket[bucket_of(ns)]++;
-	unsigned b = 0;
-	while (b < RR_LAT_BOUNDS && ns > bound_us[b] * 1000u)
-		b++;
-	h->le[b]++;
+	h->bucket[rr_latency_bucket_of(ns)]++;
+	h->le[rr_latency_bound_of(ns)]++;
 }
 
 void rr_latency_merge(struct rr_latency *dst, const struct rr_latency *src)

@@ -15,22 +15,11 @@
 
 #include <stdint.h>
 #include <rpcrdma/dissect.h>
+#include <rpcrdma/latency-bucket.h>
 
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-#define RR_LAT_UNIT_SHIFT 6    /* buckets count 64 ns units */
-#define RR_LAT_SUB_BITS 5      /* 32 buckets per power of two */
-#define RR_LAT_BUCKETS 1024    /* up to 2^36 units: 73 minutes */
-
-/* The fixed bounds, in microseconds: X(index, microseconds). */
-#define RR_LAT_BOUND_LIST(X) \
-	X(0, 10) X(1, 25) X(2, 50) X(3, 100) X(4, 250) X(5, 500) \
-	X(6, 1000) X(7, 2500) X(8, 5000) X(9, 10000) X(10, 25000) \
-	X(11, 50000) X(12, 100000) X(13, 250000) X(14, 500000) \
-	X(15, 1000000) X(16, 2500000) X(17, 5000000) X(18, 10000000)
-#define RR_LAT_BOUNDS 19
 
 struct rr_latency {
 	uint64_t count, sum_ns, min_ns, max_ns;

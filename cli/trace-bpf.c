@@ -1,0 +1,357 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* The trace source's in-kernel path (trace-bpf.h). */
+#define _GNU_SOURCE
+#include "trace-bpf.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void rr_tp_detail_free(struct rr_tp_detail *d)
+{
+	free(d->clients);
+	free(d->procs);
+	free(d->servers);
+	free(d->peers);
+	memset(d, 0, sizeof(*d));
+}
+
+#ifndef RR_HAVE_EBPF
+struct rr_trace_bpf *rr_trace_bpf_open(const char *root, bool attach, char *msg,
+				       size_t msglen)
+{
+	(void)root, (void)attach;
+	snprintf(msg, msglen, "this build has no eBPF (clang, bpftool, libbpf)");
+	return NULL;
+}
+
+bool rr_trace_bpf_config(const char *root, struct rr_tpb_config *cfg,
+			 bool *present, char *msg, size_t msglen)
+{
+	(void)root, (void)cfg, (void)present;
+	snprintf(msg, msglen, "this build has no eBPF (clang, bpftool, libbpf)");
+	return false;
+}
+
+void rr_trace_bpf_read(struct rr_trace_bpf *b, struct rr_tp_stats *s,
+		       struct rr_tp_detail *d)
+{
+	(void)b, (void)s, (void)d;
+}
+
+void rr_trace_bpf_close(struct rr_trace_bpf *b)
+{
+	(void)b;
+}
+#else
+#include "tracepoints.h"
+
+_Static_assert(sizeof(struct rr_tpb_latency) == sizeof(struct rr_latency),
+	       "the kernel's histograms are rr_latency's");
+_Static_assert(RR_TP_CHUNK_TYPES == RR_TPB_CHUNK_TYPES, "chunk types");
+
+/* A client's server as debugfs named it last: a client's folder goes
+ * when it does (at unmount), its counts stay. */
+struct client_name {
+	uint32_t id;
+	char peer[64];
+};
+
+struct rr_trace_bpf {
+	struct rr_tpb *tpb;
+	struct client_name names[RR_TPB_MAX_CLIENTS];
+	unsigned nnames;
+};
+
+/* The events the totals need: without them the per-record path serves. */
+static bool required(enum rr_tpb_event e)
+{
+	return e == RR_TPB_MARSHAL || e == RR_TPB_REPLY;
+}
+
+bool rr_trace_bpf_config(const char *root, struct rr_tpb_config *cfg,
+			 bool *present, char *msg, size_t msglen)
+{
+	memset(cfg, 0, sizeof(*cfg));
+	for (int e = 0; e < RR_TPB_EVENTS; e++) {
+		struct rr_tp_layout l;
+		present[e] = rr_tp_load(root, rr_tpb_system(e), rr_tpb_event_name(e), &l);
+		if (!present[e]) {
+			if (required(e)) {
+				snprintf(msg, msglen, "no %s:%s tracepoint",
+					 rr_tpb_system(e), rr_tpb_event_name(e));
+				return false;
+			}
+			continue;
+		}
+		for (unsigned s = 0; s < RR_TPB_SLOTS; s++) {
+			const char *name = rr_tpb_field_name(e, s);
+			unsigned off, size;
+			if (!name[0] || !rr_tp_place(&l, name, &off, &size))
+				continue; /* read as 0: this kernel's event lacks it */
+			if (off > 0xffff || (size != 1 && size != 2 && size != 4 &&
+					     size != 8))
+				continue;
+			cfg->field[e][s].offset = (__u16)off;
+			cfg->field[e][s].size = (__u16)size;
+		}
+		rr_tp_layout_free(&l);
+	}
+	return true;
+}
+
+struct rr_trace_bpf *rr_trace_bpf_open(const char *root, bool attach, char *msg,
+				       size_t msglen)
+{
+	struct rr_tpb_config cfg;
+	bool present[RR_TPB_EVENTS];
+	if (!rr_trace_bpf_config(root, &cfg, present, msg, msglen))
+		return NULL;
+	struct rr_trace_bpf *b = calloc(1, sizeof(*b));
+	if (!b) {
+		snprintf(msg, msglen, "out of memory");
+		return NULL;
+	}
+	b->tpb = rr_tpb_open(&cfg, present, attach, msg, msglen);
+	if (!b->tpb) {
+		free(b);
+		return NULL;
+	}
+	return b;
+}
+
+void rr_trace_bpf_close(struct rr_trace_bpf *b)
+{
+	if (!b)
+		return;
+	rr_tpb_close(b->tpb);
+	free(b);
+}
+
+/* Growing arrays of the detail, reused from read to read. */
+struct reading {
+	struct rr_trace_bpf *b;
+	struct rr_tp_detail *d;
+	unsigned cap_clients, cap_procs, cap_servers, cap_peers;
+	bool failed;
+};
+
+static void *grow(void *p, unsigned *cap, unsigned n, size_t size, bool *failed)
+{
+	if (n < *cap)
+		return p;
+	unsigned want = *cap ? *cap * 2 : 16;
+	void *q = realloc(p, (size_t)want * size);
+	if (!q) {
+		*failed = true;
+		return p;
+	}
+	*cap = want;
+	return q;
+}
+
+/* The transport of rpc_clnt ID: the kernel's debugfs names its address
+ * (sunrpc/rpc_clnt/ID/xprt/info), when debugfs is mounted. */
+static void client_peer(uint32_t id, char *out, size_t n)
+{
+	char path[128], line[128], addr[64] = "", port[16] = "";
+	out[0] = '\0';
+	snprintf(path, sizeof(path), "/sys/kernel/debug/sunrpc/rpc_clnt/%x/xprt/info", id);
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "addr: %63s", addr) == 1)
+			continue;
+		sscanf(line, "port: %15s", port);
+	}
+	fclose(f);
+	if (addr[0])
+		snprintf(out, n, strchr(addr, ':') ? "[%s]:%s" : "%s:%s", addr, port);
+}
+
+/* The name debugfs gives now, or the one it gave last. */
+static void client_name(struct rr_trace_bpf *b, uint32_t id, char *out, size_t n)
+{
+	unsigned i = 0;
+	while (i < b->nnames && b->names[i].id != id)
+		i++;
+	client_peer(id, out, n);
+	if (out[0] && i < RR_TPB_MAX_CLIENTS) {
+		b->names[i].id = id;
+		snprintf(b->names[i].peer, sizeof(b->names[i].peer), "%s", out);
+		if (i == b->nnames)
+			b->nnames++;
+	} else if (!out[0] && i < b->nnames) {
+		snprintf(out, n, "%s", b->names[i].peer);
+	}
+}
+
+static void on_client(void *ctx, __u32 id, const struct rr_tpb_client *c)
+{
+	struct reading *r = ctx;
+	struct rr_tp_detail *d = r->d;
+	d->clients = grow(d->clients, &r->cap_clients, d->nclients, sizeof(*d->clients),
+			  &r->failed);
+	if (d->nclients >= r->cap_clients)
+		return;
+	struct rr_tp_client *o = &d->clients[d->nclients++];
+	memset(o, 0, sizeof(*o));
+	o->id = id;
+	client_name(r->b, id, o->peer, sizeof(o->peer));
+	o->calls = c->calls;
+	o->replies = c->replies;
+	o->read_segments = c->read_segments;
+	o->write_segments = c->write_segments;
+	o->reply_segments = c->reply_segments;
+	o->read_bytes = c->read_bytes;
+	o->write_bytes = c->write_bytes;
+	o->reply_bytes = c->reply_bytes;
+	memcpy(o->rtype, c->rtype, sizeof(o->rtype));
+	memcpy(o->wtype, c->wtype, sizeof(o->wtype));
+	o->rdma_errors = c->rdma_errors;
+	o->unrecognized = c->unrecognized;
+	o->credits = c->credits;
+	o->credits_max = c->credits_max;
+}
+
+static void on_proc(void *ctx, const struct rr_tpb_proc_key *k,
+		    const struct rr_tpb_proc *p)
+{
+	struct reading *r = ctx;
+	struct rr_tp_detail *d = r->d;
+	d->procs = grow(d->procs, &r->cap_procs, d->nprocs, sizeof(*d->procs), &r->failed);
+	if (d->nprocs >= r->cap_procs)
+		return;
+	struct rr_tp_proc *o = &d->procs[d->nprocs++];
+	o->client_id = k->client_id;
+	o->version = k->version;
+	snprintf(o->program, sizeof(o->program), "%.*s", (int)sizeof(k->program),
+		 k->program);
+	snprintf(o->procedure, sizeof(o->procedure), "%.*s",
+		 (int)sizeof(k->procedure), k->procedure);
+	o->calls = p->calls;
+	memcpy(&o->latency, &p->latency, sizeof(o->latency));
+}
+
+static void on_server(void *ctx, __u32 id, const struct rr_tpb_server *s)
+{
+	struct reading *r = ctx;
+	struct rr_tp_detail *d = r->d;
+	d->servers = grow(d->servers, &r->cap_servers, d->nservers, sizeof(*d->servers),
+			  &r->failed);
+	if (d->nservers >= r->cap_servers)
+		return;
+	struct rr_tp_server *o = &d->servers[d->nservers++];
+	o->cq_id = id;
+	o->requests = s->requests;
+	memcpy(o->by_proc, s->by_proc, sizeof(o->by_proc));
+	o->read_segments = s->read_segments;
+	o->write_segments = s->write_segments;
+	o->segment_bytes = s->segment_bytes;
+	o->credits = s->credits;
+	o->credits_max = s->credits_max;
+}
+
+static void on_peer(void *ctx, const struct rr_tpb_peer_key *k, const struct rr_tpb_peer *p)
+{
+	struct reading *r = ctx;
+	struct rr_tp_detail *d = r->d;
+	d->peers = grow(d->peers, &r->cap_peers, d->npeers, sizeof(*d->peers), &r->failed);
+	if (d->npeers >= r->cap_peers)
+		return;
+	struct rr_tp_peer *o = &d->peers[d->npeers++];
+	snprintf(o->addr, sizeof(o->addr), "%.*s", (int)sizeof(k->addr), k->addr);
+	snprintf(o->port, sizeof(o->port), "%.*s", (int)sizeof(k->port), k->port);
+	o->connects = p->connects;
+	o->connect_failures = p->connect_failures;
+	o->disconnects = p->disconnects;
+}
+
+static int by_client(const void *a, const void *b)
+{
+	const struct rr_tp_client *x = a, *y = b;
+	return (x->id > y->id) - (x->id < y->id);
+}
+
+static int by_proc(const void *a, const void *b)
+{
+	const struct rr_tp_proc *x = a, *y = b;
+	if (x->client_id != y->client_id)
+		return (x->client_id > y->client_id) - (x->client_id < y->client_id);
+	int c = strcmp(x->program, y->program);
+	if (c)
+		return c;
+	if (x->version != y->version)
+		return (x->version > y->version) - (x->version < y->version);
+	return strcmp(x->procedure, y->procedure);
+}
+
+static int by_server(const void *a, const void *b)
+{
+	const struct rr_tp_server *x = a, *y = b;
+	return (x->cq_id > y->cq_id) - (x->cq_id < y->cq_id);
+}
+
+static int by_peer(const void *a, const void *b)
+{
+	const struct rr_tp_peer *x = a, *y = b;
+	int c = strcmp(x->addr, y->addr);
+	return c ? c : strcmp(x->port, y->port);
+}
+
+void rr_trace_bpf_read(struct rr_trace_bpf *b, struct rr_tp_stats *s,
+		       struct rr_tp_detail *d)
+{
+	struct reading r = { .b = b, .d = d };
+	/* the arrays' sizes are their capacities' lower bounds: keep them */
+	r.cap_clients = d->clients ? d->nclients : 0;
+	r.cap_procs = d->procs ? d->nprocs : 0;
+	r.cap_servers = d->servers ? d->nservers : 0;
+	r.cap_peers = d->peers ? d->npeers : 0;
+	d->nclients = d->nprocs = d->nservers = d->npeers = 0;
+	rr_tpb_clients(b->tpb, on_client, &r);
+	rr_tpb_procs(b->tpb, on_proc, &r);
+	rr_tpb_servers(b->tpb, on_server, &r);
+	rr_tpb_peers(b->tpb, on_peer, &r);
+	qsort(d->clients, d->nclients, sizeof(*d->clients), by_client);
+	qsort(d->procs, d->nprocs, sizeof(*d->procs), by_proc);
+	qsort(d->servers, d->nservers, sizeof(*d->servers), by_server);
+	qsort(d->peers, d->npeers, sizeof(*d->peers), by_peer);
+	/* a client's latency: its procedures' together */
+	for (unsigned i = 0; i < d->nprocs; i++) {
+		struct rr_tp_client key = { .id = d->procs[i].client_id };
+		struct rr_tp_client *c = bsearch(&key, d->clients, d->nclients,
+						 sizeof(*d->clients), by_client);
+		if (c)
+			rr_latency_merge(&c->latency, &d->procs[i].latency);
+	}
+	/* the totals, as the per-record path counts them */
+	uint64_t events[RR_TP_EVENTS];
+	memcpy(events, s->events, sizeof(events));
+	memset(s, 0, sizeof(*s));
+	memcpy(s->events, events, sizeof(events));
+	for (unsigned i = 0; i < d->nclients; i++) {
+		const struct rr_tp_client *c = &d->clients[i];
+		s->calls += c->calls;
+		s->replies += c->replies;
+		s->read_segments += c->read_segments;
+		s->write_segments += c->write_segments;
+		s->reply_segments += c->reply_segments;
+		s->segment_bytes += c->read_bytes + c->write_bytes + c->reply_bytes;
+		if (c->replies)
+			s->credits = c->credits;
+	}
+	for (unsigned i = 0; i < d->nservers; i++) {
+		const struct rr_tp_server *v = &d->servers[i];
+		s->requests += v->requests;
+		for (int p = 0; p < 5; p++)
+			s->requests_by_proc[p] += v->by_proc[p];
+		if (v->requests)
+			s->requested_credits = v->credits;
+		s->server_read_segments += v->read_segments;
+		s->server_write_segments += v->write_segments;
+		s->server_segment_bytes += v->segment_bytes;
+	}
+}
+#endif

@@ -1,0 +1,416 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* The kernel's view rendered (trace-report.h). */
+#include "trace-report.h"
+
+#include <ctype.h>
+#include <inttypes.h>
+#include <stddef.h>
+#include <string.h>
+#include <time.h>
+
+#include <json-c/json.h>
+
+#include "rr_json.h"
+
+static const char *const rdma_procs[5] = { "RDMA_MSG", "RDMA_NOMSG", "RDMA_MSGP",
+					   "RDMA_DONE", "RDMA_ERROR" };
+
+static uint64_t in_flight(const struct rr_tp_client *c)
+{
+	return c->calls > c->replies ? c->calls - c->replies : 0;
+}
+
+void rr_trace_report_text(FILE *out, const struct rr_tp_stats *s,
+			  const struct rr_tp_stats *prev,
+			  const struct rr_tp_detail *d, double dt)
+{
+	fprintf(out, "rpcrdma-top  kernel tracepoints\n"
+		"client: calls/s %.0f  replies/s %.0f  credits %u  chunk segments "
+		"read %llu write %llu reply %llu (%.2f MB)\n"
+		"server: requests/s %.0f  credits asked %u  segments read %llu "
+		"write %llu\n\n",
+		(double)(s->calls - prev->calls) / dt,
+		(double)(s->replies - prev->replies) / dt, s->credits,
+		(unsigned long long)s->read_segments,
+		(unsigned long long)s->write_segments,
+		(unsigned long long)s->reply_segments,
+		(double)s->segment_bytes / 1e6,
+		(double)(s->requests - prev->requests) / dt,
+		s->requested_credits,
+		(unsigned long long)s->server_read_segments,
+		(unsigned long long)s->server_write_segments);
+	if (!d)
+		return;
+	fprintf(out, "%-8s %-28s %10s %10s %6s %7s %9s %9s %7s\n", "CLIENT", "SERVER",
+		"CALLS", "REPLIES", "INFL", "CREDITS", "P50(us)", "P99(us)", "ERRORS");
+	for (unsigned i = 0; i < d->nclients; i++) {
+		const struct rr_tp_client *c = &d->clients[i];
+		fprintf(out, "%-8x %-28s %10" PRIu64 " %10" PRIu64 " %6" PRIu64
+			" %7u %9" PRIu64 " %9" PRIu64 " %7" PRIu64 "\n",
+			(unsigned)c->id, c->peer[0] ? c->peer : "-", c->calls, c->replies,
+			in_flight(c), c->credits,
+			rr_latency_quantile_ns(&c->latency, 0.5) / 1000,
+			rr_latency_quantile_ns(&c->latency, 0.99) / 1000,
+			c->rdma_errors + c->unrecognized);
+	}
+	fprintf(out, "\n%-8s %-10s %-22s %10s %9s %9s %9s\n", "CLIENT", "PROGRAM",
+		"PROCEDURE", "CALLS", "MEAN(us)", "P50(us)", "P99(us)");
+	for (unsigned i = 0; i < d->nprocs; i++) {
+		const struct rr_tp_proc *p = &d->procs[i];
+		char prog[32];
+		snprintf(prog, sizeof(prog), "%sv%u", p->program, (unsigned)p->version);
+		fprintf(out, "%-8x %-10s %-22s %10" PRIu64 " %9" PRIu64 " %9" PRIu64
+			" %9" PRIu64 "\n", (unsigned)p->client_id, prog, p->procedure,
+			p->calls, rr_latency_mean_ns(&p->latency) / 1000,
+			rr_latency_quantile_ns(&p->latency, 0.5) / 1000,
+			rr_latency_quantile_ns(&p->latency, 0.99) / 1000);
+	}
+	if (d->nservers)
+		fprintf(out, "\n%-8s %10s %7s %10s %10s\n", "SERVER CQ", "REQUESTS",
+			"CREDITS", "READ SEGS", "WRITE SEGS");
+	for (unsigned i = 0; i < d->nservers; i++) {
+		const struct rr_tp_server *v = &d->servers[i];
+		fprintf(out, "%-9u %10" PRIu64 " %7u %10" PRIu64 " %10" PRIu64 "\n",
+			(unsigned)v->cq_id, v->requests, v->credits, v->read_segments,
+			v->write_segments);
+	}
+	fputc('\n', out);
+}
+
+static void add_u64(json_object *o, const char *key, uint64_t v)
+{
+	json_object_object_add(o, key, json_object_new_uint64(v));
+}
+
+static json_object *client_json(const struct rr_tp_client *c)
+{
+	json_object *o = json_object_new_object();
+	add_u64(o, "client_id", c->id);
+	json_object_object_add(o, "server", json_object_new_string(c->peer));
+	add_u64(o, "calls", c->calls);
+	add_u64(o, "replies", c->replies);
+	add_u64(o, "in_flight", in_flight(c));
+	add_u64(o, "credits_granted", c->credits);
+	add_u64(o, "credits_granted_max", c->credits_max);
+	json_object *seg = json_object_new_object(), *bytes = json_object_new_object();
+	add_u64(seg, "read", c->read_segments);
+	add_u64(seg, "write", c->write_segments);
+	add_u64(seg, "reply", c->reply_segments);
+	add_u64(bytes, "read", c->read_bytes);
+	add_u64(bytes, "write", c->write_bytes);
+	add_u64(bytes, "reply", c->reply_bytes);
+	json_object_object_add(o, "segments", seg);
+	json_object_object_add(o, "segment_bytes", bytes);
+	json_object *sent = json_object_new_object(), *asked = json_object_new_object();
+	for (unsigned t = 0; t < RR_TP_CHUNK_TYPES; t++) {
+		if (c->rtype[t])
+			add_u64(sent, rr_tp_chunk_type_str(t), c->rtype[t]);
+		if (c->wtype[t])
+			add_u64(asked, rr_tp_chunk_type_str(t), c->wtype[t]);
+	}
+	json_object_object_add(o, "calls_by_rtype", sent);
+	json_object_object_add(o, "calls_by_wtype", asked);
+	add_u64(o, "rdma_errors", c->rdma_errors);
+	add_u64(o, "unrecognized_replies", c->unrecognized);
+	add_u64(o, "latency_p50_us", rr_latency_quantile_ns(&c->latency, 0.5) / 1000);
+	add_u64(o, "latency_p99_us", rr_latency_quantile_ns(&c->latency, 0.99) / 1000);
+	return o;
+}
+
+static json_object *proc_json(const struct rr_tp_proc *p)
+{
+	json_object *o = json_object_new_object();
+	add_u64(o, "client_id", p->client_id);
+	json_object_object_add(o, "program", json_object_new_string(p->program));
+	add_u64(o, "version", p->version);
+	json_object_object_add(o, "procedure", json_object_new_string(p->procedure));
+	add_u64(o, "calls", p->calls);
+	add_u64(o, "answered", p->latency.count);
+	add_u64(o, "latency_mean_us", rr_latency_mean_ns(&p->latency) / 1000);
+	add_u64(o, "latency_p50_us", rr_latency_quantile_ns(&p->latency, 0.5) / 1000);
+	add_u64(o, "latency_p99_us", rr_latency_quantile_ns(&p->latency, 0.99) / 1000);
+	add_u64(o, "latency_max_us", p->latency.max_ns / 1000);
+	return o;
+}
+
+static json_object *server_json(const struct rr_tp_server *v)
+{
+	json_object *o = json_object_new_object();
+	add_u64(o, "cq_id", v->cq_id);
+	add_u64(o, "requests", v->requests);
+	json_object *by = json_object_new_object();
+	for (int p = 0; p < 5; p++)
+		if (v->by_proc[p])
+			add_u64(by, rdma_procs[p], v->by_proc[p]);
+	json_object_object_add(o, "requests_by_proc", by);
+	add_u64(o, "credits", v->credits);
+	add_u64(o, "credits_max", v->credits_max);
+	add_u64(o, "read_segments", v->read_segments);
+	add_u64(o, "write_segments", v->write_segments);
+	add_u64(o, "segment_bytes", v->segment_bytes);
+	return o;
+}
+
+static json_object *peer_json(const struct rr_tp_peer *p)
+{
+	json_object *o = json_object_new_object();
+	json_object_object_add(o, "address", json_object_new_string(p->addr));
+	json_object_object_add(o, "port", json_object_new_string(p->port));
+	add_u64(o, "connects", p->connects);
+	add_u64(o, "connect_failures", p->connect_failures);
+	add_u64(o, "disconnects", p->disconnects);
+	return o;
+}
+
+void rr_trace_report_json(FILE *out, const struct rr_tp_stats *s,
+			  const struct rr_tp_detail *d)
+{
+	const struct { const char *key; uint64_t v; } client[] = {
+		{ "calls", s->calls }, { "replies", s->replies },
+		{ "credits", s->credits },
+		{ "read_segments", s->read_segments },
+		{ "write_segments", s->write_segments },
+		{ "reply_segments", s->reply_segments },
+		{ "segment_bytes", s->segment_bytes },
+	}, server[] = {
+		{ "requests", s->requests },
+		{ "credits", s->requested_credits },
+		{ "read_segments", s->server_read_segments },
+		{ "write_segments", s->server_write_segments },
+		{ "segment_bytes", s->server_segment_bytes },
+	};
+	json_object *o = json_object_new_object();
+	json_object *c = json_object_new_object(), *v = json_object_new_object();
+	for (size_t i = 0; i < sizeof(client) / sizeof(client[0]); i++)
+		add_u64(c, client[i].key, client[i].v);
+	for (size_t i = 0; i < sizeof(server) / sizeof(server[0]); i++)
+		add_u64(v, server[i].key, server[i].v);
+	json_object_object_add(o, "type", json_object_new_string("top_tracepoints"));
+	json_object_object_add(o, "schema", json_object_new_int(RR_JSON_SCHEMA));
+	json_object_object_add(o, "time", json_object_new_int64(time(NULL)));
+	json_object_object_add(o, "source", json_object_new_string("tracepoints"));
+	json_object_object_add(o, "client", c);
+	json_object_object_add(o, "server", v);
+	if (d) {
+		json_object *a = json_object_new_array();
+		for (unsigned i = 0; i < d->nclients; i++)
+			json_object_array_add(a, client_json(&d->clients[i]));
+		json_object_object_add(o, "connections", a);
+		a = json_object_new_array();
+		for (unsigned i = 0; i < d->nprocs; i++)
+			json_object_array_add(a, proc_json(&d->procs[i]));
+		json_object_object_add(o, "procedures", a);
+		a = json_object_new_array();
+		for (unsigned i = 0; i < d->nservers; i++)
+			json_object_array_add(a, server_json(&d->servers[i]));
+		json_object_object_add(o, "server_connections", a);
+		a = json_object_new_array();
+		for (unsigned i = 0; i < d->npeers; i++)
+			json_object_array_add(a, peer_json(&d->peers[i]));
+		json_object_object_add(o, "connection_events", a);
+	}
+	fprintf(out, "%s\n", json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
+	json_object_put(o);
+}
+
+/* ---- Prometheus ---------------------------------------------------------- */
+
+static void totals_prom(struct rr_prom *w, const struct rr_tp_stats *s)
+{
+	static const struct {
+		const char *name, *type, *help;
+		size_t off;
+		bool u32;
+	} m[] = {
+		{ "rpcrdma_trace_client_calls_total", "counter",
+		  "calls the NFS client marshalled (xprtrdma_marshal)",
+		  offsetof(struct rr_tp_stats, calls), false },
+		{ "rpcrdma_trace_client_replies_total", "counter",
+		  "replies the NFS client received (xprtrdma_reply)",
+		  offsetof(struct rr_tp_stats, replies), false },
+		{ "rpcrdma_trace_client_credits_granted", "gauge",
+		  "the last grant a reply carried", offsetof(struct rr_tp_stats, credits), true },
+		{ "rpcrdma_trace_client_read_segments_total", "counter",
+		  "read chunk segments registered", offsetof(struct rr_tp_stats, read_segments), false },
+		{ "rpcrdma_trace_client_write_segments_total", "counter",
+		  "write chunk segments registered", offsetof(struct rr_tp_stats, write_segments), false },
+		{ "rpcrdma_trace_client_reply_segments_total", "counter",
+		  "reply chunk segments registered", offsetof(struct rr_tp_stats, reply_segments), false },
+		{ "rpcrdma_trace_client_segment_bytes_total", "counter",
+		  "bytes of the chunk segments registered", offsetof(struct rr_tp_stats, segment_bytes), false },
+		{ "rpcrdma_trace_server_requests_total", "counter",
+		  "requests the NFS server decoded (svcrdma_decode_rqst)",
+		  offsetof(struct rr_tp_stats, requests), false },
+		{ "rpcrdma_trace_server_credits_requested", "gauge",
+		  "the credits the last request asked for",
+		  offsetof(struct rr_tp_stats, requested_credits), true },
+		{ "rpcrdma_trace_server_read_segments_total", "counter",
+		  "read segments the server decoded", offsetof(struct rr_tp_stats, server_read_segments), false },
+		{ "rpcrdma_trace_server_write_segments_total", "counter",
+		  "write segments the server decoded", offsetof(struct rr_tp_stats, server_write_segments), false },
+	};
+	for (size_t i = 0; i < sizeof(m) / sizeof(m[0]); i++) {
+		uint64_t v = 0;
+		if (m[i].u32) {
+			uint32_t x;
+			memcpy(&x, (const char *)s + m[i].off, 4);
+			v = x;
+		} else {
+			memcpy(&v, (const char *)s + m[i].off, 8);
+		}
+		rr_prom_family(w, m[i].name, m[i].type, m[i].help);
+		rr_prom_sample_u64(w, m[i].name, "", NULL, v);
+	}
+}
+
+/* The packet path's program label for the kernel's program name: "NFS"
+ * for "nfs", "NFS_ACL" for "nfsacl", others in capitals. */
+static void program_label(char *lb, size_t n, const struct rr_tp_proc *p)
+{
+	char prog[sizeof(p->program)], v[16];
+	size_t i = 0;
+	if (!strcmp(p->program, "nfsacl")) {
+		snprintf(prog, sizeof(prog), "NFS_ACL");
+	} else {
+		for (; p->program[i] && i < sizeof(prog) - 1; i++)
+			prog[i] = (char)toupper((unsigned char)p->program[i]);
+		prog[i] = '\0';
+	}
+	snprintf(v, sizeof(v), "%u", (unsigned)p->version);
+	lb[0] = '\0';
+	rr_prom_label(lb, n, "program", prog);
+	rr_prom_label(lb, n, "version", v);
+	rr_prom_label(lb, n, "procedure", p->procedure);
+}
+
+static bool same_procedure(const struct rr_tp_proc *x, const struct rr_tp_proc *y)
+{
+	return x->version == y->version && !strcmp(x->program, y->program) &&
+	       !strcmp(x->procedure, y->procedure);
+}
+
+/* Procedure i's calls and histogram summed over every client, when i is
+ * the first of its (program, version, procedure); false for the others. */
+static bool procedure_total(const struct rr_tp_detail *d, unsigned i,
+			    uint64_t *calls, struct rr_latency *h)
+{
+	for (unsigned j = 0; j < i; j++)
+		if (same_procedure(&d->procs[j], &d->procs[i]))
+			return false;
+	*calls = 0;
+	memset(h, 0, sizeof(*h));
+	for (unsigned j = i; j < d->nprocs; j++) {
+		if (!same_procedure(&d->procs[j], &d->procs[i]))
+			continue;
+		*calls += d->procs[j].calls;
+		rr_latency_merge(h, &d->procs[j].latency);
+	}
+	return true;
+}
+
+static void procs_prom(struct rr_prom *w, const struct rr_tp_detail *d)
+{
+	char lb[256];
+	uint64_t calls;
+	struct rr_latency h;
+	rr_prom_family(w, "rpcrdma_rpc_calls_total", "counter",
+		       "RPCs xprtrdma sent that the kernel completed, by program, version "
+		       "and procedure (rpc_stats_latency)");
+	for (unsigned i = 0; i < d->nprocs; i++) {
+		if (!procedure_total(d, i, &calls, &h))
+			continue;
+		program_label(lb, sizeof(lb), &d->procs[i]);
+		rr_prom_sample_u64(w, "rpcrdma_rpc_calls_total", "", lb, calls);
+	}
+	rr_prom_family(w, "rpcrdma_rpc_latency_seconds", "histogram",
+		       "the kernel's round trip of an RPC (rpc_stats_latency rtt), "
+		       "by procedure");
+	for (unsigned i = 0; i < d->nprocs; i++) {
+		if (!procedure_total(d, i, &calls, &h))
+			continue;
+		program_label(lb, sizeof(lb), &d->procs[i]);
+		rr_prom_latency_histogram(w, "rpcrdma_rpc_latency_seconds", lb, &h);
+	}
+}
+
+static void connections_prom(struct rr_prom *w, const struct rr_tp_detail *d)
+{
+	static const struct { const char *name, *type, *help; } f[] = {
+		{ "rpcrdma_connection_calls_total", "counter",
+		  "RPC calls the client marshalled on the connection" },
+		{ "rpcrdma_connection_replies_total", "counter",
+		  "RPC replies the client received on the connection" },
+		{ "rpcrdma_connection_credits_granted", "gauge",
+		  "credits the server granted last (RFC 8166 section 3.3.1)" },
+		{ "rpcrdma_connection_credits_granted_max", "gauge",
+		  "largest credit grant seen" },
+		{ "rpcrdma_connection_calls_in_flight", "gauge",
+		  "calls marshalled and not yet answered" },
+		{ "rpcrdma_trace_connection_rdma_errors_total", "counter",
+		  "RDMA_ERROR replies (xprtrdma_err_vers, xprtrdma_err_chunk)" },
+	};
+	uint64_t inflight = 0;
+	for (unsigned i = 0; i < d->nclients; i++)
+		inflight += in_flight(&d->clients[i]);
+	rr_prom_family(w, "rpcrdma_calls_in_flight", "gauge",
+		       "calls marshalled and not yet answered, all connections");
+	rr_prom_sample_u64(w, "rpcrdma_calls_in_flight", "", NULL, inflight);
+	for (unsigned k = 0; k < sizeof(f) / sizeof(f[0]); k++) {
+		rr_prom_family(w, f[k].name, f[k].type, f[k].help);
+		for (unsigned i = 0; i < d->nclients; i++) {
+			const struct rr_tp_client *c = &d->clients[i];
+			const uint64_t v[] = { c->calls, c->replies, c->credits,
+					       c->credits_max, in_flight(c), c->rdma_errors };
+			char lb[256], id[16];
+			snprintf(id, sizeof(id), "%x", (unsigned)c->id);
+			lb[0] = '\0';
+			rr_prom_label(lb, sizeof(lb), "remote", c->peer);
+			rr_prom_label(lb, sizeof(lb), "client", id);
+			rr_prom_sample_u64(w, f[k].name, "", lb, v[k]);
+		}
+	}
+	static const struct { const char *name, *help; } pf[] = {
+		{ "rpcrdma_trace_connects_total",
+		  "connections the client made, by server (xprtrdma_connect)" },
+		{ "rpcrdma_trace_connect_failures_total",
+		  "connection attempts that failed, by server" },
+		{ "rpcrdma_trace_disconnects_total",
+		  "connections lost or closed, by server (xprtrdma_disconnect)" },
+	};
+	for (unsigned k = 0; k < 3; k++) {
+		rr_prom_family(w, pf[k].name, "counter", pf[k].help);
+		for (unsigned i = 0; i < d->npeers; i++) {
+			const struct rr_tp_peer *p = &d->peers[i];
+			const uint64_t v[] = { p->connects, p->connect_failures,
+					       p->disconnects };
+			char lb[160], peer[64];
+			snprintf(peer, sizeof(peer), "%s:%s", p->addr, p->port);
+			lb[0] = '\0';
+			rr_prom_label(lb, sizeof(lb), "remote", peer);
+			rr_prom_sample_u64(w, pf[k].name, "", lb, v[k]);
+		}
+	}
+	rr_prom_family(w, "rpcrdma_trace_server_connection_requests_total", "counter",
+		       "requests the server decoded, by connection (its receive CQ)");
+	for (unsigned i = 0; i < d->nservers; i++) {
+		char lb[64], cq[16];
+		snprintf(cq, sizeof(cq), "%u", (unsigned)d->servers[i].cq_id);
+		lb[0] = '\0';
+		rr_prom_label(lb, sizeof(lb), "cq", cq);
+		rr_prom_sample_u64(w, "rpcrdma_trace_server_connection_requests_total", "",
+				   lb, d->servers[i].requests);
+	}
+}
+
+void rr_trace_report_prom(struct rr_prom *w, const struct rr_tp_stats *s,
+			  const struct rr_tp_detail *d)
+{
+	totals_prom(w, s);
+	if (!d)
+		return;
+	rr_prom_family(w, "rpcrdma_rpc_replies_total", "counter",
+		       "RPC replies the client received");
+	rr_prom_sample_u64(w, "rpcrdma_rpc_replies_total", "", NULL, s->replies);
+	procs_prom(w, d);
+	connections_prom(w, d);
+}

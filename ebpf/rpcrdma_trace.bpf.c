@@ -1,0 +1,290 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+/*
+ * Programs on the kernel's rpcrdma and sunrpc tracepoints that add up, in
+ * the kernel, what the NFS client (xprtrdma) and server (svcrdma) do, per
+ * connection, as libbpf-tools do: user space reads the maps, not one record
+ * per RPC.  Where each field lies in a record is given by the loader
+ * (config), read from the event's format file on the running kernel, so
+ * one object serves kernels whose layouts differ (Linux 5.10 to 6.12).
+ */
+#include <linux/bpf.h>
+#include <linux/types.h>
+#include <bpf/bpf_helpers.h>
+
+#include "rpcrdma_trace.h"
+
+char LICENSE[] SEC("license") = "Dual BSD/GPL";
+
+/* Set by the loader before the programs are loaded (the skeleton's rodata). */
+const volatile struct rr_tpb_config config = { 0 };
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, RR_TPB_MAX_CLIENTS);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, __u32);
+	__type(value, struct rr_tpb_client);
+} clients SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, RR_TPB_MAX_PROCS);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, struct rr_tpb_proc_key);
+	__type(value, struct rr_tpb_proc);
+} procs SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, RR_TPB_MAX_TASKS);
+	__type(key, struct rr_tpb_task);
+	__type(value, __u8);
+} tasks SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, RR_TPB_MAX_SERVERS);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, __u32);
+	__type(value, struct rr_tpb_server);
+} servers SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, RR_TPB_MAX_PEERS);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, struct rr_tpb_peer_key);
+	__type(value, struct rr_tpb_peer);
+} peers SEC(".maps");
+
+/* New entries start from these (too large for the BPF stack). */
+static const struct rr_tpb_client client_zero;
+static const struct rr_tpb_proc proc_zero;
+static const struct rr_tpb_server server_zero;
+static const struct rr_tpb_peer peer_zero;
+
+/* Field slot s of event e in the record at ctx; 0 when the kernel's event
+ * has no such field. */
+static __always_inline __u64 field(void *ctx, int e, int s)
+{
+	__u16 off = config.field[e][s].offset, size = config.field[e][s].size;
+	__u64 v = 0;
+	if (size == 8)
+		bpf_probe_read_kernel(&v, 8, (char *)ctx + off);
+	else if (size == 4)
+		bpf_probe_read_kernel(&v, 4, (char *)ctx + off);
+	else if (size == 2)
+		bpf_probe_read_kernel(&v, 2, (char *)ctx + off);
+	else if (size == 1)
+		bpf_probe_read_kernel(&v, 1, (char *)ctx + off);
+	return v;
+}
+
+/* A string field (__data_loc: its offset in the low 16 bits of the word). */
+static __always_inline void field_str(void *ctx, int e, int s, char *buf, __u32 len)
+{
+	if (config.field[e][s].size != 4)
+		return;
+	__u32 loc = (__u32)field(ctx, e, s);
+	bpf_probe_read_kernel_str(buf, len, (char *)ctx + (loc & 0xffff));
+}
+
+static __always_inline void *entry(void *map, const void *key, const void *zero)
+{
+	void *v = bpf_map_lookup_elem(map, key);
+	if (v)
+		return v;
+	bpf_map_update_elem(map, key, zero, BPF_NOEXIST);
+	return bpf_map_lookup_elem(map, key);
+}
+
+static __always_inline struct rr_tpb_client *client(void *ctx, int e)
+{
+	__u32 id = (__u32)field(ctx, e, 0);
+	return entry(&clients, &id, &client_zero);
+}
+
+static __always_inline struct rr_tpb_server *server(void *ctx, int e)
+{
+	__u32 id = (__u32)field(ctx, e, 0);
+	return entry(&servers, &id, &server_zero);
+}
+
+/* A last-value gauge and its high mark: plain stores (a race between two
+ * CPUs leaves one of their values). */
+static __always_inline void gauge(__u32 *last, __u32 *max, __u32 v)
+{
+	*last = v;
+	if (v > *max)
+		*max = v;
+}
+
+SEC("tracepoint")
+int xprtrdma_marshal(void *ctx)
+{
+	struct rr_tpb_client *c = client(ctx, RR_TPB_MARSHAL);
+	if (!c)
+		return 0;
+	__sync_fetch_and_add(&c->calls, 1);
+	struct rr_tpb_task task = {
+		.client_id = (__u32)field(ctx, RR_TPB_MARSHAL, 0),
+		.task_id = (__u32)field(ctx, RR_TPB_MARSHAL, 3),
+	};
+	__u8 one = 1;
+	bpf_map_update_elem(&tasks, &task, &one, BPF_ANY);
+	__u32 r = (__u32)field(ctx, RR_TPB_MARSHAL, 1);
+	__u32 w = (__u32)field(ctx, RR_TPB_MARSHAL, 2);
+	__sync_fetch_and_add(&c->rtype[r & (RR_TPB_CHUNK_TYPES - 1)], 1);
+	__sync_fetch_and_add(&c->wtype[w & (RR_TPB_CHUNK_TYPES - 1)], 1);
+	return 0;
+}
+
+SEC("tracepoint")
+int xprtrdma_reply(void *ctx)
+{
+	struct rr_tpb_client *c = client(ctx, RR_TPB_REPLY);
+	if (!c)
+		return 0;
+	__sync_fetch_and_add(&c->replies, 1);
+	gauge(&c->credits, &c->credits_max, (__u32)field(ctx, RR_TPB_REPLY, 1));
+	return 0;
+}
+
+static __always_inline int chunk(void *ctx, int e)
+{
+	struct rr_tpb_client *c = client(ctx, e);
+	if (!c)
+		return 0;
+	__u64 len = field(ctx, e, 1);
+	if (e == RR_TPB_CHUNK_READ) {
+		__sync_fetch_and_add(&c->read_segments, 1);
+		__sync_fetch_and_add(&c->read_bytes, len);
+	} else if (e == RR_TPB_CHUNK_WRITE) {
+		__sync_fetch_and_add(&c->write_segments, 1);
+		__sync_fetch_and_add(&c->write_bytes, len);
+	} else {
+		__sync_fetch_and_add(&c->reply_segments, 1);
+		__sync_fetch_and_add(&c->reply_bytes, len);
+	}
+	return 0;
+}
+
+SEC("tracepoint")
+int xprtrdma_chunk_read(void *ctx) { return chunk(ctx, RR_TPB_CHUNK_READ); }
+SEC("tracepoint")
+int xprtrdma_chunk_write(void *ctx) { return chunk(ctx, RR_TPB_CHUNK_WRITE); }
+SEC("tracepoint")
+int xprtrdma_chunk_reply(void *ctx) { return chunk(ctx, RR_TPB_CHUNK_REPLY); }
+
+static __always_inline int rdma_error(void *ctx, int e)
+{
+	struct rr_tpb_client *c = client(ctx, e);
+	if (!c)
+		return 0;
+	if (e == RR_TPB_ERR_UNRECOGNIZED)
+		__sync_fetch_and_add(&c->unrecognized, 1);
+	else
+		__sync_fetch_and_add(&c->rdma_errors, 1);
+	return 0;
+}
+
+SEC("tracepoint")
+int xprtrdma_err_vers(void *ctx) { return rdma_error(ctx, RR_TPB_ERR_VERS); }
+SEC("tracepoint")
+int xprtrdma_err_chunk(void *ctx) { return rdma_error(ctx, RR_TPB_ERR_CHUNK); }
+SEC("tracepoint")
+int xprtrdma_err_unrecognized(void *ctx) { return rdma_error(ctx, RR_TPB_ERR_UNRECOGNIZED); }
+
+static __always_inline int connection(void *ctx, int e)
+{
+	struct rr_tpb_peer_key k = { 0 };
+	field_str(ctx, e, 1, k.addr, sizeof(k.addr));
+	field_str(ctx, e, 2, k.port, sizeof(k.port));
+	struct rr_tpb_peer *p = entry(&peers, &k, &peer_zero);
+	if (!p)
+		return 0;
+	int rc = (int)field(ctx, e, 0);
+	if (e == RR_TPB_DISCONNECT)
+		__sync_fetch_and_add(&p->disconnects, 1);
+	else if (rc)
+		__sync_fetch_and_add(&p->connect_failures, 1);
+	else
+		__sync_fetch_and_add(&p->connects, 1);
+	return 0;
+}
+
+SEC("tracepoint")
+int xprtrdma_connect(void *ctx) { return connection(ctx, RR_TPB_CONNECT); }
+SEC("tracepoint")
+int xprtrdma_disconnect(void *ctx) { return connection(ctx, RR_TPB_DISCONNECT); }
+
+/* Every RPC client's tasks report here: only those xprtrdma marshalled
+ * are kept, each once however often it was sent. */
+SEC("tracepoint")
+int rpc_stats_latency(void *ctx)
+{
+	struct rr_tpb_task task = {
+		.client_id = (__u32)field(ctx, RR_TPB_LATENCY, 0),
+		.task_id = (__u32)field(ctx, RR_TPB_LATENCY, 5),
+	};
+	if (!bpf_map_lookup_elem(&tasks, &task))
+		return 0;
+	bpf_map_delete_elem(&tasks, &task);
+	struct rr_tpb_proc_key k = { 0 };
+	k.client_id = task.client_id;
+	k.version = (__u32)field(ctx, RR_TPB_LATENCY, 1);
+	field_str(ctx, RR_TPB_LATENCY, 2, k.program, sizeof(k.program));
+	field_str(ctx, RR_TPB_LATENCY, 3, k.procedure, sizeof(k.procedure));
+	struct rr_tpb_proc *p = entry(&procs, &k, &proc_zero);
+	if (!p)
+		return 0;
+	__sync_fetch_and_add(&p->calls, 1);
+	__u64 ns = field(ctx, RR_TPB_LATENCY, 4) * 1000; /* microseconds */
+	if (!ns)
+		return 0; /* no reply: no round trip */
+	struct rr_tpb_latency *h = &p->latency;
+	__sync_fetch_and_add(&h->count, 1);
+	__sync_fetch_and_add(&h->sum_ns, ns);
+	/* plain stores: a race between two CPUs leaves one of their values */
+	if (!h->min_ns || ns < h->min_ns)
+		h->min_ns = ns;
+	if (ns > h->max_ns)
+		h->max_ns = ns;
+	__sync_fetch_and_add(&h->bucket[rr_latency_bucket_of(ns) & (RR_LAT_BUCKETS - 1)], 1);
+	unsigned b = rr_latency_bound_of(ns);
+	if (b <= RR_LAT_BOUNDS)
+		__sync_fetch_and_add(&h->le[b], 1);
+	return 0;
+}
+
+SEC("tracepoint")
+int svcrdma_decode_rqst(void *ctx)
+{
+	struct rr_tpb_server *s = server(ctx, RR_TPB_SVC_RQST);
+	if (!s)
+		return 0;
+	__sync_fetch_and_add(&s->requests, 1);
+	__u32 proc = (__u32)field(ctx, RR_TPB_SVC_RQST, 1);
+	if (proc < 5)
+		__sync_fetch_and_add(&s->by_proc[proc], 1);
+	gauge(&s->credits, &s->credits_max, (__u32)field(ctx, RR_TPB_SVC_RQST, 2));
+	return 0;
+}
+
+static __always_inline int server_segment(void *ctx, int e)
+{
+	struct rr_tpb_server *s = server(ctx, e);
+	if (!s)
+		return 0;
+	if (e == RR_TPB_SVC_RSEG)
+		__sync_fetch_and_add(&s->read_segments, 1);
+	else
+		__sync_fetch_and_add(&s->write_segments, 1);
+	__sync_fetch_and_add(&s->segment_bytes, field(ctx, e, 1));
+	return 0;
+}
+
+SEC("tracepoint")
+int svcrdma_decode_rseg(void *ctx) { return server_segment(ctx, RR_TPB_SVC_RSEG); }
+SEC("tracepoint")
+int svcrdma_decode_wseg(void *ctx) { return server_segment(ctx, RR_TPB_SVC_WSEG); }

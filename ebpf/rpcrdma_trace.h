@@ -1,0 +1,107 @@
+/* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
+/*
+ * Shared between the tracepoint programs and their loader: the events
+ * followed, where each field they read lies in the event's record (read at
+ * run time from the kernel's format files: layouts differ between kernel
+ * generations), and the per-connection aggregates the programs keep.
+ */
+#ifndef RPCRDMA_TRACE_H
+#define RPCRDMA_TRACE_H
+
+#include <rpcrdma/latency-bucket.h>
+
+/* X(symbol, subsystem, event, field slots 0..5; "" for none).  A field
+ * named "addr" is a string (__data_loc); the others are numbers. */
+#define RR_TPB_EVENT_LIST(X) \
+	X(RR_TPB_MARSHAL, "rpcrdma", "xprtrdma_marshal", "client_id", "rtype", "wtype", "task_id", "", "") \
+	X(RR_TPB_REPLY, "rpcrdma", "xprtrdma_reply", "client_id", "credits", "", "", "", "") \
+	X(RR_TPB_CHUNK_READ, "rpcrdma", "xprtrdma_chunk_read", "client_id", "length", "", "", "", "") \
+	X(RR_TPB_CHUNK_WRITE, "rpcrdma", "xprtrdma_chunk_write", "client_id", "length", "", "", "", "") \
+	X(RR_TPB_CHUNK_REPLY, "rpcrdma", "xprtrdma_chunk_reply", "client_id", "length", "", "", "", "") \
+	X(RR_TPB_ERR_VERS, "rpcrdma", "xprtrdma_err_vers", "client_id", "", "", "", "", "") \
+	X(RR_TPB_ERR_CHUNK, "rpcrdma", "xprtrdma_err_chunk", "client_id", "", "", "", "", "") \
+	X(RR_TPB_ERR_UNRECOGNIZED, "rpcrdma", "xprtrdma_err_unrecognized", "client_id", "", "", "", "", "") \
+	X(RR_TPB_CONNECT, "rpcrdma", "xprtrdma_connect", "rc", "addr", "port", "", "", "") \
+	X(RR_TPB_DISCONNECT, "rpcrdma", "xprtrdma_disconnect", "rc", "addr", "port", "", "", "") \
+	X(RR_TPB_LATENCY, "sunrpc", "rpc_stats_latency", "client_id", "version", "progname", "procname", "rtt", "task_id") \
+	X(RR_TPB_SVC_RQST, "rpcrdma", "svcrdma_decode_rqst", "cq_id", "proc", "credits", "", "", "") \
+	X(RR_TPB_SVC_RSEG, "rpcrdma", "svcrdma_decode_rseg", "cq_id", "length", "", "", "", "") \
+	X(RR_TPB_SVC_WSEG, "rpcrdma", "svcrdma_decode_wseg", "cq_id", "length", "", "", "", "")
+#define RR_TPB_X_ENUM(sym, sys, name, f0, f1, f2, f3, f4, f5) sym,
+enum rr_tpb_event { RR_TPB_EVENT_LIST(RR_TPB_X_ENUM) RR_TPB_EVENTS };
+#define RR_TPB_SLOTS 6
+
+/* A field of a record: offset and size in bytes; size 0 when the kernel's
+ * event has no such field.  A string's value is its __data_loc word. */
+struct rr_tpb_field {
+	__u16 offset;
+	__u16 size;
+};
+
+struct rr_tpb_config {
+	struct rr_tpb_field field[RR_TPB_EVENTS][RR_TPB_SLOTS];
+};
+
+/* The client's side (xprtrdma), per rpc_clnt (its client_id). */
+#define RR_TPB_CHUNK_TYPES 8   /* enum rpcrdma_chunktype, 7 in Linux 6.x */
+struct rr_tpb_client {
+	__u64 calls, replies;
+	__u64 read_segments, write_segments, reply_segments;
+	__u64 read_bytes, write_bytes, reply_bytes;
+	__u64 rtype[RR_TPB_CHUNK_TYPES], wtype[RR_TPB_CHUNK_TYPES];
+	__u64 rdma_errors;      /* RDMA_ERROR replies: ERR_VERS, ERR_CHUNK */
+	__u64 unrecognized;     /* replies of a procedure it does not know */
+	__u32 credits, credits_max;
+};
+
+/* RPC latency by client, program, version and procedure (the kernel's
+ * own round trip, rpc_stats_latency's rtt), as an rr_latency histogram
+ * (rpcrdma/latency.h: the same layout, filled by the same bucket rule). */
+#define RR_TPB_NAME 24
+struct rr_tpb_proc_key {
+	__u32 client_id;
+	__u32 version;
+	char program[16];
+	char procedure[RR_TPB_NAME];
+};
+struct rr_tpb_latency {
+	__u64 count, sum_ns, min_ns, max_ns;
+	__u64 bucket[RR_LAT_BUCKETS];
+	__u64 le[RR_LAT_BOUNDS + 1];
+};
+struct rr_tpb_proc {
+	__u64 calls;                  /* tasks completed, answered or not */
+	struct rr_tpb_latency latency; /* those answered (rtt > 0) */
+};
+
+/* An RPC task marshalled by xprtrdma, until its statistics come: only
+ * those are counted by procedure (client ids are reused, and one id may
+ * have served a TCP or UDP client before). */
+struct rr_tpb_task {
+	__u32 client_id, task_id;
+};
+
+/* The server's side (svcrdma), per receive completion queue: one per
+ * connection. */
+struct rr_tpb_server {
+	__u64 requests, by_proc[5];
+	__u64 read_segments, write_segments, segment_bytes;
+	__u32 credits, credits_max;
+};
+
+/* Connection attempts and losses by peer (xprtrdma_connect, _disconnect). */
+struct rr_tpb_peer_key {
+	char addr[48];
+	char port[8];
+};
+struct rr_tpb_peer {
+	__u64 connects, connect_failures, disconnects;
+};
+
+#define RR_TPB_MAX_CLIENTS 1024
+#define RR_TPB_MAX_PROCS 1024
+#define RR_TPB_MAX_SERVERS 1024
+#define RR_TPB_MAX_PEERS 256
+#define RR_TPB_MAX_TASKS 16384
+
+#endif

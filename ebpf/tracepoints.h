@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * The tracepoint aggregators (rpcrdma_trace.bpf.c): loaded with libbpf from
+ * their skeleton, attached to each event the running kernel has, read back
+ * map by map.  Where each field lies is the caller's to say (the kernel's
+ * format files, read through libtraceevent by cli/trace-source.c).
+ */
+#ifndef RR_TRACEPOINTS_H
+#define RR_TRACEPOINTS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <linux/types.h>
+
+#include "rpcrdma_trace.h"
+
+/* Names of event e: its subsystem, its own, its field in slot s ("" none). */
+const char *rr_tpb_system(enum rr_tpb_event e);
+const char *rr_tpb_event_name(enum rr_tpb_event e);
+const char *rr_tpb_field_name(enum rr_tpb_event e, unsigned s);
+
+struct rr_tpb;
+/* Loads the programs of the events present and, with attach, attaches
+ * them; NULL with the reason (the verifier's, when it refused one) in msg. */
+struct rr_tpb *rr_tpb_open(const struct rr_tpb_config *cfg,
+			   const bool present[RR_TPB_EVENTS], bool attach,
+			   char *msg, size_t msglen);
+void rr_tpb_close(struct rr_tpb *t);
+
+/* Each map's entries, in no order; -1 when a map cannot be read. */
+int rr_tpb_clients(const struct rr_tpb *t,
+		   void (*fn)(void *ctx, __u32 client_id, const struct rr_tpb_client *c),
+		   void *ctx);
+int rr_tpb_procs(const struct rr_tpb *t,
+		 void (*fn)(void *ctx, const struct rr_tpb_proc_key *k,
+			    const struct rr_tpb_proc *p),
+		 void *ctx);
+int rr_tpb_servers(const struct rr_tpb *t,
+		   void (*fn)(void *ctx, __u32 cq_id, const struct rr_tpb_server *s),
+		   void *ctx);
+int rr_tpb_peers(const struct rr_tpb *t,
+		 void (*fn)(void *ctx, const struct rr_tpb_peer_key *k,
+			    const struct rr_tpb_peer *p),
+		 void *ctx);
+
+#endif
