@@ -620,6 +620,29 @@ static void print_json(struct top *t)
 	json_object_put(o);
 }
 
+/* The kernel's view on the screen: the text report, redrawn each refresh
+ * (q quits); what does not fit the terminal is cut. */
+static void trace_screen(const struct rr_tp_stats *s, const struct rr_tp_stats *prev,
+			 const struct rr_tp_detail *d, double dt)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	if (!f)
+		return;
+	rr_trace_report_text(f, s, prev, d, dt);
+	fclose(f);
+	erase();
+	int row = 0;
+	for (char *line = text, *end; line && *line && row < LINES; line = end ? end + 1 : NULL) {
+		end = strchr(line, '\n');
+		int n = end ? (int)(end - line) : (int)strlen(line);
+		mvaddnstr(row++, 0, line, n < COLS ? n : COLS);
+	}
+	refresh();
+	free(text);
+}
+
 static int trace_main(struct top *t)
 {
 	char msg[512];
@@ -628,9 +651,20 @@ static int trace_main(struct top *t)
 		fprintf(stderr, "rpcrdma-top: %s\n", msg);
 		return EXIT_INPUT;
 	}
-	fprintf(stderr, "rpcrdma-top: %s%s\n", msg, t->o.batch ? "" :
-			"; the kernel's view is printed as with -b");
-	t->o.batch = true;
+	fprintf(stderr, "rpcrdma-top: %s\n", msg);
+	if (!t->o.batch) {
+		if (!isatty(1) || !initscr()) {
+			fprintf(stderr, "rpcrdma-top: the screen needs a terminal; "
+					"use -b for text\n");
+			rr_trace_close(tr);
+			return EXIT_USAGE;
+		}
+		t->curses = true;
+		cbreak();
+		noecho();
+		nodelay(stdscr, TRUE);
+		curs_set(0);
+	}
 	struct sigaction sa = { .sa_handler = on_signal };
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
@@ -638,18 +672,25 @@ static int trace_main(struct top *t)
 	double last = now_s();
 	for (long shown = 0; !stop && (t->o.count < 0 || shown < t->o.count); shown++) {
 		double until = last + t->o.interval;
-		while (!stop && now_s() < until)
+		while (!stop && now_s() < until) {
 			rr_trace_poll(tr, 100);
+			if (t->curses && getch() == 'q')
+				stop = 1;
+		}
 		double now = now_s();
-		if (t->o.json)
-			rr_trace_report_json(stdout, rr_trace_stats(tr), rr_trace_detail(tr));
+		const struct rr_tp_stats *s = rr_trace_stats(tr);
+		if (t->curses)
+			trace_screen(s, &prev, rr_trace_detail(tr), now - last);
+		else if (t->o.json)
+			rr_trace_report_json(stdout, s, rr_trace_detail(tr));
 		else
-			rr_trace_report_text(stdout, rr_trace_stats(tr), &prev,
-					     rr_trace_detail(tr), now - last);
+			rr_trace_report_text(stdout, s, &prev, rr_trace_detail(tr), now - last);
 		fflush(stdout);
-		prev = *rr_trace_stats(tr);
+		prev = *s;
 		last = now;
 	}
+	if (t->curses)
+		endwin();
 	rr_trace_close(tr);
 	return 0;
 }

@@ -419,6 +419,8 @@ void engine_print_summary(const struct engine *e, FILE *out, double secs)
 {
 	const struct peer_stats *s = &e->st;
 	const struct xport_stats *x = &e->x->st;
+	/* a requester counts the replies it received, a responder those it sent */
+	uint64_t replies = e->cfg.requester ? s->replies : e->replies_sent;
 	uint32_t *lat = malloc((s->nlat ? s->nlat : 1) * sizeof(*lat));
 	if (!lat)
 		return;
@@ -434,8 +436,8 @@ void engine_print_summary(const struct engine *e, FILE *out, double secs)
 		"ERR_CHUNK %llu\n"
 		"latency us: p50 %u  p90 %u  p99 %u  max %u\n"
 		"transport: packets %llu  retransmitted %llu  dropped %llu\n",
-		(unsigned long long)s->calls, (unsigned long long)s->replies,
-		secs, secs > 0 ? (double)s->replies / secs : 0.0,
+		(unsigned long long)s->calls, (unsigned long long)replies,
+		secs, secs > 0 ? (double)replies / secs : 0.0,
 		(unsigned long long)x->send_bytes,
 		(unsigned long long)s->read_bytes,
 		(unsigned long long)s->write_bytes,

@@ -101,7 +101,7 @@ run_pair() { # transport, client options, server options
 	copts=$2
 	sopts=$3
 	# shellcheck disable=SC2086
-	"$peer" server -t "$t" -q --timeout 10 $sopts >"$work/server.out" 2>&1 &
+	"$peer" server -t "$t" --timeout 10 $sopts >"$work/server.out" 2>&1 &
 	spid=$!
 	sleep 0.3
 	# shellcheck disable=SC2086
@@ -229,6 +229,9 @@ run_pair tcp "-n 300 --reliable-reply" "--reliable-reply" >"$work/tcp.log" 2>&1
 rc=$?
 stop_capture
 check "tcp: client and server complete 300 calls" test $rc = 0
+# the server's summary counts the replies it sent: the client's calls
+check "tcp: the server's summary counts its 300 replies" \
+	grep -q '^calls 300  replies 300 ' "$work/server.out"
 check "tcp: the live capture decodes clean (FPDUs aligned to segments)" \
 	decodes_clean "$work/tcp.pcap"
 check "tcp: the capture holds the MPA exchange and RPC-over-RDMA" \
