@@ -17,6 +17,21 @@
 static char libbpf_said[256];
 static bool verifier_said;
 
+/* Lines the verifier writes after its reason, before its closing count
+ * (Linux 6.x: "verification time 111 usec", "stack depth 0"). */
+static bool epilogue(const char *line, size_t len)
+{
+	static const char *const prefixes[] = { "verification time", "stack depth" };
+	if (!len)
+		return true;
+	for (unsigned i = 0; i < sizeof(prefixes) / sizeof(prefixes[0]); i++) {
+		size_t n = strlen(prefixes[i]);
+		if (len >= n && !strncmp(line, prefixes[i], n))
+			return true;
+	}
+	return false;
+}
+
 static void verifier_reason(const char *log)
 {
 	const char *end = strstr(log, "\nprocessed ");
@@ -24,16 +39,19 @@ static void verifier_reason(const char *log)
 		end = strstr(log, "-- END PROG LOAD LOG --");
 	if (!end)
 		return;
-	const char *start = end;
-	while (start > log && start[-1] == '\n')
-		start--;
-	const char *line_end = start;
-	while (start > log && start[-1] != '\n')
-		start--;
-	if (line_end > start) {
-		snprintf(libbpf_said, sizeof(libbpf_said), "verifier: %.*s",
-			 (int)(line_end - start), start);
-		verifier_said = true;
+	/* the last line before the count that is not its epilogue */
+	const char *line_end = end;
+	while (line_end > log) {
+		const char *start = line_end;
+		while (start > log && start[-1] != '\n')
+			start--;
+		if (!epilogue(start, (size_t)(line_end - start))) {
+			snprintf(libbpf_said, sizeof(libbpf_said), "verifier: %.*s",
+				 (int)(line_end - start), start);
+			verifier_said = true;
+			return;
+		}
+		line_end = start > log ? start - 1 : log;
 	}
 }
 
