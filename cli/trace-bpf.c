@@ -151,22 +151,24 @@ static void *grow(void *p, unsigned *cap, unsigned n, size_t size, bool *failed)
 }
 
 /* The transport of rpc_clnt ID: the kernel's debugfs names its address
- * (sunrpc/rpc_clnt/ID/xprt/info), when debugfs is mounted. */
+ * (sunrpc/rpc_clnt/ID/xprt/info), when debugfs is mounted and that client
+ * is still an RDMA one (ids are reused: a TCP client may have it now). */
 static void client_peer(uint32_t id, char *out, size_t n)
 {
-	char path[128], line[128], addr[64] = "", port[16] = "";
+	char path[128], line[128], addr[64] = "", port[16] = "", netid[16] = "";
 	out[0] = '\0';
 	snprintf(path, sizeof(path), "/sys/kernel/debug/sunrpc/rpc_clnt/%x/xprt/info", id);
 	FILE *f = fopen(path, "r");
 	if (!f)
 		return;
 	while (fgets(line, sizeof(line), f)) {
-		if (sscanf(line, "addr: %63s", addr) == 1)
+		if (sscanf(line, "addr: %63s", addr) == 1 ||
+		    sscanf(line, "netid: %15s", netid) == 1)
 			continue;
 		sscanf(line, "port: %15s", port);
 	}
 	fclose(f);
-	if (addr[0])
+	if (addr[0] && !strncmp(netid, "rdma", 4))
 		snprintf(out, n, strchr(addr, ':') ? "[%s]:%s" : "%s:%s", addr, port);
 }
 

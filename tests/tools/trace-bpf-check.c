@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * The BPF tracepoint programs (ebpf/rpcrdma_trace.bpf.c) configured from a
- * real kernel's format files (tests/kernel/tracepoints/linux-6.1, copied
- * from the lab's Debian 12 guest): each field read where that kernel puts
- * it, strings through their __data_loc word, a missing required event
- * refused by name; then the programs so configured pass the running
- * kernel's verifier (exit 77 without the privilege to load them).
+ * The BPF tracepoint programs (ebpf/rpcrdma_trace.bpf.c) configured from
+ * real kernels' format files (tests/kernel/tracepoints/linux-*, copied from
+ * the lab's Debian guests): each field read where that kernel puts it,
+ * strings through their __data_loc word, a missing required event refused
+ * by name; then the programs so configured pass the running kernel's
+ * verifier (exit 77 without the privilege to load them).
  * usage: trace-bpf-check DIR (tests/kernel/tracepoints)
  */
 #include <stdio.h>
@@ -22,13 +22,48 @@ static void field_at(const struct rr_tpb_config *cfg, enum rr_tpb_event e,
 		     unsigned slot, unsigned offset, unsigned size)
 {
 	char what[160];
-	snprintf(what, sizeof(what), "%s.%s at %u, %u bytes", rr_tpb_event_name(e),
-		 rr_tpb_field_name(e, slot), offset, size);
+	const char *kernel = check_ctx;
+	snprintf(what, sizeof(what), "%s: %s.%s at %u, %u bytes", kernel,
+		 rr_tpb_event_name(e), rr_tpb_field_name(e, slot), offset, size);
 	check_ctx = what;
 	CHECK_EQ(cfg->field[e][slot].offset, offset);
 	CHECK_EQ(cfg->field[e][slot].size, size);
-	check_ctx = NULL;
+	check_ctx = kernel;
 }
+
+/* Where a kernel puts the fields the programs read. */
+struct place {
+	enum rr_tpb_event e;
+	unsigned slot, offset, size;
+};
+
+/* Linux 6.1 and 6.12 alike (6.12 adds xprt_id to rpc_stats_latency, after
+ * the fields read). */
+static const struct place linux_6[] = {
+	{ RR_TPB_MARSHAL, 0, 12, 4 },       /* client_id */
+	{ RR_TPB_MARSHAL, 2, 40, 4 },       /* wtype */
+	{ RR_TPB_MARSHAL, 3, 8, 4 },        /* task_id */
+	{ RR_TPB_REPLY, 1, 20, 4 },         /* credits */
+	{ RR_TPB_CHUNK_WRITE, 1, 24, 4 },   /* length */
+	{ RR_TPB_CHUNK_READ, 1, 28, 4 },    /* length, after pos */
+	{ RR_TPB_CONNECT, 1, 16, 4 },       /* addr: __data_loc */
+	{ RR_TPB_LATENCY, 3, 28, 4 },       /* procname: __data_loc */
+	{ RR_TPB_LATENCY, 4, 40, 8 },       /* rtt: unsigned long */
+	{ RR_TPB_LATENCY, 5, 8, 4 },        /* task_id */
+	{ RR_TPB_SVC_RQST, 0, 8, 4 },       /* cq_id */
+	{ RR_TPB_SVC_RQST, 1, 24, 4 },      /* proc */
+	{ RR_TPB_SVC_WSEG, 1, 24, 4 },      /* length */
+	{ RR_TPB_ERR_VERS, 1, 0, 0 },       /* no second slot */
+};
+
+static const struct kernel {
+	const char *dir;
+	const struct place *places;
+	unsigned nplaces;
+} kernels[] = {
+	{ "linux-6.1", linux_6, sizeof(linux_6) / sizeof(linux_6[0]) },
+	{ "linux-6.12", linux_6, sizeof(linux_6) / sizeof(linux_6[0]) },
+};
 
 int main(int argc, char **argv)
 {
@@ -37,42 +72,39 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	char root[1024], msg[512];
-	snprintf(root, sizeof(root), "%s/linux-6.1", argv[1]);
 	struct rr_tpb_config cfg;
 	bool present[RR_TPB_EVENTS];
-	CHECK(rr_trace_bpf_config(root, &cfg, present, msg, sizeof(msg)));
-	for (int e = 0; e < RR_TPB_EVENTS; e++)
-		CHECK(present[e]);
-	field_at(&cfg, RR_TPB_MARSHAL, 0, 12, 4);        /* client_id */
-	field_at(&cfg, RR_TPB_MARSHAL, 2, 40, 4);        /* wtype */
-	field_at(&cfg, RR_TPB_MARSHAL, 3, 8, 4);         /* task_id */
-	field_at(&cfg, RR_TPB_LATENCY, 5, 8, 4);         /* task_id */
-	field_at(&cfg, RR_TPB_REPLY, 1, 20, 4);          /* credits */
-	field_at(&cfg, RR_TPB_CHUNK_WRITE, 1, 24, 4);    /* length */
-	field_at(&cfg, RR_TPB_CHUNK_READ, 1, 28, 4);     /* length, after pos */
-	field_at(&cfg, RR_TPB_CONNECT, 1, 16, 4);        /* addr: __data_loc */
-	field_at(&cfg, RR_TPB_LATENCY, 3, 28, 4);        /* procname: __data_loc */
-	field_at(&cfg, RR_TPB_LATENCY, 4, 40, 8);        /* rtt: unsigned long */
-	field_at(&cfg, RR_TPB_SVC_RQST, 0, 8, 4);        /* cq_id */
-	field_at(&cfg, RR_TPB_SVC_RQST, 1, 24, 4);       /* proc */
-	field_at(&cfg, RR_TPB_SVC_WSEG, 1, 24, 4);       /* length */
-	field_at(&cfg, RR_TPB_ERR_VERS, 1, 0, 0);        /* no second slot */
+	for (unsigned k = 0; k < sizeof(kernels) / sizeof(kernels[0]); k++) {
+		snprintf(root, sizeof(root), "%s/%s", argv[1], kernels[k].dir);
+		check_ctx = kernels[k].dir;
+		CHECK(rr_trace_bpf_config(root, &cfg, present, msg, sizeof(msg)));
+		for (int e = 0; e < RR_TPB_EVENTS; e++)
+			CHECK(present[e]);
+		for (unsigned i = 0; i < kernels[k].nplaces; i++) {
+			const struct place *p = &kernels[k].places[i];
+			field_at(&cfg, p->e, p->slot, p->offset, p->size);
+		}
+	}
+	check_ctx = NULL;
 
 	/* a kernel without the client's events: refused, by name */
 	snprintf(root, sizeof(root), "%s/no-such-kernel", argv[1]);
 	CHECK(!rr_trace_bpf_config(root, &cfg, present, msg, sizeof(msg)));
 	CHECK(strstr(msg, "rpcrdma:xprtrdma_marshal") != NULL);
 
-	/* the running kernel's verifier, on the programs so configured */
-	snprintf(root, sizeof(root), "%s/linux-6.1", argv[1]);
-	struct rr_trace_bpf *b = rr_trace_bpf_open(root, false, msg, sizeof(msg));
-	if (!b && geteuid() != 0) {
-		printf("# %s\n", msg);
-		printf("1..0 # SKIP loading BPF programs needs root\n");
-		return 77;
+	/* the running kernel's verifier, on the programs each configured */
+	for (unsigned k = 0; k < sizeof(kernels) / sizeof(kernels[0]); k++) {
+		snprintf(root, sizeof(root), "%s/%s", argv[1], kernels[k].dir);
+		struct rr_trace_bpf *b = rr_trace_bpf_open(root, false, msg, sizeof(msg));
+		if (!b && geteuid() != 0) {
+			printf("# %s\n", msg);
+			printf("1..0 # SKIP loading BPF programs needs root\n");
+			return 77;
+		}
+		check_ctx = kernels[k].dir;
+		if (!CHECK(b != NULL))
+			printf("#   %s\n", msg);
+		rr_trace_bpf_close(b);
 	}
-	if (!CHECK(b != NULL))
-		printf("#   %s\n", msg);
-	rr_trace_bpf_close(b);
 	return check_done();
 }
