@@ -26,7 +26,9 @@ client_job() {
 	mount -t nfs -o vers=3,proto=rdma,port=20049,nolock 192.0.2.1:/export /mnt || return 1
 	dd if=/dev/urandom of=/tmp/bench-data bs=64k count=128 2>/dev/null
 	bench_round /mnt || return 1 # warms the caches and the connection
-	rounds=${LAB_BENCH_ROUNDS:-5}
+	# the host's LAB_BENCH_ROUNDS (lab/run writes it beside the roles' folders)
+	rounds=$(sed -n 's/^LAB_BENCH_ROUNDS=\([0-9][0-9]*\)$/\1/p' "$out/../job.env" 2>/dev/null)
+	rounds=${rounds:-5}
 	r=1
 	while [ "$r" -le "$rounds" ]; do
 		for mode in none trace ebpf; do
