@@ -10,10 +10,12 @@ set -eu
 [ $# -ge 1 ] || { echo "usage: bench/trace-overhead.sh BUILD_DIR [ROUNDS]" >&2; exit 2; }
 top=$(cd "$(dirname "$0")/.." && pwd)
 out=${LAB_OUT:-$(mktemp -d /tmp/trace-overhead.XXXXXX)}
+mkdir -p "$out"
 LAB_BUILD=$(cd "$1" && pwd) LAB_OUT=$out LAB_TRANSPORT=${LAB_TRANSPORT:-rxe} \
-	LAB_BENCH_ROUNDS=${2:-5} "$top/lab/run" bench-overhead
+	LAB_BENCH_ROUNDS=${2:-5} "$top/lab/run" bench-overhead >"$out/lab.log" 2>&1 ||
+	{ cat "$out/lab.log"; exit 1; }
+cat "$out/lab.log"
 times=$(ls "$out"/*-bench-overhead/client/bench-times)
-echo "lab: $(cat "$(dirname "$times")/kernel"), $(sed -n 's/.*lab: .* guests, kernel .*, \(.*\)$/\1/p' "$out"/*.log 2>/dev/null | head -n 1)"
 median() { awk -v m="$1" '$1 == m { print $3 }' "$times" | sort -g |
 	awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 base=$(median none)
