@@ -47,7 +47,8 @@ static void usage(FILE *to)
 "      --vary-credits    server: halve the grant every other 16 replies\n"
 "      --inline-send B   inline send size advertised (default 4096)\n"
 "      --inline-recv B   inline receive size advertised (default 4096)\n"
-"      --no-rinval       advertise R=0 (no remote invalidation)\n"
+"      --no-rinval       advertise R=0 (no remote invalidation; always\n"
+"                        over verbs, whose plain MRs cannot be invalidated)\n"
 "      --no-private-data send no RFC 8797 private data\n"
 "      --reliable-reply  allow responder-provided read chunks and RDMA_DONE\n"
 "      --no-backchannel  server: send no backward-direction calls\n"
@@ -291,6 +292,12 @@ bad:
 			o->transport);
 		return -1;
 	}
+	/* Over verbs the chunks are registered with ibv_reg_mr, whose keys a
+	 * peer cannot invalidate (only memory windows and fast-registered
+	 * MRs can be): R=1 would invite Send With Invalidate that the device
+	 * fails, and the QP with it (RFC 8797 section 4.1). */
+	if (!strcmp(o->transport, "verbs"))
+		o->cfg.rinval = false;
 	return 0;
 }
 
