@@ -18,10 +18,14 @@ char LICENSE[] SEC("license") = "Dual BSD/GPL";
 /* Set by the loader before the programs are loaded (the skeleton's rodata). */
 const volatile struct rr_tpb_config config = { 0 };
 
+/*
+ * Preallocated maps only: a tracepoint may fire where allocating is not
+ * safe, and Linux 5.10's verifier warns (a kernel WARNING) on a tracing
+ * program that uses a map allocated at run time.
+ */
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, RR_TPB_MAX_CLIENTS);
-	__uint(map_flags, BPF_F_NO_PREALLOC);
 	__type(key, __u32);
 	__type(value, struct rr_tpb_client);
 } clients SEC(".maps");
@@ -29,7 +33,6 @@ struct {
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, RR_TPB_MAX_PROCS);
-	__uint(map_flags, BPF_F_NO_PREALLOC);
 	__type(key, struct rr_tpb_proc_key);
 	__type(value, struct rr_tpb_proc);
 } procs SEC(".maps");
@@ -44,7 +47,6 @@ struct {
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, RR_TPB_MAX_SERVERS);
-	__uint(map_flags, BPF_F_NO_PREALLOC);
 	__type(key, __u32);
 	__type(value, struct rr_tpb_server);
 } servers SEC(".maps");
@@ -52,7 +54,6 @@ struct {
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, RR_TPB_MAX_PEERS);
-	__uint(map_flags, BPF_F_NO_PREALLOC);
 	__type(key, struct rr_tpb_peer_key);
 	__type(value, struct rr_tpb_peer);
 } peers SEC(".maps");

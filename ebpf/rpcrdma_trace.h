@@ -99,7 +99,7 @@ struct rr_tpb_peer {
 };
 
 #define RR_TPB_MAX_CLIENTS 1024
-#define RR_TPB_MAX_PROCS 1024
+#define RR_TPB_MAX_PROCS 512      /* 8.5 KiB each, preallocated */
 #define RR_TPB_MAX_SERVERS 1024
 #define RR_TPB_MAX_PEERS 256
 #define RR_TPB_MAX_TASKS 16384

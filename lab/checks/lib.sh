@@ -233,6 +233,12 @@ check_sniffer() {
 # decode in $work/stats.json, dump.txt and findings.txt.
 check_run() {
 	check_eq "$1/$t: server job exit status" 0 "$(cat server/job.status 2>/dev/null)"
+	# the guests' kernels warned of nothing (a BPF program a verifier
+	# accepts with a WARNING taints the kernel): the consoles of a run
+	if [ -e client.console ]; then
+		check_eq "$1/$t: no kernel WARNING or BUG in the guests' consoles" 0 \
+			"$(cat client.console server.console | grep -c -E 'WARNING:|BUG:')"
+	fi
 	check_eq "$1/$t: client job exit status" 0 "$(cat client/job.status 2>/dev/null)"
 	check_eq "$1/$t: 300 files listed" 300 "$(workload_value client files_listed)"
 	check_eq "$1/$t: 4000-byte symlink read back" 4000 "$(workload_value client symlink_target_bytes)"
