@@ -1,0 +1,31 @@
+# Checks of the interop job: each scenario of the peer's verbs client ran
+# against nfsd, and the capture of both directions decodes clean.
+t=$transport
+check_eq "interop/$t: server job exit status" 0 "$(cat server/job.status 2>/dev/null)"
+check_eq "interop/$t: client job exit status" 0 "$(cat client/job.status 2>/dev/null)"
+# Every call is answered (the summary's first line).  The peer's file
+# handles are made up, so nfsd answers NFS3ERR_STALE, and its SYMLINK Long
+# Call is refused: the peer exits 2 on those, which is not checked here.
+for s in null inline read write long-call reply-chunk mixed; do
+	check_eq "interop/$t: rpcrdma-peer client -t verbs -s $s: every call answered" \
+		"calls 8  replies 8" "$(sed -n 's/^\(calls [0-9]*  replies [0-9]*\) .*/\1/p' "client/peer-$s.out")"
+done
+check_eq "interop/$t: rpcrdma-peer client -t verbs -s null: exit status 0" 0 \
+	"$(workload_value client peer_null)"
+"$LAB_DUMP" -q --stats=json -r client/capture.pcap >"$work/stats.json" 2>"$work/dump.err" ||
+	check_fail "interop/$t: rpcrdma-dump decodes the capture" "$(cat "$work/dump.err")"
+check_eq "interop/$t: truncated or malformed frames" "0 0" \
+	"$(sed -n 's/.* \([0-9]*\) truncated, \([0-9]*\) malformed.*/\1 \2/p' "$work/dump.err")"
+check_eq "interop/$t: unanswered calls" 0 "$(jq .total.unanswered "$work/stats.json")"
+check_ge "interop/$t: calls on the wire (8 per scenario)" 56 "$(jq .total.calls "$work/stats.json")"
+# R=0 from the peer: nfsd answers with plain Send
+check_ge "interop/$t: connections whose requester (the peer) sent private data" 7 \
+	"$("$LAB_DUMP" -q --stats -r client/capture.pcap 2>/dev/null | grep -c 'requester private data: v1 R=0')"
+check_eq "interop/$t: the peer advertises R=0 over verbs" 0 \
+	"$("$LAB_DUMP" -q --stats -r client/capture.pcap 2>/dev/null | grep -c 'requester private data: v1 R=1')"
+check_eq "interop/$t: no finding between the peer and nfsd" 0 \
+	"$("$LAB_DUMP" --findings -r client/capture.pcap 2>/dev/null | grep -c .)"
+if [ -e client.console ]; then
+	check_eq "interop/$t: no kernel WARNING or BUG in the guests' consoles" 0 \
+		"$(cat client.console server.console | grep -c -E 'WARNING:|BUG:')"
+fi
