@@ -321,8 +321,7 @@ static struct MHD_Response *metrics(struct exporter *e,
 	}
 	if (e->trace) {
 		pthread_mutex_lock(&e->lock);
-		if (rr_trace_detail(e->trace))
-			rr_trace_poll(e->trace, 0); /* the kernel's maps, read now */
+		rr_trace_refresh(e->trace);
 		rr_trace_report_prom(&w, rr_trace_stats(e->trace), rr_trace_detail(e->trace));
 		pthread_mutex_unlock(&e->lock);
 	}
@@ -528,9 +527,7 @@ int main(int argc, char **argv)
 	if (e.trace) {
 		while (!stop) {
 			pthread_mutex_lock(&e.lock);
-			/* records one by one; the BPF path is read at each scrape */
-			if (!rr_trace_detail(e.trace))
-				rr_trace_poll(e.trace, 0);
+			rr_trace_poll(e.trace, 0); /* the maps are read at each scrape */
 			pthread_mutex_unlock(&e.lock);
 			struct timespec nap = { 0, 100000000 };
 			nanosleep(&nap, NULL);

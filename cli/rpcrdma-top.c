@@ -678,6 +678,7 @@ static int trace_main(struct top *t)
 				stop = 1;
 		}
 		double now = now_s();
+		rr_trace_refresh(tr);
 		const struct rr_tp_stats *s = rr_trace_stats(tr);
 		if (t->curses)
 			trace_screen(s, &prev, rr_trace_detail(tr), now - last);

@@ -128,25 +128,23 @@ void rr_trace_bpf_close(struct rr_trace_bpf *b)
 	free(b);
 }
 
-/* Growing arrays of the detail, reused from read to read. */
+/* A read of the maps into the detail, whose arrays grow and are reused
+ * from read to read. */
 struct reading {
 	struct rr_trace_bpf *b;
 	struct rr_tp_detail *d;
-	unsigned cap_clients, cap_procs, cap_servers, cap_peers;
-	bool failed;
 };
 
-static void *grow(void *p, unsigned *cap, unsigned n, size_t size, bool *failed)
+/* Array p (cap allocated) with room for entry n: p itself or p grown;
+ * NULL when it cannot grow (that entry is left out, p stays). */
+static void *room(void *p, unsigned *cap, unsigned n, size_t size)
 {
 	if (n < *cap)
 		return p;
 	unsigned want = *cap ? *cap * 2 : 16;
 	void *q = realloc(p, (size_t)want * size);
-	if (!q) {
-		*failed = true;
-		return p;
-	}
-	*cap = want;
+	if (q)
+		*cap = want;
 	return q;
 }
 
@@ -189,14 +187,17 @@ static void client_name(struct rr_trace_bpf *b, uint32_t id, char *out, size_t n
 	}
 }
 
-static void on_client(void *ctx, __u32 id, const struct rr_tpb_client *c)
+static void on_client(void *ctx, const void *key, const void *value)
 {
+	const struct rr_tpb_client *c = value;
+	__u32 id;
+	memcpy(&id, key, sizeof(id));
 	struct reading *r = ctx;
 	struct rr_tp_detail *d = r->d;
-	d->clients = grow(d->clients, &r->cap_clients, d->nclients, sizeof(*d->clients),
-			  &r->failed);
-	if (d->nclients >= r->cap_clients)
+	void *grown = room(d->clients, &d->cap_clients, d->nclients, sizeof(*d->clients));
+	if (!grown)
 		return;
+	d->clients = grown;
 	struct rr_tp_client *o = &d->clients[d->nclients++];
 	memset(o, 0, sizeof(*o));
 	o->id = id;
@@ -217,14 +218,16 @@ static void on_client(void *ctx, __u32 id, const struct rr_tpb_client *c)
 	o->credits_max = c->credits_max;
 }
 
-static void on_proc(void *ctx, const struct rr_tpb_proc_key *k,
-		    const struct rr_tpb_proc *p)
+static void on_proc(void *ctx, const void *key, const void *value)
 {
+	const struct rr_tpb_proc_key *k = key;
+	const struct rr_tpb_proc *p = value;
 	struct reading *r = ctx;
 	struct rr_tp_detail *d = r->d;
-	d->procs = grow(d->procs, &r->cap_procs, d->nprocs, sizeof(*d->procs), &r->failed);
-	if (d->nprocs >= r->cap_procs)
+	void *grown = room(d->procs, &d->cap_procs, d->nprocs, sizeof(*d->procs));
+	if (!grown)
 		return;
+	d->procs = grown;
 	struct rr_tp_proc *o = &d->procs[d->nprocs++];
 	o->client_id = k->client_id;
 	o->version = k->version;
@@ -236,14 +239,17 @@ static void on_proc(void *ctx, const struct rr_tpb_proc_key *k,
 	memcpy(&o->latency, &p->latency, sizeof(o->latency));
 }
 
-static void on_server(void *ctx, __u32 id, const struct rr_tpb_server *s)
+static void on_server(void *ctx, const void *key, const void *value)
 {
+	const struct rr_tpb_server *s = value;
+	__u32 id;
+	memcpy(&id, key, sizeof(id));
 	struct reading *r = ctx;
 	struct rr_tp_detail *d = r->d;
-	d->servers = grow(d->servers, &r->cap_servers, d->nservers, sizeof(*d->servers),
-			  &r->failed);
-	if (d->nservers >= r->cap_servers)
+	void *grown = room(d->servers, &d->cap_servers, d->nservers, sizeof(*d->servers));
+	if (!grown)
 		return;
+	d->servers = grown;
 	struct rr_tp_server *o = &d->servers[d->nservers++];
 	o->cq_id = id;
 	o->requests = s->requests;
@@ -255,13 +261,16 @@ static void on_server(void *ctx, __u32 id, const struct rr_tpb_server *s)
 	o->credits_max = s->credits_max;
 }
 
-static void on_peer(void *ctx, const struct rr_tpb_peer_key *k, const struct rr_tpb_peer *p)
+static void on_peer(void *ctx, const void *key, const void *value)
 {
+	const struct rr_tpb_peer_key *k = key;
+	const struct rr_tpb_peer *p = value;
 	struct reading *r = ctx;
 	struct rr_tp_detail *d = r->d;
-	d->peers = grow(d->peers, &r->cap_peers, d->npeers, sizeof(*d->peers), &r->failed);
-	if (d->npeers >= r->cap_peers)
+	void *grown = room(d->peers, &d->cap_peers, d->npeers, sizeof(*d->peers));
+	if (!grown)
 		return;
+	d->peers = grown;
 	struct rr_tp_peer *o = &d->peers[d->npeers++];
 	snprintf(o->addr, sizeof(o->addr), "%.*s", (int)sizeof(k->addr), k->addr);
 	snprintf(o->port, sizeof(o->port), "%.*s", (int)sizeof(k->port), k->port);
@@ -306,16 +315,11 @@ void rr_trace_bpf_read(struct rr_trace_bpf *b, struct rr_tp_stats *s,
 		       struct rr_tp_detail *d)
 {
 	struct reading r = { .b = b, .d = d };
-	/* the arrays' sizes are their capacities' lower bounds: keep them */
-	r.cap_clients = d->clients ? d->nclients : 0;
-	r.cap_procs = d->procs ? d->nprocs : 0;
-	r.cap_servers = d->servers ? d->nservers : 0;
-	r.cap_peers = d->peers ? d->npeers : 0;
 	d->nclients = d->nprocs = d->nservers = d->npeers = 0;
-	rr_tpb_clients(b->tpb, on_client, &r);
-	rr_tpb_procs(b->tpb, on_proc, &r);
-	rr_tpb_servers(b->tpb, on_server, &r);
-	rr_tpb_peers(b->tpb, on_peer, &r);
+	rr_tpb_each(b->tpb, RR_TPB_CLIENTS, on_client, &r);
+	rr_tpb_each(b->tpb, RR_TPB_PROCS, on_proc, &r);
+	rr_tpb_each(b->tpb, RR_TPB_SERVERS, on_server, &r);
+	rr_tpb_each(b->tpb, RR_TPB_PEERS, on_peer, &r);
 	qsort(d->clients, d->nclients, sizeof(*d->clients), by_client);
 	qsort(d->procs, d->nprocs, sizeof(*d->procs), by_proc);
 	qsort(d->servers, d->nservers, sizeof(*d->servers), by_server);

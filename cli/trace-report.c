@@ -9,11 +9,9 @@
 #include <time.h>
 
 #include <json-c/json.h>
+#include <rpcrdma/dissect.h>
 
 #include "rr_json.h"
-
-static const char *const rdma_procs[5] = { "RDMA_MSG", "RDMA_NOMSG", "RDMA_MSGP",
-					   "RDMA_DONE", "RDMA_ERROR" };
 
 static uint64_t in_flight(const struct rr_tp_client *c)
 {
@@ -141,7 +139,7 @@ static json_object *server_json(const struct rr_tp_server *v)
 	json_object *by = json_object_new_object();
 	for (int p = 0; p < 5; p++)
 		if (v->by_proc[p])
-			add_u64(by, rdma_procs[p], v->by_proc[p]);
+			add_u64(by, rr_rdma_proc_str((unsigned)p), v->by_proc[p]);
 	json_object_object_add(o, "requests_by_proc", by);
 	add_u64(o, "credits", v->credits);
 	add_u64(o, "credits_max", v->credits_max);

@@ -357,9 +357,7 @@ static int drain(struct rr_trace *t, struct ring *r)
 int rr_trace_poll(struct rr_trace *t, int timeout_ms)
 {
 	if (t->bpf) {
-		/* the kernel adds up: read its maps when the wait is over */
-		poll(NULL, 0, timeout_ms);
-		rr_trace_bpf_read(t->bpf, &t->st, &t->detail);
+		poll(NULL, 0, timeout_ms); /* the kernel adds up */
 		return 0;
 	}
 	struct pollfd pfd[64];
@@ -371,6 +369,12 @@ int rr_trace_poll(struct rr_trace *t, int timeout_ms)
 	for (unsigned i = 0; i < t->nrings; i++)
 		got += drain(t, &t->rings[i]);
 	return got;
+}
+
+void rr_trace_refresh(struct rr_trace *t)
+{
+	if (t->bpf)
+		rr_trace_bpf_read(t->bpf, &t->st, &t->detail);
 }
 
 const struct rr_tp_stats *rr_trace_stats(const struct rr_trace *t)

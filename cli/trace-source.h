@@ -112,6 +112,7 @@ struct rr_tp_peer {
 };
 struct rr_tp_detail {
 	unsigned nclients, nprocs, nservers, npeers;   /* each sorted */
+	unsigned cap_clients, cap_procs, cap_servers, cap_peers; /* allocated */
 	struct rr_tp_client *clients;
 	struct rr_tp_proc *procs;
 	struct rr_tp_server *servers;
@@ -125,9 +126,14 @@ struct rr_trace;
 /* Opens every event found under tracefs (NULL and a reason in msg when the
  * tracepoints are not there, as on kernels without the rpcrdma module). */
 struct rr_trace *rr_trace_open(char *msg, size_t msglen);
+/* Waits up to timeout_ms for records and counts them; with the BPF
+ * programs the kernel counts, and this only waits. */
 int rr_trace_poll(struct rr_trace *t, int timeout_ms);
+/* Brings the totals and the per-connection view up to date (reads the BPF
+ * programs' maps): before each report, not each poll. */
+void rr_trace_refresh(struct rr_trace *t);
 const struct rr_tp_stats *rr_trace_stats(const struct rr_trace *t);
-/* The per-connection view as of the last poll; NULL when the events are
+/* The per-connection view as of the last refresh; NULL when the events are
  * read one by one (BPF programs could not be loaded: msg said why). */
 const struct rr_tp_detail *rr_trace_detail(const struct rr_trace *t);
 void rr_trace_close(struct rr_trace *t);

@@ -93,81 +93,36 @@ void rr_tpb_close(struct rr_tpb *t)
 	free(t);
 }
 
-/* Calls each(ctx, key, value) for every entry of map m. */
-static int map_each(const struct bpf_map *m, size_t key_size, size_t value_size,
-		    void (*each)(void *fn, void *ctx, const void *k, const void *v),
-		    void *fn, void *ctx)
+int rr_tpb_each(const struct rr_tpb *t, enum rr_tpb_map m,
+		void (*fn)(void *ctx, const void *key, const void *value), void *ctx)
 {
-	int fd = bpf_map__fd(m);
+	const struct { const struct bpf_map *map; size_t key, value; } maps[] = {
+		[RR_TPB_CLIENTS] = { t->skel->maps.clients, sizeof(__u32),
+				     sizeof(struct rr_tpb_client) },
+		[RR_TPB_PROCS] = { t->skel->maps.procs, sizeof(struct rr_tpb_proc_key),
+				   sizeof(struct rr_tpb_proc) },
+		[RR_TPB_SERVERS] = { t->skel->maps.servers, sizeof(__u32),
+				     sizeof(struct rr_tpb_server) },
+		[RR_TPB_PEERS] = { t->skel->maps.peers, sizeof(struct rr_tpb_peer_key),
+				   sizeof(struct rr_tpb_peer) },
+	};
+	int fd = bpf_map__fd(maps[m].map);
 	unsigned char key[64], next[64];
-	void *value = malloc(value_size);
-	if (!value || key_size > sizeof(key)) {
+	void *value = malloc(maps[m].value);
+	if (!value || maps[m].key > sizeof(key)) {
 		free(value);
 		return -1;
 	}
 	int n = 0;
 	void *prev = NULL;
 	while (bpf_map_get_next_key(fd, prev, next) == 0) {
-		memcpy(key, next, key_size);
+		memcpy(key, next, maps[m].key);
 		prev = key;
 		if (bpf_map_lookup_elem(fd, key, value) == 0) {
-			each(fn, ctx, key, value);
+			fn(ctx, key, value);
 			n++;
 		}
 	}
 	free(value);
 	return n;
-}
-
-typedef void (*client_fn)(void *, __u32, const struct rr_tpb_client *);
-typedef void (*proc_fn)(void *, const struct rr_tpb_proc_key *, const struct rr_tpb_proc *);
-typedef void (*server_fn)(void *, __u32, const struct rr_tpb_server *);
-typedef void (*peer_fn)(void *, const struct rr_tpb_peer_key *, const struct rr_tpb_peer *);
-
-static void each_client(void *fn, void *ctx, const void *k, const void *v)
-{
-	__u32 id;
-	memcpy(&id, k, sizeof(id));
-	((client_fn)fn)(ctx, id, v);
-}
-
-static void each_proc(void *fn, void *ctx, const void *k, const void *v)
-{
-	((proc_fn)fn)(ctx, k, v);
-}
-
-static void each_server(void *fn, void *ctx, const void *k, const void *v)
-{
-	__u32 id;
-	memcpy(&id, k, sizeof(id));
-	((server_fn)fn)(ctx, id, v);
-}
-
-static void each_peer(void *fn, void *ctx, const void *k, const void *v)
-{
-	((peer_fn)fn)(ctx, k, v);
-}
-
-int rr_tpb_clients(const struct rr_tpb *t, client_fn fn, void *ctx)
-{
-	return map_each(t->skel->maps.clients, sizeof(__u32),
-			sizeof(struct rr_tpb_client), each_client, (void *)fn, ctx);
-}
-
-int rr_tpb_procs(const struct rr_tpb *t, proc_fn fn, void *ctx)
-{
-	return map_each(t->skel->maps.procs, sizeof(struct rr_tpb_proc_key),
-			sizeof(struct rr_tpb_proc), each_proc, (void *)fn, ctx);
-}
-
-int rr_tpb_servers(const struct rr_tpb *t, server_fn fn, void *ctx)
-{
-	return map_each(t->skel->maps.servers, sizeof(__u32),
-			sizeof(struct rr_tpb_server), each_server, (void *)fn, ctx);
-}
-
-int rr_tpb_peers(const struct rr_tpb *t, peer_fn fn, void *ctx)
-{
-	return map_each(t->skel->maps.peers, sizeof(struct rr_tpb_peer_key),
-			sizeof(struct rr_tpb_peer), each_peer, (void *)fn, ctx);
 }

@@ -27,20 +27,16 @@ struct rr_tpb *rr_tpb_open(const struct rr_tpb_config *cfg,
 			   char *msg, size_t msglen);
 void rr_tpb_close(struct rr_tpb *t);
 
-/* Each map's entries, in no order; -1 when a map cannot be read. */
-int rr_tpb_clients(const struct rr_tpb *t,
-		   void (*fn)(void *ctx, __u32 client_id, const struct rr_tpb_client *c),
-		   void *ctx);
-int rr_tpb_procs(const struct rr_tpb *t,
-		 void (*fn)(void *ctx, const struct rr_tpb_proc_key *k,
-			    const struct rr_tpb_proc *p),
-		 void *ctx);
-int rr_tpb_servers(const struct rr_tpb *t,
-		   void (*fn)(void *ctx, __u32 cq_id, const struct rr_tpb_server *s),
-		   void *ctx);
-int rr_tpb_peers(const struct rr_tpb *t,
-		 void (*fn)(void *ctx, const struct rr_tpb_peer_key *k,
-			    const struct rr_tpb_peer *p),
-		 void *ctx);
+/* The maps, by the key and value each holds. */
+enum rr_tpb_map {
+	RR_TPB_CLIENTS,     /* __u32 client_id -> struct rr_tpb_client */
+	RR_TPB_PROCS,       /* struct rr_tpb_proc_key -> struct rr_tpb_proc */
+	RR_TPB_SERVERS,     /* __u32 cq_id -> struct rr_tpb_server */
+	RR_TPB_PEERS,       /* struct rr_tpb_peer_key -> struct rr_tpb_peer */
+};
+/* fn(ctx, key, value) for each entry of map m, in no order: how many, or
+ * -1 when the map cannot be read. */
+int rr_tpb_each(const struct rr_tpb *t, enum rr_tpb_map m,
+		void (*fn)(void *ctx, const void *key, const void *value), void *ctx);
 
 #endif
