@@ -21,7 +21,7 @@ static size_t bytes(uint32_t conns, uint32_t calls, uint32_t segs)
 	lim.max_calls = calls;
 	lim.max_segments = segs;
 	lim.reassembly_slots = 256;
-	struct rr_analyzer *a = rr_analyzer_new(&cfg, &lim, NULL, NULL);
+	struct rr_analyzer *a = rr_analyzer_new(&cfg, &lim);
 	if (!a) {
 		fprintf(stderr, "analyzer-memory: out of memory\n");
 		exit(1);

@@ -55,7 +55,7 @@ static double run(uint32_t rpcs, bool flood, struct rr_stats *out)
 	struct rr_config cfg;
 	rr_config_init(&cfg);
 	cfg.flags &= ~(uint32_t)RR_CFG_VERIFY_ICRC;
-	struct rr_analyzer *a = rr_analyzer_new(&cfg, NULL, NULL, NULL);
+	struct rr_analyzer *a = rr_analyzer_new(&cfg, NULL);
 	if (!a) {
 		fprintf(stderr, "conn-flood: out of memory\n");
 		exit(1);

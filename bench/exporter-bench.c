@@ -80,7 +80,7 @@ int main(int argc, char **argv)
 	rr_analyzer_limits_init(&lim);
 	lim.max_connections = n + 16;
 	lim.rebuild_slots = 0;
-	struct rr_analyzer *a = rr_analyzer_new(&cfg, &lim, NULL, NULL);
+	struct rr_analyzer *a = rr_analyzer_new(&cfg, &lim);
 	if (!a) {
 		fprintf(stderr, "exporter-bench: out of memory\n");
 		return 1;

@@ -149,16 +149,17 @@ static void print_rpc(const struct rr_rpc *r, uint32_t rdma_xid, uint8_t dir)
 		printf(" rpc-xid 0x%08" PRIx32, r->xid);
 }
 
-static void print_rebuilt(const struct pending *r)
+static void print_rebuilt(const struct rr_event *r)
 {
 	printf(" (rebuilt from %s chunk, len %" PRIu32 ")",
-	       rr_chunk_kind_str(r->ev.source), r->ev.msg_len);
+	       rr_chunk_kind_str(r->source), r->msg_len);
 }
 
-/* A message, with the RPC rebuilt for it in the same frame if any. */
-static void print_rpcrdma(const struct pending *p, const struct pending *rebuilt)
+/* A message, with the RPC message rebuilt for it if any. */
+static void print_rpcrdma(const struct rr_event *m)
 {
-	const struct rr_rpcrdma *h = &p->hdr;
+	const struct rr_rpcrdma *h = m->hdr;
+	const struct rr_event *rebuilt = m->rebuilt;
 	const char *proc = rr_rdma_proc_str(h->proc);
 	printf(" %s xid 0x%08" PRIx32, proc ? proc : "?", h->xid);
 	if (h->vers != 1)
@@ -179,20 +180,20 @@ static void print_rpcrdma(const struct pending *p, const struct pending *rebuilt
 		       h->pzrc ? " pz" : "", h->nwrite_chunks,
 		       h->has_reply_chunk ? "" : "-", h->has_reply_chunk ? nreply : 0);
 	}
-	if (p->has_rpc)
-		print_rpc(&p->rpc, h->xid, p->ev.dir);
-	else if (rebuilt && rebuilt->has_rpc)
-		print_rpc(&rebuilt->rpc, h->xid, p->ev.dir);
-	else if (p->ev.dir != RR_DIR_UNKNOWN)
-		printf(" (%s)", rr_dir_str(p->ev.dir));
+	if (m->rpc)
+		print_rpc(m->rpc, h->xid, m->dir);
+	else if (rebuilt && rebuilt->rpc)
+		print_rpc(rebuilt->rpc, h->xid, m->dir);
+	else if (m->dir != RR_DIR_UNKNOWN)
+		printf(" (%s)", rr_dir_str(m->dir));
 	if (rebuilt)
 		print_rebuilt(rebuilt);
-	if (p->ev.msg_len > 0)
-		printf(" len %" PRIu32, p->ev.msg_len);
-	if (p->ev.inv_stag)
-		printf(" invalidate stag 0x%08" PRIx32, p->ev.inv_stag);
-	if (p->ev.resent_of) /* after a reconnect */
-		printf(" resent (first frame %llu)", (unsigned long long)p->ev.resent_of);
+	if (m->msg_len > 0)
+		printf(" len %" PRIu32, m->msg_len);
+	if (m->inv_stag)
+		printf(" invalidate stag 0x%08" PRIx32, m->inv_stag);
+	if (m->resent_of) /* after a reconnect */
+		printf(" resent (first frame %llu)", (unsigned long long)m->resent_of);
 }
 
 static void print_finding(const struct rr_event *ev)
@@ -288,65 +289,6 @@ void dump_print_unit(const struct rr_frame *f, const struct opts *o,
 	putchar('\n');
 }
 
-void dump_on_event(void *ctx, const struct rr_event *ev)
-{
-	struct dump *d = ctx;
-	if (ev->kind == RR_EV_FINDING)
-		d->findings++;
-	/* -q prints nothing per event: spare the copy of each header */
-	if (d->o.quiet ||
-	    (ev->kind != RR_EV_MESSAGE && ev->kind != RR_EV_FINDING &&
-	     ev->kind != RR_EV_NEGOTIATED && ev->kind != RR_EV_RPC_DONE &&
-	     ev->kind != RR_EV_RPC_MESSAGE && ev->kind != RR_EV_CHUNK_DATA &&
-	     ev->kind != RR_EV_RETRANSMISSION && ev->kind != RR_EV_CONN_CLOSE))
-		return;
-	if (d->nev == FRAME_EVENTS)
-		return;
-	struct pending *p = &d->ev[d->nev++];
-	p->ev = *ev;
-	if (ev->kind == RR_EV_MESSAGE) {
-		/* the segments in use only: the whole array is 2 KiB */
-		const struct rr_rpcrdma *h = ev->hdr;
-		memcpy(&p->hdr, h, offsetof(struct rr_rpcrdma, segs));
-		memcpy(p->hdr.segs, h->segs, h->nsegs * sizeof(h->segs[0]));
-		p->hdr.payload = h->payload;
-	}
-	p->has_rpc = ev->rpc != NULL;
-	if (ev->rpc)
-		p->rpc = *ev->rpc;
-	p->shown = false;
-}
-
-/* The completion of the RPC whose reply is event i, from the same frame. */
-static const struct rr_event *completion_of(const struct dump *d, unsigned i)
-{
-	const struct rr_event *m = &d->ev[i].ev;
-	for (unsigned j = i + 1; j < d->nev; j++) {
-		const struct rr_event *e = &d->ev[j].ev;
-		if (e->kind == RR_EV_MESSAGE)
-			break;
-		if (e->kind == RR_EV_RPC_DONE && e->conn == m->conn &&
-		    e->xid == d->ev[i].hdr.xid)
-			return e;
-	}
-	return NULL;
-}
-
-/* The RPC message rebuilt for the message that is event i, same frame. */
-static struct pending *rebuilt_of(struct dump *d, unsigned i)
-{
-	const struct rr_event *m = &d->ev[i].ev;
-	for (unsigned j = i + 1; j < d->nev; j++) {
-		const struct rr_event *e = &d->ev[j].ev;
-		if (e->kind == RR_EV_MESSAGE)
-			break;
-		if (e->kind == RR_EV_RPC_MESSAGE && e->conn == m->conn &&
-		    e->xid == d->ev[i].hdr.xid)
-			return &d->ev[j];
-	}
-	return NULL;
-}
-
 /* With -a: the chunk an RDMA packet serves, below the packet's line. */
 static void print_chunk_data(const struct rr_event *e)
 {
@@ -377,90 +319,89 @@ static void writer_line(struct dump *d, const char *text)
 	putchar('\n');
 }
 
-/* Messages carry the findings that follow them in the same frame. */
-static void print_events_json(struct dump *d)
+/* Messages carry the findings they raised. */
+static void print_report_json(struct dump *d, const struct rr_frame_report *r)
 {
-	for (unsigned i = 0; i < d->nev; i++) {
-		const struct pending *p = &d->ev[i];
-		if (p->ev.kind == RR_EV_NEGOTIATED) {
-			const struct rr_conn_info *c = rr_analyzer_conn(d->a, p->ev.conn);
+	for (uint32_t i = 0; i < r->nevents; i++) {
+		const struct rr_event *ev = &r->events[i];
+		if (ev->kind == RR_EV_NEGOTIATED) {
+			const struct rr_conn_info *c = rr_analyzer_conn(d->a, ev->conn);
 			if (c)
-				json_line(rr_json_negotiated(&p->ev, c));
-		} else if (p->ev.kind == RR_EV_FINDING) {
-			json_line(rr_json_finding(&p->ev));
-		} else if (p->ev.kind == RR_EV_CHUNK_DATA) {
-			json_line(rr_json_chunk_data(&p->ev));
-		} else if (p->ev.kind == RR_EV_RETRANSMISSION) {
-			json_line(rr_json_retransmission(&p->ev));
-		} else if (p->ev.kind == RR_EV_CONN_CLOSE) {
-			const struct rr_conn_info *c = rr_analyzer_conn(d->a, p->ev.conn);
+				json_line(rr_json_negotiated(ev, c));
+		} else if (ev->kind == RR_EV_FINDING) {
+			if (!ev->message)
+				json_line(rr_json_finding(ev));
+		} else if (ev->kind == RR_EV_CHUNK_DATA) {
+			json_line(rr_json_chunk_data(ev));
+		} else if (ev->kind == RR_EV_RETRANSMISSION) {
+			json_line(rr_json_retransmission(ev));
+		} else if (ev->kind == RR_EV_CONN_CLOSE) {
+			const struct rr_conn_info *c = rr_analyzer_conn(d->a, ev->conn);
 			if (c)
-				json_line(rr_json_close(&p->ev, c));
-		} else if (p->ev.kind == RR_EV_RPC_MESSAGE) {
-			writer_line(d, rr_json_writer_rpc_message(d->jw, &p->ev,
-					p->has_rpc ? &p->rpc : NULL));
-		} else if (p->ev.kind == RR_EV_MESSAGE) {
-			const struct rr_event *done = completion_of(d, i);
-			uint16_t ids[FRAME_EVENTS];
-			unsigned n = 0;
-			/* the findings it raised, around its completion */
-			while (i + 1 < d->nev &&
-			       (d->ev[i + 1].ev.kind == RR_EV_FINDING ||
-				d->ev[i + 1].ev.kind == RR_EV_RPC_DONE))
-				if (d->ev[++i].ev.kind == RR_EV_FINDING)
-					ids[n++] = d->ev[i].ev.finding;
-			writer_line(d, rr_json_writer_message(d->jw, &p->ev, &p->hdr,
-					p->has_rpc ? &p->rpc : NULL, done, ids, n));
+				json_line(rr_json_close(ev, c));
+		} else if (ev->kind == RR_EV_RPC_MESSAGE) {
+			writer_line(d, rr_json_writer_rpc_message(d->jw, ev));
+		} else if (ev->kind == RR_EV_MESSAGE) {
+			writer_line(d, rr_json_writer_message(d->jw, r, ev));
 		}
 	}
-	d->nev = 0;
 }
 #endif
 
-/* What the analyzer said about the frame just fed to it. */
-void dump_print_events(struct dump *d, const struct pcap_pkthdr *h,
-		       const struct rr_frame *f)
+/* More events than a report lists: said, not lost silently. */
+static void print_unreported(const struct rr_frame_report *r)
 {
-	if (d->o.quiet) {
-		d->nev = 0;
+	if (r->unreported)
+		fprintf(stderr, "rpcrdma-dump: frame %llu: %u events not listed "
+				"(a report lists %u); the statistics count them\n",
+			(unsigned long long)r->frame, r->unreported,
+			RR_REPORT_EVENTS);
+}
+
+void dump_print_report(struct dump *d, const struct rr_frame_report *r)
+{
+	const struct rr_frame *f = r->decoded;
+	if (d->o.quiet)
 		return;
-	}
+	print_unreported(r);
 #ifdef RR_HAVE_JSONC
 	if (d->o.json) {
-		print_events_json(d);
+		print_report_json(d, r);
 		return;
 	}
 #endif
-	for (unsigned i = 0; i < d->nev; i++) {
-		if (d->ev[i].ev.kind == RR_EV_NEGOTIATED ||
-		    d->ev[i].ev.kind == RR_EV_RPC_DONE)
+	for (uint32_t i = 0; i < r->nevents; i++) {
+		const struct rr_event *ev = &r->events[i];
+		if (ev->kind == RR_EV_NEGOTIATED || ev->kind == RR_EV_RPC_DONE ||
+		    ev->kind == RR_EV_CONN_OPEN)
 			continue;
-		const struct pending *p = &d->ev[i];
-		if (p->ev.kind == RR_EV_FINDING) {
+		if (ev->kind == RR_EV_FINDING) {
 			if (d->o.findings_only) {
-				if (h)
+				if (f)
 					print_time();
-				printf("frame %llu", (unsigned long long)p->ev.frame);
+				printf("frame %llu", (unsigned long long)ev->frame);
 			}
-			print_finding(&p->ev);
+			print_finding(ev);
 			continue;
 		}
-		if (d->o.findings_only || p->shown)
+		/* an RPC message rebuilt for a message is on the message's line */
+		if (d->o.findings_only || !f ||
+		    (ev->message && ev->message->rebuilt == ev))
 			continue;
-		if (p->ev.kind == RR_EV_CHUNK_DATA) {
-			print_chunk_data(&p->ev);
+		if (ev->kind == RR_EV_CHUNK_DATA) {
+			print_chunk_data(ev);
 			continue;
 		}
-		if (p->ev.kind == RR_EV_CONN_CLOSE) {
+		if (ev->kind == RR_EV_CONN_CLOSE) {
 			/* CM's DREQ has a line of its own; TCP's FIN and RST
 			 * (an iWARP connection's end) get one here */
-			const struct rr_conn_info *c = rr_analyzer_conn(d->a, p->ev.conn);
+			const struct rr_conn_info *c = rr_analyzer_conn(d->a, ev->conn);
 			if (!rr_has(f, RR_LAYER_TCP) || !c)
 				continue;
 			print_time();
 			print_addresses(f);
 			printf(" iWARP TCP %s: conn %u %s\n", c->reset ? "RST" : "FIN",
-			       p->ev.conn_id, c->reset ? "reset" : "closed");
+			       ev->conn_id, c->reset ? "reset" : "closed");
 			continue;
 		}
 		print_time();
@@ -469,36 +410,31 @@ void dump_print_events(struct dump *d, const struct pcap_pkthdr *h,
 		 * same hosts apart (iWARP lines have their ports) */
 		if (rr_has(f, RR_LAYER_BTH))
 			printf(" qp 0x%06" PRIx32, f->bth.dqpn);
-		if (p->ev.kind == RR_EV_RETRANSMISSION) {
+		if (ev->kind == RR_EV_RETRANSMISSION) {
 			/* what a receiver drops (IBA vol. 1 §9.7.5.1.2) */
-			const char *op = rr_bth_opcode_str(p->ev.opcode);
-			printf(" %s psn %u retransmission", op ? op : "RC", p->ev.psn);
-			if (p->ev.original_frame)
+			const char *op = rr_bth_opcode_str(ev->opcode);
+			printf(" %s psn %u retransmission", op ? op : "RC", ev->psn);
+			if (ev->original_frame)
 				printf(" of frame %llu",
-				       (unsigned long long)p->ev.original_frame);
+				       (unsigned long long)ev->original_frame);
 			putchar('\n');
 			continue;
 		}
-		if (p->ev.kind == RR_EV_RPC_MESSAGE) {
-			printf(" RPC xid 0x%08" PRIx32, p->ev.xid);
-			if (p->has_rpc)
-				print_rpc(&p->rpc, p->ev.xid, p->ev.dir);
-			print_rebuilt(p);
+		if (ev->kind == RR_EV_RPC_MESSAGE) {
+			printf(" RPC xid 0x%08" PRIx32, ev->xid);
+			if (ev->rpc)
+				print_rpc(ev->rpc, ev->xid, ev->dir);
+			print_rebuilt(ev);
 			putchar('\n');
 			continue;
 		}
-		struct pending *rebuilt = rebuilt_of(d, i);
-		print_rpcrdma(p, rebuilt);
-		if (rebuilt)
-			rebuilt->shown = true;
-		const struct rr_event *done = completion_of(d, i);
-		if (done)
-			print_completion(done);
+		print_rpcrdma(ev);
+		if (ev->done)
+			print_completion(ev->done);
 		if (d->o.verbose > 1 && rr_has(f, RR_LAYER_ICRC))
 			printf(" icrc %s", rr_crc_state_str(f->icrc.state));
 		if (d->o.verbose)
-			print_segments(&p->hdr);
+			print_segments(ev->hdr);
 		putchar('\n');
 	}
-	d->nev = 0;
 }

@@ -1,8 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * rpcrdma-dump's parts: its options, and what it keeps of one frame's
- * events to print them together (dump-print.c) after the analyzer took the
- * frame (rpcrdma-dump.c).
+ * rpcrdma-dump's parts: its options, the reading loop (rpcrdma-dump.c) and
+ * the printing of each frame's report (dump-print.c).
  */
 #ifndef RR_DUMP_H
 #define RR_DUMP_H
@@ -43,22 +42,9 @@ struct opts {
 	bool count_only;        /* --count: the number of frames only */
 };
 
-/* What the analyzer said while it took one frame, printed after it. */
-#define FRAME_EVENTS 64
-struct pending {
-	struct rr_event ev;
-	struct rr_rpcrdma hdr;
-	struct rr_rpc rpc;
-	bool has_rpc;
-	bool shown;          /* an RPC message printed on its reply's line */
-};
-
 struct dump {
 	struct opts o;
 	struct rr_analyzer *a;
-	struct pending ev[FRAME_EVENTS];
-	unsigned nev;
-	unsigned long findings;
 #ifdef RR_HAVE_JSONC
 	struct rr_json_writer *jw;
 #endif
@@ -70,15 +56,12 @@ extern struct rr_ts_format dump_ts;
 extern uint64_t dump_frame_ts_ns;
 extern unsigned long dump_lines;
 
-/* The analyzer's events, kept until the frame is printed. */
-void dump_on_event(void *ctx, const struct rr_event *ev);
 /* A line for a frame's unit that is no message: CM, MPA, with -a any;
  * conn is the id of the connection it sets up. */
 void dump_print_unit(const struct rr_frame *f, const struct opts *o,
 		     uint64_t frame, uint32_t conn);
-/* The frame's events: its messages, rebuilt RPC messages, chunk data,
- * findings, as text or JSON Lines; h NULL at the end of the capture. */
-void dump_print_events(struct dump *d, const struct pcap_pkthdr *h,
-		       const struct rr_frame *f);
+/* A frame's report, or one of the end of the capture: its messages,
+ * rebuilt RPC messages, chunk data, findings, as text or JSON Lines. */
+void dump_print_report(struct dump *d, const struct rr_frame_report *r);
 
 #endif

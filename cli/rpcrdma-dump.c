@@ -316,16 +316,13 @@ struct run {
 
 /* -x, -X from the network header (IP, or an IB packet's first header);
  * -xx, -XX from the link-level one */
-static void print_hex(struct run *r, const uint8_t *data, uint32_t caplen,
-		      const struct opts *o)
+static void print_hex(const struct rr_frame *decoded, const uint8_t *data,
+		      uint32_t caplen, const struct opts *o)
 {
 	uint32_t from = 0;
-	if (o->hex == 1) {
-		rr_decode_frame(&r->cfg, (uint32_t)r->link, data, caplen, caplen,
-				NULL, &r->f);
-		if (rr_has(&r->f, RR_LAYER_IPV4) || rr_has(&r->f, RR_LAYER_IPV6))
-			from = r->f.ip.off;
-	}
+	if (o->hex == 1 && decoded &&
+	    (rr_has(decoded, RR_LAYER_IPV4) || rr_has(decoded, RR_LAYER_IPV6)))
+		from = decoded->ip.off;
 	rr_hexdump(stdout, data + from, caplen - from, o->hex_ascii);
 }
 
@@ -342,21 +339,29 @@ static void process(struct dump *d, struct run *r, const struct pcap_pkthdr *h,
 	}
 	unsigned long lines_before = dump_lines;
 	dump_frame_ts_ns = ts_ns;
-	rr_analyzer_frame(d->a, (uint32_t)r->link, ts_ns, data, h->caplen, h->len);
-	const struct rr_frame_summary *sum = rr_analyzer_last_summary(d->a);
+	const struct rr_frame_report *rep =
+		rr_analyzer_frame(d->a, (uint32_t)r->link, ts_ns, data, h->caplen, h->len);
+	const struct rr_frame_summary *sum = &rep->units;
 	r->t.cm += sum->cm;
 	r->t.mpa += sum->mpa;
 	r->t.icrc_good += sum->icrc_good;
 	r->t.icrc_bad += sum->icrc_bad;
-	/* the analyzer decoded it: again only for lines of its own */
-	if (!o->quiet && !o->findings_only && (o->all_frames || sum->cm || sum->mpa))
-		for (bool more = rr_decode_frame(&r->cfg, (uint32_t)r->link, data,
-						 h->caplen, h->len, NULL, &r->f);
-		     more; more = rr_decode_next_unit(&r->cfg, &r->f))
-			dump_print_unit(&r->f, o, r->t.frames, sum->conn_id);
-	dump_print_events(d, h, rr_analyzer_last_frame(d->a));
+	if (!o->quiet && !o->findings_only) {
+		if (o->all_frames) {
+			/* -a: a line for each unit as the frame alone holds it
+			 * (an iWARP segment's FPDUs, which the report takes
+			 * from the reassembled stream) */
+			for (bool more = rr_decode_frame(&r->cfg, (uint32_t)r->link, data,
+							 h->caplen, h->len, NULL, &r->f);
+			     more; more = rr_decode_next_unit(&r->cfg, &r->f))
+				dump_print_unit(&r->f, o, r->t.frames, sum->conn_id);
+		} else if (sum->cm || sum->mpa) {
+			dump_print_unit(rep->decoded, o, r->t.frames, sum->conn_id);
+		}
+	}
+	dump_print_report(d, rep);
 	if (o->hex && dump_lines != lines_before)
-		print_hex(r, data, h->caplen, o);
+		print_hex(rep->decoded, data, h->caplen, o);
 	if (r->tty && time(NULL) - r->started >= 2 && time(NULL) != r->shown) {
 		r->shown = time(NULL);
 		fprintf(stderr, "\r%lu frames...", r->t.frames);
@@ -462,7 +467,7 @@ int main(int argc, char **argv)
 	/* -q prints no message: rebuilding one would serve nobody */
 	if (o->statistics_only || o->write)
 		lim.rebuild_slots = 0;
-	struct rr_analyzer *a = rr_analyzer_new(cfg, &lim, dump_on_event, &d);
+	struct rr_analyzer *a = rr_analyzer_new(cfg, &lim);
 	d.a = a;
 #ifdef RR_HAVE_JSONC
 	if (o->json && a)
@@ -525,8 +530,8 @@ int main(int argc, char **argv)
 	}
 	if (r.writer)
 		pcap_dump_close(r.writer);
-	rr_analyzer_finish(a);
-	dump_print_events(&d, NULL, &r.f);
+	for (const struct rr_frame_report *rep; (rep = rr_analyzer_finish(a));)
+		dump_print_report(&d, rep);
 	if (o->stats && !o->stats_json)
 		rr_print_stats_text(a, stdout);
 #ifdef RR_HAVE_JSONC
@@ -559,7 +564,7 @@ int main(int argc, char **argv)
 		(unsigned long long)st->frames_truncated,
 		(unsigned long long)st->frames_malformed,
 		(unsigned long long)st->frames_dropped, r.t.icrc_good, r.t.icrc_bad,
-		d.findings);
+		(unsigned long)st->total.findings);
 	rr_analyzer_free(a);
 #ifdef RR_HAVE_JSONC
 	rr_json_writer_free(d.jw);

@@ -462,7 +462,7 @@ int main(int argc, char **argv)
 	struct rr_analyzer_limits lim;
 	rr_analyzer_limits_init(&lim);
 	lim.rebuild_slots = 0; /* counts only: no message is shown */
-	e.a = rr_analyzer_new(&cfg, &lim, NULL, NULL);
+	e.a = rr_analyzer_new(&cfg, &lim);
 	if (!e.a) {
 		fprintf(stderr, "rpcrdma-exporter: not enough memory for the analyzer\n");
 		return EXIT_INPUT;
@@ -537,7 +537,9 @@ int main(int argc, char **argv)
 	}
 	if (!e.trace && e.o.src.kind == RR_LIVE_FILE && !stop) {
 		pthread_mutex_lock(&e.lock);
-		rr_analyzer_finish(e.a);
+		/* the statistics have it all: the reports are not read */
+		while (rr_analyzer_finish(e.a))
+			;
 		e.replay_done = true;
 		uint64_t frames = rr_analyzer_stats(e.a)->frames;
 		pthread_mutex_unlock(&e.lock);

@@ -275,27 +275,31 @@ static uint64_t in_direction(const struct rr_conn_stats *s, uint8_t dir)
 	return n;
 }
 
-static void on_event(void *ctx, const struct rr_event *ev)
+/* A report's events: connections new in a slot, RPCs completed. */
+static void take_report(struct top *t, const struct rr_frame_report *r)
 {
-	struct top *t = ctx;
-	if (ev->conn >= MAX_CONNS)
-		return;
-	struct conn_view *v = &t->cv[ev->conn];
-	if (ev->kind == RR_EV_CONN_OPEN) { /* a new connection in a slot */
-		struct rr_latency *lat = v->lat;
-		memset(v, 0, sizeof(*v));
-		if (lat)
-			memset(lat, 0, 2 * sizeof(*lat));
-		v->lat = lat;
-		return;
+	for (uint32_t i = 0; i < r->nevents; i++) {
+		const struct rr_event *ev = &r->events[i];
+		if (ev->conn >= MAX_CONNS)
+			continue;
+		struct conn_view *v = &t->cv[ev->conn];
+		if (ev->kind == RR_EV_CONN_OPEN) { /* a new connection in a slot */
+			struct rr_latency *lat = v->lat;
+			memset(v, 0, sizeof(*v));
+			if (lat)
+				memset(lat, 0, 2 * sizeof(*lat));
+			v->lat = lat;
+			continue;
+		}
+		if (ev->kind != RR_EV_RPC_DONE)
+			continue;
+		if (!v->lat && !(v->lat = calloc(2, sizeof(*v->lat))))
+			continue;
+		rr_latency_record(&v->lat[0], ev->latency_ns);
+		rr_latency_record(&v->lat[1], ev->latency_ns);
+		v->programs |= ev->prog == RR_PROG_NFS ? 1 :
+			       ev->prog == RR_PROG_NFS4_CB ? 2 : 4;
 	}
-	if (ev->kind != RR_EV_RPC_DONE)
-		return;
-	if (!v->lat && !(v->lat = calloc(2, sizeof(*v->lat))))
-		return;
-	rr_latency_record(&v->lat[0], ev->latency_ns);
-	rr_latency_record(&v->lat[1], ev->latency_ns);
-	v->programs |= ev->prog == RR_PROG_NFS ? 1 : ev->prog == RR_PROG_NFS4_CB ? 2 : 4;
 }
 
 static void on_frame(void *ctx, uint64_t ts, const uint8_t *data,
@@ -307,8 +311,8 @@ static void on_frame(void *ctx, uint64_t ts, const uint8_t *data,
 			t->last_t = (double)ts / 1e9; /* rates from the first frame */
 		t->capture_ns = ts;
 	}
-	rr_analyzer_frame(t->a, (uint32_t)rr_live_link(t->src), ts, data, caplen,
-			  wirelen);
+	take_report(t, rr_analyzer_frame(t->a, (uint32_t)rr_live_link(t->src), ts,
+					 data, caplen, wirelen));
 }
 
 /* Now, in seconds: the capture's time for a file, else the machine's. */
@@ -856,7 +860,7 @@ int main(int argc, char **argv)
 	rr_analyzer_limits_init(&lim);
 	lim.max_connections = MAX_CONNS;
 	lim.rebuild_slots = 0;
-	t.a = t.cv && t.rows ? rr_analyzer_new(&cfg, &lim, on_event, &t) : NULL;
+	t.a = t.cv && t.rows ? rr_analyzer_new(&cfg, &lim) : NULL;
 	if (!t.a) {
 		fprintf(stderr, "rpcrdma-top: not enough memory\n");
 		return EXIT_INPUT;
@@ -895,7 +899,9 @@ int main(int argc, char **argv)
 			int rc = rr_live_poll(t.src, ms > 100 ? 100 : ms);
 			if (rc < 0 && !stop) {
 				t.ended = true; /* a file replayed to its end */
-				rr_analyzer_finish(t.a);
+				for (const struct rr_frame_report *r;
+				     (r = rr_analyzer_finish(t.a));)
+					take_report(&t, r);
 				if (t.o.batch) {
 					/* the last snapshot, and done */
 					snapshot(&t);

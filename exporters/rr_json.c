@@ -95,12 +95,14 @@ static bool add_segments(const struct rr_rpcrdma *h, json_object *reads,
 	return has_reply;
 }
 
-static void add_findings(json_object *array, const uint16_t *findings,
-			 unsigned n)
+/* The findings a message raised: those of its report that name it. */
+static void add_findings(json_object *array, const struct rr_frame_report *r,
+			 const struct rr_event *m)
 {
-	for (unsigned i = 0; i < n; i++)
-		json_object_array_add(array, json_object_new_string(
-					      rr_finding_info(findings[i])->id));
+	for (uint32_t i = (uint32_t)(m - r->events) + 1; i < r->nevents; i++)
+		if (r->events[i].message == m && r->events[i].kind == RR_EV_FINDING)
+			json_object_array_add(array, json_object_new_string(
+				rr_finding_info(r->events[i].finding)->id));
 }
 
 static json_object *rpc_object(const struct rr_rpc *r)
@@ -131,9 +133,9 @@ static json_object *rpc_object(const struct rr_rpc *r)
 	return o;
 }
 
-json_object *rr_json_rpc_message(const struct rr_event *ev,
-				 const struct rr_rpc *rpc)
+json_object *rr_json_rpc_message(const struct rr_event *ev)
 {
+	const struct rr_rpc *rpc = ev->rpc;
 	json_object *o = header("rpc_message", ev->frame, ev->ts_ns);
 	add(o, "conn", u64(ev->conn_id));
 	add(o, "dir", json_object_new_string(rr_dir_id(ev->dir)));
@@ -144,12 +146,12 @@ json_object *rr_json_rpc_message(const struct rr_event *ev,
 	return o;
 }
 
-json_object *rr_json_message(const struct rr_event *ev,
-			     const struct rr_rpcrdma *h,
-			     const struct rr_rpc *rpc,
-			     const struct rr_event *completed,
-			     const uint16_t *findings, unsigned nfindings)
+json_object *rr_json_message(const struct rr_frame_report *r,
+			     const struct rr_event *ev)
 {
+	const struct rr_rpcrdma *h = ev->hdr;
+	const struct rr_rpc *rpc = ev->rpc;
+	const struct rr_event *completed = ev->done;
 	json_object *o = header("message", ev->frame, ev->ts_ns);
 	add(o, "conn", u64(ev->conn_id));
 	add(o, "dir", json_object_new_string(rr_dir_id(ev->dir)));
@@ -198,7 +200,7 @@ json_object *rr_json_message(const struct rr_event *ev,
 	}
 	add(o, "completed", done);
 	json_object *fa = json_object_new_array();
-	add_findings(fa, findings, nfindings);
+	add_findings(fa, r, ev);
 	add(o, "findings", fa);
 	return o;
 }
@@ -748,19 +750,17 @@ static const char *text(struct rr_json_writer *w, json_object *o)
 }
 
 const char *rr_json_writer_message(struct rr_json_writer *w,
-				   const struct rr_event *ev,
-				   const struct rr_rpcrdma *h,
-				   const struct rr_rpc *rpc,
-				   const struct rr_event *completed,
-				   const uint16_t *findings, unsigned nfindings)
+				   const struct rr_frame_report *r,
+				   const struct rr_event *ev)
 {
+	const struct rr_rpcrdma *h = ev->hdr;
+	const struct rr_event *completed = ev->done;
 	json_object_put(w->fallback);
 	w->fallback = NULL;
 	if (h->proc == RR_RDMA_MSGP || h->proc == RR_RDMA_ERROR ||
 	    h->proc > RR_RDMA_ERROR || ev->inv_stag || ev->resent_of) {
 		/* keys of their own: built whole */
-		w->fallback = rr_json_message(ev, h, rpc, completed, findings,
-					      nfindings);
+		w->fallback = rr_json_message(r, ev);
 		return text(w, w->fallback);
 	}
 	json_object *o = w->msg;
@@ -774,7 +774,7 @@ const char *rr_json_writer_message(struct rr_json_writer *w,
 	json_object_array_del_idx(w->reply, 0, json_object_array_length(w->reply));
 	bool has_reply = add_segments(h, w->m_reads, w->m_writes, w->reply);
 	hold(o, "reply", &w->m_reply_cur, w->reply, has_reply);
-	writer_rpc(w, o, &w->m_rpc_cur, rpc);
+	writer_rpc(w, o, &w->m_rpc_cur, ev->rpc);
 	if (completed) {
 		json_object_set_int64(w->d_latency, (int64_t)completed->latency_ns);
 		json_object_set_int64(w->d_inline, completed->bytes_inline);
@@ -784,18 +784,17 @@ const char *rr_json_writer_message(struct rr_json_writer *w,
 	hold(o, "completed", &w->m_done_cur, w->done, completed != NULL);
 	json_object_array_del_idx(w->m_findings, 0,
 				  json_object_array_length(w->m_findings));
-	add_findings(w->m_findings, findings, nfindings);
+	add_findings(w->m_findings, r, ev);
 	return text(w, o);
 }
 
 const char *rr_json_writer_rpc_message(struct rr_json_writer *w,
-				       const struct rr_event *ev,
-				       const struct rr_rpc *rpc)
+				       const struct rr_event *ev)
 {
 	fill_head(w, &w->q, ev, ev->xid);
 	json_object_set_string(w->q_source, rr_chunk_kind_str(ev->source));
 	json_object_set_int64(w->q_len, ev->msg_len);
-	writer_rpc(w, w->rmsg, &w->q_rpc_cur, rpc);
+	writer_rpc(w, w->rmsg, &w->q_rpc_cur, ev->rpc);
 	return text(w, w->rmsg);
 }
 

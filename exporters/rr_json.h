@@ -13,11 +13,10 @@
 
 #define RR_JSON_SCHEMA 1
 
-json_object *rr_json_message(const struct rr_event *ev,
-			     const struct rr_rpcrdma *hdr,
-			     const struct rr_rpc *rpc,
-			     const struct rr_event *completed,
-			     const uint16_t *findings, unsigned nfindings);
+/* A message (RR_EV_MESSAGE) of report r, with its completion and the
+ * findings it raised. */
+json_object *rr_json_message(const struct rr_frame_report *r,
+			     const struct rr_event *ev);
 json_object *rr_json_finding(const struct rr_event *ev);
 /* The chunk an RDMA Read or Write packet serves (RR_EV_CHUNK_DATA). */
 json_object *rr_json_chunk_data(const struct rr_event *ev);
@@ -26,10 +25,8 @@ json_object *rr_json_close(const struct rr_event *ev, const struct rr_conn_info 
 /* An IB/RoCE request packet seen again (RR_EV_RETRANSMISSION). */
 json_object *rr_json_retransmission(const struct rr_event *ev);
 /* An RPC message rebuilt from chunk data (RR_EV_RPC_MESSAGE), with the
- * RPC header decoded from it (the event's own pointer lives only as long
- * as the callback). */
-json_object *rr_json_rpc_message(const struct rr_event *ev,
-				 const struct rr_rpc *rpc);
+ * RPC header decoded from it. */
+json_object *rr_json_rpc_message(const struct rr_event *ev);
 /* A CM message or MPA frame, as decoded in f, of connection conn
  * (rr_frame_summary.conn; RR_CONN_NONE for none). */
 json_object *rr_json_setup(const struct rr_frame *f, uint64_t frame,
@@ -50,14 +47,10 @@ struct rr_json_writer;
 struct rr_json_writer *rr_json_writer_new(void);
 void rr_json_writer_free(struct rr_json_writer *w);
 const char *rr_json_writer_message(struct rr_json_writer *w,
-				   const struct rr_event *ev,
-				   const struct rr_rpcrdma *hdr,
-				   const struct rr_rpc *rpc,
-				   const struct rr_event *completed,
-				   const uint16_t *findings, unsigned nfindings);
+				   const struct rr_frame_report *r,
+				   const struct rr_event *ev);
 const char *rr_json_writer_rpc_message(struct rr_json_writer *w,
-				       const struct rr_event *ev,
-				       const struct rr_rpc *rpc);
+				       const struct rr_event *ev);
 /* The length of the last text returned. */
 size_t rr_json_writer_len(const struct rr_json_writer *w);
 

@@ -29,9 +29,6 @@ static size_t kept_bytes;
 /* messages of the frame just fed, for its first dissection */
 static GByteArray *first_pass_bytes;
 static guint32 first_pass_frame;
-/* the frame being fed */
-static const guint8 *feeding_bytes;
-static guint feeding_len;
 static struct rr_ws_item scratch[SCRATCH_ITEMS];
 static guint32 scratch_frame[SCRATCH_ITEMS];
 static unsigned nscratch;
@@ -99,35 +96,25 @@ static void note_reply(guint32 call_number, const struct rr_ws_item *reply,
 	}
 }
 
-/* A reply's completion joins the reply message just reported. */
-static void on_done(const struct rr_event *ev, guint32 number)
+/* A reply's completion, on the reply's item. */
+static void join_done(struct rr_ws_item *m, const struct rr_event *done,
+		      guint32 number)
 {
-	for (unsigned i = nscratch; i-- > 0;) {
-		struct rr_ws_item *m = &scratch[i];
-		if (m->kind != RR_EV_MESSAGE || m->conn != ev->conn ||
-		    m->xid != ev->xid)
-			continue;
-		m->done = true;
-		m->latency_ns = ev->latency_ns;
-		m->bytes_inline = ev->bytes_inline;
-		m->bytes_read = ev->bytes_read;
-		m->bytes_write = ev->bytes_write;
-		m->other_frame = wireshark_number(ev->call_frame);
-		note_reply(m->other_frame, m, number);
-		return;
-	}
+	m->done = true;
+	m->latency_ns = done->latency_ns;
+	m->bytes_inline = done->bytes_inline;
+	m->bytes_read = done->bytes_read;
+	m->bytes_write = done->bytes_write;
+	m->other_frame = wireshark_number(done->call_frame);
+	note_reply(m->other_frame, m, number);
 }
 
-static void on_event(void *ctx, const struct rr_event *ev)
+static void take_event(const struct rr_event *ev)
 {
-	(void)ctx;
 	guint32 number = wireshark_number(ev->frame);
-	if (ev->kind == RR_EV_RPC_DONE) {
-		on_done(ev, number);
-		return;
-	}
-	if (nscratch == SCRATCH_ITEMS || ev->kind == RR_EV_CONN_OPEN ||
-	    ev->kind == RR_EV_CONN_CLOSE)
+	/* a completion is its reply's (RR_EV_MESSAGE done) */
+	if (nscratch == SCRATCH_ITEMS || ev->kind == RR_EV_RPC_DONE ||
+	    ev->kind == RR_EV_CONN_OPEN || ev->kind == RR_EV_CONN_CLOSE)
 		return;
 	struct rr_ws_item *it = &scratch[nscratch];
 	memset(it, 0, sizeof(*it));
@@ -135,6 +122,8 @@ static void on_event(void *ctx, const struct rr_event *ev)
 	it->conn = ev->conn;
 	it->dir = ev->dir;
 	const struct rr_conn_info *c = rr_analyzer_conn(analyzer, ev->conn);
+	if (c && c->id != ev->conn_id)
+		c = NULL; /* evicted since, its slot taken */
 	if (c) {
 		it->requester_id = c->requester_qpn;
 		it->responder_id = c->responder_qpn;
@@ -150,19 +139,18 @@ static void on_event(void *ctx, const struct rr_event *ev)
 		it->resent_of = ev->resent_of ? wireshark_number(ev->resent_of) : 0;
 		/* whole in this frame, or kept: a SEND of several packets, or
 		 * one reassembled from a TCP stream */
-		if (feeding_bytes && ev->data >= feeding_bytes &&
-		    ev->data + ev->data_len <= feeding_bytes + feeding_len &&
-		    ev->data_len == ev->msg_len) {
-			it->frame_at = (uint32_t)(ev->data - feeding_bytes) + 1;
+		if (ev->frame_at) {
+			it->frame_at = ev->frame_at;
 		} else {
 			it->data_len = MIN(ev->data_len, ev->msg_len);
 			it->data = keep(ev->data, it->data_len, it);
 		}
-		if (c) {
-			it->grant = c->st.grant;
-			it->in_flight = c->st.in_flight;
+		it->grant = ev->credits_granted;
+		it->in_flight = ev->calls_in_flight;
+		if (c)
 			it->thresholds = c->thresholds;
-		}
+		if (ev->done)
+			join_done(it, ev->done, number);
 		break;
 	}
 	case RR_EV_RPC_MESSAGE:
@@ -198,6 +186,12 @@ static void on_event(void *ctx, const struct rr_event *ev)
 	scratch_frame[nscratch++] = number;
 }
 
+static void take_report(const struct rr_frame_report *r)
+{
+	for (uint32_t i = 0; i < r->nevents; i++)
+		take_event(&r->events[i]);
+}
+
 /* Add the scratch items of frame `number` to its record. */
 static void store(guint32 number, bool on_conn)
 {
@@ -231,10 +225,10 @@ static void store(guint32 number, bool on_conn)
 /* RFC 8797 private data the analyzer found in an MPA Request or Reply:
  * where it lies in the frame (Wireshark's MPA dissector offers no table
  * to show it from). */
-static void note_mpa_private_data(guint32 number)
+static void note_mpa_private_data(const struct rr_frame_report *r, guint32 number)
 {
-	const struct rr_frame *f = rr_analyzer_last_frame(analyzer);
-	if (!rr_analyzer_last_summary(analyzer)->mpa || !rr_has(f, RR_LAYER_MPA) ||
+	const struct rr_frame *f = r->decoded;
+	if (!r->units.mpa || !rr_has(f, RR_LAYER_MPA) ||
 	    !rr_has(f, RR_LAYER_CM_PRIVATE) || f->cm_private.status != RR_COMPLETE ||
 	    nscratch == SCRATCH_ITEMS)
 		return;
@@ -247,17 +241,17 @@ static void note_mpa_private_data(guint32 number)
 }
 
 /* The reason of an IB CM REJ the analyzer saw (a connection refused). */
-static void note_cm_reject(guint32 number)
+static void note_cm_reject(const struct rr_frame_report *r, guint32 number)
 {
-	const struct rr_frame *f = rr_analyzer_last_frame(analyzer);
-	if (!rr_analyzer_last_summary(analyzer)->cm || !rr_has(f, RR_LAYER_CM) ||
+	const struct rr_frame *f = r->decoded;
+	if (!r->units.cm || !rr_has(f, RR_LAYER_CM) ||
 	    f->cm.attr_id != RR_CM_REJ || nscratch == SCRATCH_ITEMS)
 		return;
 	struct rr_ws_item *it = &scratch[nscratch];
 	memset(it, 0, sizeof(*it));
 	it->kind = RR_WS_CM_REJECT;
 	it->finding = f->cm.reject_reason;
-	it->conn = rr_analyzer_last_summary(analyzer)->conn;
+	it->conn = r->units.conn;
 	scratch_frame[nscratch++] = number;
 }
 
@@ -298,14 +292,13 @@ static void feed(packet_info *pinfo)
 	g_byte_array_set_size(first_pass_bytes, 0);
 	first_pass_frame = pinfo->num;
 	g_array_append_val(fed_numbers, pinfo->num);
-	feeding_bytes = bytes;
-	feeding_len = captured;
-	rr_analyzer_frame(analyzer, (uint32_t)link, ts, bytes, captured,
-			  tvb_reported_length(frame));
-	feeding_bytes = NULL;
-	note_mpa_private_data(pinfo->num);
-	note_cm_reject(pinfo->num);
-	store(pinfo->num, rr_analyzer_last_summary(analyzer)->rpcrdma > 0);
+	const struct rr_frame_report *r =
+		rr_analyzer_frame(analyzer, (uint32_t)link, ts, bytes, captured,
+				  tvb_reported_length(frame));
+	take_report(r);
+	note_mpa_private_data(r, pinfo->num);
+	note_cm_reject(r, pinfo->num);
+	store(pinfo->num, r->units.rpcrdma > 0);
 	nscratch = 0;
 }
 
@@ -314,15 +307,17 @@ static void feed(packet_info *pinfo)
 static void finish(void)
 {
 	finished = true;
-	nscratch = 0;
-	rr_analyzer_finish(analyzer);
-	for (unsigned i = 0; i < nscratch; i++) {
-		guint32 number = scratch_frame[i];
-		bool stored = false;
-		for (unsigned j = 0; j < i; j++)
-			stored |= scratch_frame[j] == number;
-		if (!stored)
-			store(number, false);
+	for (const struct rr_frame_report *r; (r = rr_analyzer_finish(analyzer));) {
+		nscratch = 0;
+		take_report(r);
+		for (unsigned i = 0; i < nscratch; i++) {
+			guint32 number = scratch_frame[i];
+			bool stored = false;
+			for (unsigned j = 0; j < i; j++)
+				stored |= scratch_frame[j] == number;
+			if (!stored)
+				store(number, false);
+		}
 	}
 	nscratch = 0;
 }
@@ -351,8 +346,12 @@ void rr_ws_analysis_init(void)
 	/* SENDs of several packets whole, for the rpc dissector: a 64 KiB
 	 * inline threshold is as large as implementations go */
 	lim.send_keep = 65536;
+	/* the bytes of messages reassembled or rebuilt in a frame, for its
+	 * first dissection: a TCP segment's worth of SENDs and rebuilt
+	 * messages of the largest size */
+	lim.report_bytes = 4u << 20;
 	/* without analysis each header is decoded on its own */
-	analyzer = prefs->analyze ? rr_analyzer_new(&cfg, &lim, on_event, NULL) : NULL;
+	analyzer = prefs->analyze ? rr_analyzer_new(&cfg, &lim) : NULL;
 	frame_records = g_ptr_array_new();
 	fed_numbers = g_array_new(FALSE, FALSE, sizeof(guint32));
 	first_pass_bytes = g_byte_array_new();

@@ -2,6 +2,7 @@
 /*
  * The analyzer's internals, shared by its modules (as libpcap's pcap-int.h):
  *   analyzer.c        the analyzer's life, a frame's dispatch, findings
+ *   report.c          the report of a frame: its events, kept in order
  *   analyzer-names.c  names, and the statistics' procedure slots
  *   conn.c            connections: endpoint hash, lists, setup, reconnects
  *   calls.c           calls, their chunk segments, RDMA operations in progress
@@ -189,11 +190,26 @@ struct rsm {                /* a SEND being reassembled */
 	uint8_t *bytes;       /* send_keep bytes of rsm_bytes */
 };
 
+/* The report being made of the frame being taken (report.c). */
+struct report {
+	struct rr_frame_report pub;
+	struct rr_event *events;    /* RR_REPORT_EVENTS */
+	struct rr_rpc *rpcs;        /* an event's RPC header, by its index */
+	struct rr_rpcrdma *hdrs;    /* RR_REPORT_MESSAGES */
+	uint32_t nhdrs;
+	struct rr_event *message;   /* the message being taken, if listed */
+	/* the caller's frame, where messages whole in it lie */
+	const uint8_t *frame;
+	uint32_t frame_len;
+	uint8_t *bytes;             /* lim.report_bytes */
+	uint32_t bytes_used;
+	uint32_t finish_at;         /* rr_analyzer_finish: the next call */
+};
+
 struct rr_analyzer {
 	struct rr_config cfg;
 	struct rr_analyzer_limits lim;
-	rr_event_fn fn;
-	void *ctx;
+	struct report rep;
 	struct rr_stats st;
 	uint64_t frame_no, now_ns;
 	/* connections and their endpoint hash */
@@ -240,7 +256,6 @@ struct rr_analyzer {
 	uint32_t recent[RECENT];
 	uint32_t recent_at;
 	struct rr_frame f;
-	struct rr_frame_summary last;
 	struct rr_rpcrdma hdr;
 	struct rr_rpc rpc;
 	struct rr_note note;
@@ -254,7 +269,6 @@ static inline uint32_t add_saturated(uint32_t x, uint64_t y)
 }
 
 /* analyzer.c */
-void rra_emit(struct rr_analyzer *a, struct rr_event *ev);
 void rra_finding(struct rr_analyzer *a, uint32_t conn, enum rr_finding_id id,
 		 const char *detail);
 
@@ -347,6 +361,15 @@ void rra_message(struct rr_analyzer *a, uint32_t cn, int to,
 		 uint32_t inv_key);
 void rra_reply_chunk_head(struct rr_analyzer *a, uint32_t si, uint64_t va,
 			  const uint8_t *p, uint32_t have);
+
+/* report.c */
+bool rra_report_alloc(struct rr_analyzer *a, void *(*alloc)(struct rr_analyzer *,
+							  size_t, size_t));
+void rra_report_free(struct rr_analyzer *a);
+void rra_report_begin(struct rr_analyzer *a, const uint8_t *frame,
+		      uint32_t len);
+void rra_emit(struct rr_analyzer *a, struct rr_event *ev);
+void rra_message_taken(struct rr_analyzer *a);
 
 /* ib_flow.c */
 struct rsm *rra_rsm_get(struct rr_analyzer *a, struct side *sd);

@@ -29,6 +29,7 @@ void rr_analyzer_limits_init(struct rr_analyzer_limits *lim)
 	lim->rebuild_slots = 256;
 	lim->rebuild_bytes = 8u << 20;
 	lim->max_rebuild = 1u << 20;
+	lim->report_bytes = 0;
 }
 
 static void *alloc(struct rr_analyzer *a, size_t n, size_t size)
@@ -47,8 +48,7 @@ static uint32_t pow2_at_least(uint32_t n)
 }
 
 struct rr_analyzer *rr_analyzer_new(const struct rr_config *cfg,
-				    const struct rr_analyzer_limits *lim,
-				    rr_event_fn fn, void *ctx)
+				    const struct rr_analyzer_limits *lim)
 {
 	struct rr_analyzer *a = calloc(1, sizeof(*a));
 	if (!a)
@@ -59,8 +59,6 @@ struct rr_analyzer *rr_analyzer_new(const struct rr_config *cfg,
 		a->lim = *lim;
 	else
 		rr_analyzer_limits_init(&a->lim);
-	a->fn = fn;
-	a->ctx = ctx;
 	a->conn_hash_size = pow2_at_least(a->lim.max_connections * 2);
 	a->call_hash_size = pow2_at_least(a->lim.max_calls);
 	a->seg_hash_size = pow2_at_least(a->lim.max_segments);
@@ -89,7 +87,7 @@ struct rr_analyzer *rr_analyzer_new(const struct rr_config *cfg,
 	a->pool = alloc(a, a->pool_pages, POOL_PAGE);
 	a->pool_used = alloc(a, (a->pool_pages + 63) / 64, sizeof(uint64_t));
 	a->rebuilt = alloc(a, a->lim.rebuild_slots ? a->lim.max_rebuild : 0, 1);
-	if (!a->conns || !a->conn_hash || !a->list_heads[LIST_HALF] ||
+	if (!rra_report_alloc(a, alloc) || !a->conns || !a->conn_hash || !a->list_heads[LIST_HALF] ||
 	    !a->list_heads[LIST_PAIR] || !a->list_heads[LIST_COMM] ||
 	    !a->calls || !a->call_hash ||
 	    !a->segs || !a->seg_hash || !a->rsm || !a->rsm_bytes || !a->streams ||
@@ -144,6 +142,7 @@ void rr_analyzer_free(struct rr_analyzer *a)
 	free(a->pool);
 	free(a->pool_used);
 	free(a->rebuilt);
+	rra_report_free(a);
 	free(a);
 }
 
@@ -189,16 +188,7 @@ size_t rr_analyzer_memory(const struct rr_analyzer *a)
 	return a->memory;
 }
 
-/* ---- events and findings --------------------------------------------- */
-
-void rra_emit(struct rr_analyzer *a, struct rr_event *ev)
-{
-	ev->frame = a->frame_no;
-	ev->ts_ns = a->now_ns;
-	ev->conn_id = ev->conn < a->nconns ? a->conns[ev->conn].info.id : RR_CONN_NONE;
-	if (a->fn)
-		a->fn(a->ctx, ev);
-}
+/* ---- findings --------------------------------------------------------- */
 
 void rra_finding(struct rr_analyzer *a, uint32_t conn, enum rr_finding_id id,
 		 const char *detail)
@@ -223,25 +213,26 @@ static void frame_findings(struct rr_analyzer *a, const struct rr_frame *f)
 			    rr_layer_str(f->bad_layer));
 }
 
-void rr_analyzer_frame(struct rr_analyzer *a, uint32_t link, uint64_t ts_ns,
-		       const uint8_t *data, uint32_t caplen, uint32_t wirelen)
+const struct rr_frame_report *
+rr_analyzer_frame(struct rr_analyzer *a, uint32_t link, uint64_t ts_ns,
+		  const uint8_t *data, uint32_t caplen, uint32_t wirelen)
 {
 	a->frame_no++;
 	a->now_ns = ts_ns;
 	a->st.frames++;
 	struct rr_frame *f = &a->f;
+	struct rr_frame_summary *units = &a->rep.pub.units;
 	bool counted_trunc = false, counted_bad = false, streamed = false;
-	memset(&a->last, 0, sizeof(a->last));
-	a->last.conn = a->last.conn_id = RR_CONN_NONE;
+	rra_report_begin(a, data, caplen);
 	for (bool more = rr_decode_frame(&a->cfg, link, data, caplen, wirelen,
 					 NULL, f);
 	     more; more = rr_decode_next_unit(&a->cfg, f)) {
 		if (rr_has(f, RR_LAYER_ICRC)) {
-			a->last.icrc_good += f->icrc.state == RR_CRC_GOOD;
-			a->last.icrc_bad += f->icrc.state == RR_CRC_BAD;
+			units->icrc_good += f->icrc.state == RR_CRC_GOOD;
+			units->icrc_bad += f->icrc.state == RR_CRC_BAD;
 		}
-		a->last.cm += rr_has(f, RR_LAYER_CM);
-		a->last.mpa += rr_has(f, RR_LAYER_MPA);
+		units->cm += rr_has(f, RR_LAYER_CM);
+		units->mpa += rr_has(f, RR_LAYER_MPA);
 		if (rr_has(f, RR_LAYER_TCP) && f->unit_index == 0 &&
 		    (f->tcp.flags & (RR_TCP_FIN | RR_TCP_RST)))
 			rra_tcp_end(a, f);
@@ -284,16 +275,7 @@ void rr_analyzer_frame(struct rr_analyzer *a, uint32_t link, uint64_t ts_ns,
 		else if (rr_has(f, RR_LAYER_MPA))
 			rra_iwarp_mpa(a, f);
 	}
-}
-
-const struct rr_frame_summary *rr_analyzer_last_summary(const struct rr_analyzer *a)
-{
-	return &a->last;
-}
-
-const struct rr_frame *rr_analyzer_last_frame(const struct rr_analyzer *a)
-{
-	return &a->f;
+	return &a->rep.pub;
 }
 
 void rr_analyzer_dropped(struct rr_analyzer *a, uint64_t n)
@@ -301,9 +283,15 @@ void rr_analyzer_dropped(struct rr_analyzer *a, uint64_t n)
 	a->st.frames_dropped += n;
 }
 
-void rr_analyzer_finish(struct rr_analyzer *a)
+const struct rr_frame_report *rr_analyzer_finish(struct rr_analyzer *a)
 {
-	for (uint32_t i = 0; i < a->lim.max_calls; i++) {
+	struct report *r = &a->rep;
+	uint32_t i = r->finish_at;
+	if (i >= a->lim.max_calls)
+		return NULL;
+	rra_report_begin(a, NULL, 0);
+	/* a finding per call at most: stop while one more fits */
+	for (; i < a->lim.max_calls && r->pub.nevents < RR_REPORT_EVENTS; i++) {
 		struct call *c = &a->calls[i];
 		if (!c->used)
 			continue;
@@ -313,4 +301,8 @@ void rr_analyzer_finish(struct rr_analyzer *a)
 			a->conns[c->conn].info.st.unmatched++;
 		rra_call_free(a, i);
 	}
+	r->finish_at = i;
+	if (r->pub.nevents)
+		return &r->pub;
+	return rr_analyzer_finish(a);
 }

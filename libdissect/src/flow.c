@@ -305,13 +305,9 @@ static uint8_t direction(struct rr_analyzer *a, uint32_t cn, int sender,
 	}
 }
 
-/*
- * A whole SEND (its first `kept` bytes, `len` in all) arrived at side
- * `to` of connection cn.
- */
-void rra_message(struct rr_analyzer *a, uint32_t cn, int to,
-		 const uint8_t *m, uint32_t kept, uint32_t len,
-		 uint32_t inv_key)
+static void message(struct rr_analyzer *a, uint32_t cn, int to,
+		    const uint8_t *m, uint32_t kept, uint32_t len,
+		    uint32_t inv_key)
 {
 	struct conn *k = &a->conns[cn];
 	struct rr_rpcrdma *h = &a->hdr;
@@ -336,7 +332,9 @@ void rra_message(struct rr_analyzer *a, uint32_t cn, int to,
 				       .dir = to == 1 ? RR_DIR_FWD_CALL :
 							RR_DIR_UNKNOWN,
 				       .hdr = h, .msg_len = len, .data = m,
-				       .data_len = kept };
+				       .data_len = kept,
+				       .credits_granted = k->info.st.grant,
+				       .calls_in_flight = k->info.st.in_flight };
 		rra_emit(a, &ev);
 		rra_finding(a, cn, RR_FIND_VERS, NULL);
 		if (to == 1)
@@ -365,7 +363,9 @@ void rra_message(struct rr_analyzer *a, uint32_t cn, int to,
 	/* the message first, then what is wrong with it */
 	struct rr_event ev = { .kind = RR_EV_MESSAGE, .conn = cn, .dir = dir,
 			       .hdr = h, .rpc = rpc, .msg_len = len,
-			       .data = m, .data_len = kept, .inv_stag = inv_key };
+			       .data = m, .data_len = kept, .inv_stag = inv_key,
+			       .credits_granted = st->grant,
+			       .calls_in_flight = st->in_flight };
 	if (dir == RR_DIR_FWD_CALL)
 		ev.resent_of = rra_resent_of(a, cn, h->xid);
 	rra_emit(a, &ev);
@@ -393,6 +393,18 @@ void rra_message(struct rr_analyzer *a, uint32_t cn, int to,
 			on_done(a, cn, h, inv_key);
 		break;
 	}
+}
+
+/*
+ * A whole SEND (its first `kept` bytes, `len` in all) arrived at side
+ * `to` of connection cn: the report joins what it raises to it.
+ */
+void rra_message(struct rr_analyzer *a, uint32_t cn, int to,
+		 const uint8_t *m, uint32_t kept, uint32_t len,
+		 uint32_t inv_key)
+{
+	message(a, cn, to, m, kept, len, inv_key);
+	rra_message_taken(a);
 }
 
 /* ---- RDMA data traffic ------------------------------------------------ */

@@ -72,8 +72,8 @@ void rra_cm(struct rr_analyzer *a, const struct rr_frame *f)
 	default:
 		break;
 	}
-	a->last.conn = cn;
-	a->last.conn_id = cn != NONE ? a->conns[cn].info.id : RR_CONN_NONE;
+	a->rep.pub.units.conn = cn;
+	a->rep.pub.units.conn_id = cn != NONE ? a->conns[cn].info.id : RR_CONN_NONE;
 }
 
 struct rsm *rra_rsm_get(struct rr_analyzer *a, struct side *sd)
@@ -187,7 +187,7 @@ void rra_ib_packet(struct rr_analyzer *a, const struct rr_frame *f)
 		return;
 	struct conn *k = &a->conns[cn];
 	rra_conn_touch(a, cn);
-	a->last.rpcrdma += k->rpcrdma;
+	a->rep.pub.units.rpcrdma += k->rpcrdma;
 	struct side *sd = &k->side[to];
 	const uint8_t *pl = f->data + f->payload.off;
 	uint32_t plen = f->payload.len;

@@ -231,8 +231,8 @@ void rra_iwarp_mpa(struct rr_analyzer *a, const struct rr_frame *f)
 	}
 	if (cn == NONE)
 		return;
-	a->last.conn = cn;
-	a->last.conn_id = cn != NONE ? a->conns[cn].info.id : RR_CONN_NONE;
+	a->rep.pub.units.conn = cn;
+	a->rep.pub.units.conn_id = cn != NONE ? a->conns[cn].info.id : RR_CONN_NONE;
 	struct conn *k = &a->conns[cn];
 	rra_set_private(a, cn, 1 - to, f);
 	k->info.mpa_revision = m->revision;
@@ -352,7 +352,7 @@ static void iwarp_ddp(struct rr_analyzer *a, uint32_t cn, int to,
 {
 	struct conn *k = &a->conns[cn];
 	rra_conn_touch(a, cn);
-	a->last.rpcrdma += k->rpcrdma;
+	a->rep.pub.units.rpcrdma += k->rpcrdma;
 	const struct rr_ddp *d = &f->ddp;
 	struct side *sd = &k->side[to];
 	const uint8_t *pl = f->unit_data + f->payload.off;

@@ -16,18 +16,27 @@ static const uint32_t links[] = {
 static unsigned long events;
 static volatile unsigned long sum; /* keeps the reads of rebuilt bytes */
 
-static void count(void *ctx, const struct rr_event *ev)
+/* Every event of a report holds together until the next frame. */
+static void check(const struct rr_frame_report *r, const struct rr_event *ev)
 {
-	(void)ctx;
 	if (ev->kind == RR_EV_MESSAGE && !ev->hdr)
 		abort();
 	/* a rebuilt message's bytes are all there to read (ASan checks) */
 	if (ev->kind == RR_EV_RPC_MESSAGE) {
-		if (!ev->data || ev->data_len != ev->msg_len)
+		if ((!ev->data && !r->bytes_unkept) || ev->data_len != ev->msg_len)
 			abort();
-		for (uint32_t i = 0; i < ev->msg_len; i++)
+		for (uint32_t i = 0; ev->data && i < ev->msg_len; i++)
 			sum += ev->data[i];
 	}
+	if (ev->kind == RR_EV_MESSAGE && ev->data)
+		for (uint32_t i = 0; i < ev->data_len; i++)
+			sum += ev->data[i];
+	/* a message's own completion and rebuilt message, and the events
+	 * joined to a message name it */
+	if ((ev->done && ev->done->message != ev) ||
+	    (ev->rebuilt && ev->rebuilt->message != ev) ||
+	    (ev->message && ev->message->kind != RR_EV_MESSAGE))
+		abort();
 	/* a chunk's packet names a chunk kind and an operation that exist */
 	if (ev->kind == RR_EV_CHUNK_DATA &&
 	    (!rr_chunk_kind_str(ev->source) || !rr_access_str(ev->access)))
@@ -56,7 +65,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		lim.rebuild_slots = 2;
 		lim.rebuild_bytes = 4 * 4096;
 		lim.max_rebuild = 8192;
-		a = rr_analyzer_new(&cfg, &lim, count, NULL);
+		lim.report_bytes = 65536;
+		a = rr_analyzer_new(&cfg, &lim);
 		if (!a)
 			abort();
 	}
@@ -68,11 +78,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		size -= 3;
 		if (len > size)
 			len = size;
-		rr_analyzer_frame(a, link, ts += 1000, data, (uint32_t)len,
-				  (uint32_t)len);
+		const struct rr_frame_report *r =
+			rr_analyzer_frame(a, link, ts += 1000, data, (uint32_t)len,
+					  (uint32_t)len);
+		for (uint32_t i = 0; i < r->nevents; i++)
+			check(r, &r->events[i]);
 		data += len;
 		size -= len;
 	}
+	for (const struct rr_frame_report *r; (r = rr_analyzer_finish(a));)
+		for (uint32_t i = 0; i < r->nevents; i++)
+			check(r, &r->events[i]);
 	const struct rr_stats *st = rr_analyzer_stats(a);
 	if (rr_analyzer_conn_count(a) > 4 || st->total.in_flight > 8 * 2)
 		abort();

@@ -133,9 +133,13 @@ static const char *check_reply(struct check *c, uint32_t xid,
 	return NULL;
 }
 
-static void on_event(void *ctx, const struct rr_event *ev)
+static void take_event(struct check *c, const struct rr_event *ev)
 {
-	struct check *c = ctx;
+	if ((ev->kind == RR_EV_MESSAGE || ev->kind == RR_EV_RPC_MESSAGE) &&
+	    !ev->data) {
+		bad(c, ev, "the report kept no bytes");
+		return;
+	}
 	if (ev->kind == RR_EV_MESSAGE && ev->rpc &&
 	    ev->rpc->msg_type == RR_RPC_CALL && ev->rpc->prog == NFS_PROG &&
 	    ev->rpc->proc == 6 && ev->rpc->body.off <= ev->data_len) {
@@ -199,17 +203,30 @@ int main(int argc, char **argv)
 		const char *slash = strrchr(argv[i], '/');
 		c.capture = slash ? slash + 1 : argv[i];
 		struct rr_config cfg;
+		struct rr_analyzer_limits lim;
 		rr_config_init(&cfg);
-		struct rr_analyzer *a = rr_analyzer_new(&cfg, NULL, on_event, &c);
+		rr_analyzer_limits_init(&lim);
+		lim.report_bytes = 4u << 20; /* every rebuilt message's bytes */
+		struct rr_analyzer *a = rr_analyzer_new(&cfg, &lim);
+		if (!a) {
+			fprintf(stderr, "rebuild-check: no memory for the analyzer\n");
+			return 2;
+		}
 		struct pcap_pkthdr *h;
 		const u_char *d;
 		while (pcap_next_ex(p, &h, &d) == 1) {
-			rr_analyzer_frame(a, (uint32_t)pcap_datalink(p),
-					  (uint64_t)h->ts.tv_sec * 1000000000u +
-						  (uint64_t)h->ts.tv_usec * 1000u,
-					  d, h->caplen, h->len);
+			const struct rr_frame_report *r =
+				rr_analyzer_frame(a, (uint32_t)pcap_datalink(p),
+						  (uint64_t)h->ts.tv_sec * 1000000000u +
+							  (uint64_t)h->ts.tv_usec * 1000u,
+						  d, h->caplen, h->len);
+			for (uint32_t e = 0; e < r->nevents; e++)
+				take_event(&c, &r->events[e]);
+			if (r->unreported || r->bytes_unkept)
+				c.bad++;
 		}
-		rr_analyzer_finish(a);
+		while (rr_analyzer_finish(a))
+			;
 		const struct rr_stats *st = rr_analyzer_stats(a);
 		printf("%s:", c.capture);
 		for (unsigned k = 1; k < RR_KIND_COUNT; k++)

@@ -26,12 +26,6 @@ struct counts {
 		crc_good, crc_bad, truncated, malformed, analyzer_messages;
 };
 
-static void count_messages(void *ctx, const struct rr_event *ev)
-{
-	if (ev->kind == RR_EV_MESSAGE)
-		((struct counts *)ctx)->analyzer_messages++;
-}
-
 static int by_name(const struct dirent **a, const struct dirent **b)
 {
 	return strcmp((*a)->d_name, (*b)->d_name);
@@ -52,14 +46,17 @@ static int decode_file(const char *path, struct counts *c)
 	int link = pcap_datalink(p), rc;
 	rr_config_init(&cfg);
 	/* the stateful analyzer must not find RPC-over-RDMA either */
-	struct rr_analyzer *a = rr_analyzer_new(&cfg, NULL, count_messages, c);
+	struct rr_analyzer *a = rr_analyzer_new(&cfg, NULL);
 	if (!a) {
 		pcap_close(p);
 		return -1;
 	}
 	while ((rc = pcap_next_ex(p, &h, &d)) == 1) {
 		c->frames++;
-		rr_analyzer_frame(a, (uint32_t)link, 0, d, h->caplen, h->len);
+		const struct rr_frame_report *r =
+			rr_analyzer_frame(a, (uint32_t)link, 0, d, h->caplen, h->len);
+		for (uint32_t e = 0; e < r->nevents; e++)
+			c->analyzer_messages += r->events[e].kind == RR_EV_MESSAGE;
 		for (bool more = rr_decode_frame(&cfg, (uint32_t)link, d,
 						 h->caplen, h->len, NULL, &f);
 		     more; more = rr_decode_next_unit(&cfg, &f)) {
@@ -78,7 +75,8 @@ static int decode_file(const char *path, struct counts *c)
 	}
 	if (rc == PCAP_ERROR)
 		printf("# %s: %s\n", path, pcap_geterr(p));
-	rr_analyzer_finish(a);
+	while (rr_analyzer_finish(a))
+		;
 	rr_analyzer_free(a);
 	pcap_close(p);
 	return 0;

@@ -3,8 +3,9 @@
  * The analyzer's modules driven directly through their internal header:
  * connections (conn.c: endpoints, the unknown-QPN lookup, LRU eviction,
  * reconnects, CM IDs), calls (calls.c: the age list, each connection's
- * list), the RPC-over-RDMA flow (flow.c: a call and its reply), and the MPA
- * marker rule (mpa.h).
+ * list), the RPC-over-RDMA flow (flow.c: a call and its reply), the
+ * report of a frame (report.c: events joined to their message, bytes kept,
+ * a full report), and the MPA marker rule (mpa.h).
  */
 #include <string.h>
 
@@ -25,7 +26,8 @@ static struct rr_analyzer *analyzer(uint32_t conns, uint32_t calls)
 	rr_analyzer_limits_init(&lim);
 	lim.max_connections = conns;
 	lim.max_calls = calls;
-	return rr_analyzer_new(&cfg, &lim, NULL, NULL);
+	lim.report_bytes = 256;
+	return rr_analyzer_new(&cfg, &lim);
 }
 
 /* IB traffic from a to b's QP: only the destination QPN is in the packet */
@@ -184,6 +186,72 @@ static void flow(void)
 	rr_analyzer_free(a);
 }
 
+static void report(void)
+{
+	check_ctx = "report";
+	struct rr_analyzer *a = analyzer(4, 16);
+	const struct rr_frame_report *r = &a->rep.pub;
+	int to;
+	uint8_t frame[256], m[128];
+	uint32_t c = ib_to(a, host_a, host_b, 0x22, &to);
+	uint32_t n = null_rpc(frame + 40, sizeof(frame) - 40, 0x77, true);
+	a->frame_no = 1;
+	rra_report_begin(a, frame, sizeof(frame));
+	rra_message(a, c, 1, frame + 40, n, n, 0);
+	/* the call, whole in the frame: its place there, its header kept */
+	CHECK_EQ(r->nevents, 1);
+	const struct rr_event *call = &r->events[0];
+	CHECK_EQ(call->kind, RR_EV_MESSAGE);
+	CHECK_EQ(call->frame_at, 41);
+	CHECK(call->data == frame + 40);
+	CHECK_EQ(call->hdr->xid, 0x77);
+	CHECK(call->rpc && call->rpc->msg_type == RR_RPC_CALL);
+	CHECK_EQ(call->calls_in_flight, 0);
+	CHECK(!call->done && !call->message);
+
+	/* a reply reassembled elsewhere (copied), with a finding raised while
+	 * it was taken (its xid differs from the RPC's) and its completion */
+	a->frame_no = 2;
+	rra_report_begin(a, frame, sizeof(frame));
+	n = null_rpc(m, sizeof(m), 0x77, false);
+	uint32_t rpc_xid_at = 28; /* RPC header after a 28-byte MSG header */
+	m[rpc_xid_at + 3] ^= 1;
+	rra_message(a, c, 0, m, n, n, 0);
+	rra_finding(a, NONE, RR_FIND_TRUNCATED, "after"); /* the frame's own */
+	CHECK_EQ(r->frame, 2);
+	CHECK_EQ(r->nevents, 4);
+	const struct rr_event *reply = &r->events[0];
+	CHECK_EQ(reply->kind, RR_EV_MESSAGE);
+	CHECK_EQ(reply->frame_at, 0);
+	CHECK(reply->data && reply->data != m && reply->data_len == n &&
+	      !memcmp(reply->data, m, n));
+	CHECK_EQ(reply->calls_in_flight, 1);
+	CHECK_EQ(r->events[1].kind, RR_EV_FINDING);
+	CHECK_EQ(r->events[1].finding, RR_FIND_XID_MISMATCH);
+	CHECK(r->events[1].message == reply);
+	CHECK_EQ(r->events[2].kind, RR_EV_RPC_DONE);
+	CHECK(reply->done == &r->events[2] && r->events[2].message == reply);
+	CHECK(!r->events[3].message);
+	CHECK_EQ(r->bytes_unkept, 0);
+
+	/* more than a report holds: counted, not listed; bytes past
+	 * report_bytes: data NULL and counted */
+	rra_report_begin(a, NULL, 0);
+	for (unsigned i = 0; i < RR_REPORT_EVENTS + 3; i++)
+		rra_finding(a, NONE, RR_FIND_ICRC, NULL);
+	CHECK_EQ(r->nevents, RR_REPORT_EVENTS);
+	CHECK_EQ(r->unreported, 3);
+	rra_report_begin(a, NULL, 0);
+	uint8_t big[300] = { 0 };
+	struct rr_event ev = { .kind = RR_EV_RPC_MESSAGE, .conn = NONE,
+			       .data = big, .data_len = sizeof(big),
+			       .msg_len = sizeof(big) };
+	rra_emit(a, &ev);
+	CHECK(!r->events[0].data);
+	CHECK_EQ(r->bytes_unkept, 1);
+	rr_analyzer_free(a);
+}
+
 static void markers(void)
 {
 	check_ctx = "mpa markers";
@@ -202,6 +270,7 @@ int main(void)
 	reconnects();
 	calls();
 	flow();
+	report();
 	markers();
 	return check_done();
 }

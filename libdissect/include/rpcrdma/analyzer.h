@@ -2,8 +2,9 @@
 /*
  * The stateful analyzer: fed frames in capture order, it follows each
  * RPC-over-RDMA connection (negotiation, credits, calls and replies, chunk
- * traffic), reports events and findings through a callback, and keeps
- * statistics that can be read at any time.
+ * traffic) and answers each frame with a report of what it made of it:
+ * the frame's units, its messages with what they completed and rebuilt,
+ * chunk traffic, findings.  Statistics can be read at any time.
  *
  * Memory is allocated once, by rr_analyzer_new, from the limits given;
  * what does not fit is evicted and counted, never grown.
@@ -260,6 +261,11 @@ enum rr_event_kind {
 enum rr_access { RR_ACCESS_LIST(RR_X_ENUM) };
 RR_API const char *rr_access_str(unsigned v);
 
+/*
+ * One thing a frame made happen.  Pointers stay valid as long as the
+ * report holding the event (until the next rr_analyzer_frame or
+ * rr_analyzer_finish).
+ */
 struct rr_event {
 	enum rr_event_kind kind;
 	uint64_t frame;      /* 1-based frame number of the frame that ended it */
@@ -267,18 +273,32 @@ struct rr_event {
 	uint32_t conn;       /* index for rr_analyzer_conn() */
 	uint32_t conn_id;    /* that connection's id, RR_CONN_NONE for none */
 	uint8_t dir;         /* enum rr_dir */
+	/* RR_EV_FINDING, RR_EV_RPC_DONE, RR_EV_RPC_MESSAGE raised while the
+	 * analyzer took a message: that message's event, else NULL */
+	const struct rr_event *message;
+	/* RR_EV_MESSAGE: the completion of the RPC it answered and the RPC
+	 * message rebuilt for it (RR_EV_RPC_DONE, RR_EV_RPC_MESSAGE of the
+	 * same xid, raised while it was taken), NULL for none */
+	const struct rr_event *done, *rebuilt;
+	/* RR_EV_MESSAGE: the connection's forward credit grant and calls in
+	 * flight when it arrived (RFC 8166 §3.3.1) */
+	uint32_t credits_granted, calls_in_flight;
 	/* RR_EV_MESSAGE: the header and RPC decoded from the whole message */
 	const struct rr_rpcrdma *hdr;
 	const struct rr_rpc *rpc; /* NULL when not present (NOMSG, DONE...) */
 	uint32_t msg_len;
-	/* the message's bytes, valid until the callback returns: for
-	 * RR_EV_MESSAGE the first data_len bytes of the SEND (a long one is
-	 * kept in part), where hdr's and rpc's offsets point; for
-	 * RR_EV_RPC_MESSAGE the whole RPC message, rebuilt from the chunk
-	 * named by `source` (enum rr_chunk_kind), with `rpc` decoded from it
-	 * and `xid` the transport xid */
+	/* the message's bytes: for RR_EV_MESSAGE the first data_len bytes of
+	 * the SEND (a long one is kept in part), where hdr's and rpc's
+	 * offsets point; for RR_EV_RPC_MESSAGE the whole RPC message, rebuilt
+	 * from the chunk named by `source` (enum rr_chunk_kind), with `rpc`
+	 * decoded from it and `xid` the transport xid.  A message lying whole
+	 * in the frame points into the caller's frame (frame_at); others are
+	 * kept in the report while its report_bytes last, else data is NULL */
 	const uint8_t *data;
 	uint32_t data_len;
+	/* RR_EV_MESSAGE: its offset in the frame plus one when it lies there
+	 * whole, 0 when it was reassembled */
+	uint32_t frame_at;
 	uint8_t source;
 	/* RR_EV_MESSAGE: the STag a Send With Invalidate invalidated (IB
 	 * IETH, RFC 5040 §6.6 Invalidate STag), 0 for a plain Send */
@@ -310,7 +330,7 @@ struct rr_event {
 	uint64_t original_frame;
 	/* RR_EV_FINDING */
 	uint16_t finding;    /* enum rr_finding_id */
-	const char *detail;  /* static or analyzer-owned until the next frame */
+	const char *detail;  /* static or the report's */
 };
 
 struct rr_analyzer_limits {
@@ -330,28 +350,21 @@ struct rr_analyzer_limits {
 	uint32_t rebuild_slots;
 	uint32_t rebuild_bytes;
 	uint32_t max_rebuild;
+	/* bytes of reassembled and rebuilt messages one report keeps for
+	 * the front end that shows them (rr_event data): 0, none */
+	uint32_t report_bytes;
 };
 
 RR_API void rr_analyzer_limits_init(struct rr_analyzer_limits *lim);
 
 struct rr_analyzer;
 
-typedef void (*rr_event_fn)(void *ctx, const struct rr_event *ev);
-
 /* NULL when the memory for the limits cannot be had. */
 RR_API struct rr_analyzer *rr_analyzer_new(const struct rr_config *cfg,
-					   const struct rr_analyzer_limits *lim,
-					   rr_event_fn fn, void *ctx);
+					   const struct rr_analyzer_limits *lim);
 RR_API void rr_analyzer_free(struct rr_analyzer *a);
 
-/* Feed the next frame; ts in nanoseconds. */
-RR_API void rr_analyzer_frame(struct rr_analyzer *a, uint32_t link,
-			      uint64_t ts_ns, const uint8_t *data,
-			      uint32_t caplen, uint32_t wirelen);
-/* The capture source lost frames (live capture drops). */
-RR_API void rr_analyzer_dropped(struct rr_analyzer *a, uint64_t n);
-
-/* What the last frame fed held, so a caller need not decode it again. */
+/* What a frame's units were, so a caller need not decode it again. */
 struct rr_frame_summary {
 	uint32_t cm, mpa;              /* CM MADs, MPA Req/Rep */
 	uint32_t icrc_good, icrc_bad;
@@ -362,13 +375,46 @@ struct rr_frame_summary {
 	uint32_t conn, conn_id;
 };
 #define RR_CONN_NONE UINT32_MAX
-RR_API const struct rr_frame_summary *
-rr_analyzer_last_summary(const struct rr_analyzer *a);
-/* The last frame fed, as decoded (its last unit, or for iWARP streamed
- * through reassembly, the TCP segment); valid until the next frame. */
-RR_API const struct rr_frame *rr_analyzer_last_frame(const struct rr_analyzer *a);
-/* End of input: age everything out and raise end-of-capture findings. */
-RR_API void rr_analyzer_finish(struct rr_analyzer *a);
+
+/* Events and messages one report lists at most: a TCP segment of an
+ * iWARP stream can end hundreds of small messages. */
+#define RR_REPORT_EVENTS 1024
+#define RR_REPORT_MESSAGES 256
+
+/*
+ * What the analyzer made of one frame, read-only, valid until the next
+ * rr_analyzer_frame or rr_analyzer_finish.  Front ends render it.
+ */
+struct rr_frame_report {
+	uint64_t frame;      /* 1-based, in the order fed */
+	uint64_t ts_ns;
+	/* the frame as decoded: its last unit, or for iWARP streamed through
+	 * reassembly, the TCP segment; NULL in a report of rr_analyzer_finish */
+	const struct rr_frame *decoded;
+	struct rr_frame_summary units;
+	/* in the order they happened: messages, each followed by the
+	 * completion, rebuilt message and findings it raised (their
+	 * `message`), chunk data, connections opened and closed, findings of
+	 * the frame itself (`message` NULL) */
+	const struct rr_event *events;
+	uint32_t nevents;
+	/* events past RR_REPORT_EVENTS (or messages past
+	 * RR_REPORT_MESSAGES) not listed: the statistics count them */
+	uint32_t unreported;
+	/* messages whose bytes report_bytes could not keep (data NULL) */
+	uint32_t bytes_unkept;
+};
+
+/* Feed the next frame; ts in nanoseconds. */
+RR_API const struct rr_frame_report *
+rr_analyzer_frame(struct rr_analyzer *a, uint32_t link, uint64_t ts_ns,
+		  const uint8_t *data, uint32_t caplen, uint32_t wirelen);
+/* The capture source lost frames (live capture drops). */
+RR_API void rr_analyzer_dropped(struct rr_analyzer *a, uint64_t n);
+/* End of input: ages every call out and raises the end-of-capture
+ * findings, a report at a time (each event names its frame); call until
+ * it returns NULL. */
+RR_API const struct rr_frame_report *rr_analyzer_finish(struct rr_analyzer *a);
 
 RR_API const struct rr_stats *rr_analyzer_stats(const struct rr_analyzer *a);
 RR_API uint32_t rr_analyzer_conn_count(const struct rr_analyzer *a);

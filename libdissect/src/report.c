@@ -1,0 +1,131 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * The report of a frame: every event the analyzer raised while it took
+ * the frame, in order, with what a front end needs to render them after
+ * the frame is taken (the headers, RPC headers and bytes they point to).
+ * A message's completion, rebuilt RPC message and findings are joined to
+ * it here, where it is known which message raised them, so that no front
+ * end has to regroup events.
+ */
+#include <stdlib.h>
+
+#include "analyzer-int.h"
+
+bool rra_report_alloc(struct rr_analyzer *a,
+		      void *(*alloc)(struct rr_analyzer *, size_t, size_t))
+{
+	struct report *r = &a->rep;
+	r->events = alloc(a, RR_REPORT_EVENTS, sizeof(*r->events));
+	r->rpcs = alloc(a, RR_REPORT_EVENTS, sizeof(*r->rpcs));
+	r->hdrs = alloc(a, RR_REPORT_MESSAGES, sizeof(*r->hdrs));
+	r->bytes = alloc(a, a->lim.report_bytes, 1);
+	r->pub.events = r->events;
+	return r->events && r->rpcs && r->hdrs && r->bytes;
+}
+
+void rra_report_free(struct rr_analyzer *a)
+{
+	free(a->rep.events);
+	free(a->rep.rpcs);
+	free(a->rep.hdrs);
+	free(a->rep.bytes);
+}
+
+void rra_report_begin(struct rr_analyzer *a, const uint8_t *frame, uint32_t len)
+{
+	struct report *r = &a->rep;
+	r->pub.frame = a->frame_no;
+	r->pub.ts_ns = a->now_ns;
+	r->pub.decoded = frame ? &a->f : NULL;
+	memset(&r->pub.units, 0, sizeof(r->pub.units));
+	r->pub.units.conn = r->pub.units.conn_id = RR_CONN_NONE;
+	r->pub.nevents = r->pub.unreported = r->pub.bytes_unkept = 0;
+	r->nhdrs = 0;
+	r->message = NULL;
+	r->frame = frame;
+	r->frame_len = len;
+	r->bytes_used = 0;
+}
+
+/* The bytes of a message or rebuilt RPC message, for as long as the
+ * report lasts: where they lie in the caller's frame, else a copy. */
+static void keep_bytes(struct rr_analyzer *a, struct rr_event *ev)
+{
+	struct report *r = &a->rep;
+	if (!ev->data)
+		return;
+	if (r->frame && ev->data >= r->frame &&
+	    (size_t)(ev->data - r->frame) <= r->frame_len &&
+	    ev->data_len <= r->frame_len - (size_t)(ev->data - r->frame)) {
+		if (ev->kind == RR_EV_MESSAGE && ev->data_len == ev->msg_len)
+			ev->frame_at = (uint32_t)(ev->data - r->frame) + 1;
+		return;
+	}
+	if (a->lim.report_bytes - r->bytes_used < ev->data_len) {
+		if (a->lim.report_bytes)
+			r->pub.bytes_unkept++;
+		ev->data = NULL;
+		return;
+	}
+	uint8_t *to = r->bytes + r->bytes_used;
+	memcpy(to, ev->data, ev->data_len);
+	r->bytes_used += ev->data_len;
+	ev->data = to;
+}
+
+/* A message's header, its chunk segments in use only (the whole array is
+ * 2 KiB). */
+static const struct rr_rpcrdma *keep_header(struct report *r,
+					    const struct rr_rpcrdma *h)
+{
+	struct rr_rpcrdma *to = &r->hdrs[r->nhdrs++];
+	memcpy(to, h, offsetof(struct rr_rpcrdma, segs));
+	memcpy(to->segs, h->segs, h->nsegs * sizeof(h->segs[0]));
+	to->payload = h->payload;
+	return to;
+}
+
+void rra_emit(struct rr_analyzer *a, struct rr_event *ev)
+{
+	struct report *r = &a->rep;
+	ev->frame = a->frame_no;
+	ev->ts_ns = a->now_ns;
+	ev->conn_id = ev->conn < a->nconns ? a->conns[ev->conn].info.id : RR_CONN_NONE;
+	bool message = ev->kind == RR_EV_MESSAGE;
+	if (r->pub.nevents == RR_REPORT_EVENTS ||
+	    (message && r->nhdrs == RR_REPORT_MESSAGES)) {
+		r->pub.unreported++;
+		if (message)
+			r->message = NULL;
+		return;
+	}
+	uint32_t i = r->pub.nevents++;
+	struct rr_event *e = &r->events[i];
+	*e = *ev;
+	if (message) {
+		e->hdr = keep_header(r, ev->hdr);
+		r->message = e;
+	} else if (r->message && (ev->kind == RR_EV_FINDING ||
+				  ev->kind == RR_EV_RPC_DONE ||
+				  ev->kind == RR_EV_RPC_MESSAGE)) {
+		e->message = r->message;
+		/* its own RPC's: the xid tells a rebuilt call's from another */
+		if (ev->kind == RR_EV_RPC_DONE && !r->message->done &&
+		    ev->xid == r->message->hdr->xid)
+			r->message->done = e;
+		if (ev->kind == RR_EV_RPC_MESSAGE && !r->message->rebuilt &&
+		    ev->xid == r->message->hdr->xid)
+			r->message->rebuilt = e;
+	}
+	if (ev->rpc) {
+		r->rpcs[i] = *ev->rpc;
+		e->rpc = &r->rpcs[i];
+	}
+	keep_bytes(a, e);
+}
+
+/* The analyzer is done with the message: what follows is not its. */
+void rra_message_taken(struct rr_analyzer *a)
+{
+	a->rep.message = NULL;
+}
