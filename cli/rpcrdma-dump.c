@@ -458,6 +458,8 @@ int main(int argc, char **argv)
 		cfg->flags |= RR_CFG_CUTS_EXPECTED; /* headers only, by design */
 	if (o->all_frames)
 		cfg->flags |= RR_CFG_CHUNK_EVENTS;
+	if (o->quiet)
+		cfg->flags |= RR_CFG_NO_EVENTS; /* nothing per frame is printed */
 	if (o->roce_port)
 		cfg->roce_udp_port = (uint16_t)o->roce_port;
 	if (o->iwarp_port)

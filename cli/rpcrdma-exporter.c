@@ -457,6 +457,7 @@ int main(int argc, char **argv)
 	}
 	struct rr_config cfg;
 	rr_config_init(&cfg);
+	cfg.flags |= RR_CFG_NO_EVENTS; /* the statistics are what it serves */
 	if (e.o.src.kind == RR_LIVE_EBPF)
 		cfg.flags |= RR_CFG_CUTS_EXPECTED; /* headers only, by design */
 	struct rr_analyzer_limits lim;

@@ -91,6 +91,8 @@ void rra_emit(struct rr_analyzer *a, struct rr_event *ev)
 	ev->frame = a->frame_no;
 	ev->ts_ns = a->now_ns;
 	ev->conn_id = ev->conn < a->nconns ? a->conns[ev->conn].info.id : RR_CONN_NONE;
+	if (a->cfg.flags & RR_CFG_NO_EVENTS)
+		return;
 	bool message = ev->kind == RR_EV_MESSAGE;
 	if (r->pub.nevents == RR_REPORT_EVENTS ||
 	    (message && r->nhdrs == RR_REPORT_MESSAGES)) {

@@ -416,6 +416,9 @@ enum {
 	/* the analyzer reports RR_EV_CHUNK_DATA for every RDMA packet that
 	 * serves a chunk (off: a packet of data costs no event) */
 	RR_CFG_CHUNK_EVENTS = 1 << 4,
+	/* the analyzer's reports give the frame's units only, no events: for
+	 * a front end that shows statistics alone (a message costs no copy) */
+	RR_CFG_NO_EVENTS = 1 << 5,
 };
 
 struct rr_config {
