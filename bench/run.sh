@@ -1,15 +1,16 @@
 #!/bin/sh
-# Decode benchmark: a large capture of RoCEv2 NFSv3 traffic from the sample
-# generator, decoded by libdissect, against a bare libpcap read loop and
-# against tshark on the same file, in one run.
-# usage: bench/run.sh [BUILD_DIR] [REPEAT]
+# Decode benchmark: a large capture of RoCEv2 NFSv3 traffic from the
+# reference peer (its mixed scenario, CALLS calls), decoded by libdissect,
+# against a bare libpcap read loop and against tshark on the same file, in
+# one run.
+# usage: bench/run.sh [BUILD_DIR] [CALLS]
 set -eu
 build=${1:-build}
-repeat=${2:-4000}
+calls=${2:-25000}
 out=$(dirname "$0")/out
 mkdir -p "$out"
 file=$out/bench-rocev2.pcap
-"$build/samples/rpcrdma-mksample" -n "$repeat" "$file"
+"$build/cli/rpcrdma-peer" pcap -o "$file" -n "$calls" --reliable-reply -q
 echo "== libdissect"
 "$build/bench/decode-bench" --seconds 3 "$file" | tee "$out/decode.txt"
 frames=$(sed -n 's/^file: .*(\([0-9]*\) frames.*/\1/p' "$out/decode.txt")

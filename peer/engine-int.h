@@ -75,6 +75,7 @@ struct engine {
 	uint32_t granted, in_flight, issued, completed, next_xid;
 	bool over_credit_done, vers_fault_done, xid_fault_done;
 	bool inline_fault_done, small_chunk_done, done_unknown_done;
+	bool msgp_fault_done;
 	uint64_t next_issue_ms;
 	struct call calls[MAX_CALLS];
 	/* responder */

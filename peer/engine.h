@@ -24,6 +24,8 @@
 	X(FAULT_BC_CHUNKS, "backward-chunks", "a backward call carrying chunks") \
 	X(FAULT_XID_MISMATCH, "xid-mismatch", \
 	  "a transport xid different from the RPC xid") \
+	X(FAULT_MSGP, "msgp", \
+	  "a call sent as RDMA_MSGP, which RFC 8166 retired") \
 	X(FAULT_TRUNCATED_PD, "truncated-private-data", \
 	  "RFC 8797 private data cut short")
 

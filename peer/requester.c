@@ -106,6 +106,17 @@ static void issue(struct engine *e)
 		c->expect_error = true;
 		o = OP_NULL;
 	}
+	if (pe_fault(e, FAULT_MSGP) && !e->msgp_fault_done &&
+	    e->issued >= 2) {
+		/* RFC 8166 §4.6.1: RDMA_MSGP is no longer to be sent; the
+		 * responder answers ERR_CHUNK.  RFC 5666's padding fields. */
+		e->msgp_fault_done = true;
+		h.proc = RR_RDMA_MSGP;
+		h.align = 4096;
+		h.thresh = 1024;
+		c->expect_error = true;
+		o = OP_NULL;
+	}
 	switch (o) {
 	case OP_NULL:
 		c->proc = NFS3_NULL;

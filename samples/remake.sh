@@ -1,6 +1,5 @@
 #!/bin/sh
 # Remakes every bundled capture.
-#   rpcrdma-sample.pcap      encoder-built reference (rpcrdma-mksample)
 #   rocev2-<scenario>.pcap   rpcrdma-peer pcap mode, one per scenario
 #   rocev2-fault-<f>.pcap    rpcrdma-peer pcap mode, one per fault
 #   iwarp-mixed.pcap, iwarp-markers.pcap
@@ -13,8 +12,6 @@ set -eu
 build=${1:-build}
 here=$(cd "$(dirname "$0")" && pwd)
 peer=$build/cli/rpcrdma-peer
-
-"$build/samples/rpcrdma-mksample" "$here/rpcrdma-sample.pcap"
 
 for s in $("$peer" pcap -o /dev/null -s list | awk '{print $1}'); do
 	"$peer" pcap -o "$here/rocev2-$s.pcap" -s "$s" -n 16 --reliable-reply -q

@@ -183,6 +183,16 @@ static void flow(void)
 	CHECK_EQ(a->st.rpc_calls[slot], 1);
 	CHECK_EQ(a->st.latency[slot].count, 1);
 	CHECK_EQ(a->st.latency[slot].sum_ns, 50000);
+	/* RDMA_DONE for a reply that used no read chunk of the responder's
+	 * (RFC 8166 §4.6.2) */
+	struct rr_buf b;
+	rr_buf_init(&b, m, sizeof(m));
+	struct rr_rpcrdma done = { .xid = 0x77, .vers = 1, .credits = 32,
+				   .proc = RR_RDMA_DONE };
+	rr_rpcrdma_encode(&b, &done);
+	rra_message(a, c, 1, m, (uint32_t)b.len, (uint32_t)b.len, 0);
+	CHECK_EQ(a->st.findings[RR_FIND_DONE_NO_RRC], 1);
+	CHECK_EQ(a->st.total.findings, 1);
 	rr_analyzer_free(a);
 }
 
