@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * rpcrdma-dump's parts: its options, the reading loop (rpcrdma-dump.c) and
- * the printing of each frame's report (dump-print.c).
+ * rpcrdma-dump's parts: its command line (dump-options.c), the reading
+ * loop (rpcrdma-dump.c) and the printing of each frame's report
+ * (dump-print.c).
  */
 #ifndef RR_DUMP_H
 #define RR_DUMP_H
@@ -41,6 +42,15 @@ struct opts {
 	bool hex_ascii;         /* -X, -XX */
 	bool count_only;        /* --count: the number of frames only */
 };
+
+/* Exit status: tcpdump's 1 for a bad command line, 2 for input that
+ * cannot be read. */
+enum { DUMP_EXIT_USAGE = 1, DUMP_EXIT_INPUT = 2 };
+
+/* The command line into o (dump-options.c): -1 after saying what is wrong
+ * on stderr; -h, -V, -D and --list-devices print and exit. */
+int dump_parse_args(int argc, char **argv, struct opts *o);
+void dump_usage(FILE *to);
 
 struct dump {
 	struct opts o;

@@ -25,8 +25,9 @@ struct rr_live {
 	struct rr_ebpf *ebpf;
 #endif
 	volatile sig_atomic_t stop;
+	bool failed;          /* a read failed */
+	bool ended;           /* a file: no more to read */
 	uint64_t first_ts, started;
-	unsigned pcap_dropped;
 };
 
 void rr_live_opts_init(struct rr_live_opts *o, const char *prog)
@@ -128,7 +129,8 @@ struct rr_live *rr_live_open(const struct rr_live_opts *o, rr_live_fn fn,
 		return l;
 	}
 	struct rr_source_opts so = { .prog = o->prog, .filter = o->filter,
-				     .buffer_kib = o->buffer_kib };
+				     .buffer_kib = o->buffer_kib, .snaplen = o->snaplen,
+				     .immediate = o->immediate, .nano = o->nano };
 	if (o->kind == RR_LIVE_FILE)
 		so.file = o->name;
 	else
@@ -168,7 +170,7 @@ static void on_pcap(u_char *user, const struct pcap_pkthdr *h,
 
 int rr_live_poll(struct rr_live *l, int timeout_ms)
 {
-	if (l->stop)
+	if (l->stop || l->ended)
 		return -1;
 	if (l->o.kind == RR_LIVE_PCAP) {
 		int n = pcap_dispatch(l->pcap, 256, on_pcap, (u_char *)l);
@@ -177,6 +179,7 @@ int rr_live_poll(struct rr_live *l, int timeout_ms)
 			poll(&pfd, 1, timeout_ms);
 			n = pcap_dispatch(l->pcap, 256, on_pcap, (u_char *)l);
 		}
+		l->failed = n == PCAP_ERROR;
 		return n < 0 || l->stop ? -1 : n;
 	}
 #ifdef RR_HAVE_EBPF
@@ -194,8 +197,12 @@ int rr_live_poll(struct rr_live *l, int timeout_ms)
 		int rc = pcap_next_ex(l->pcap, &h, &data);
 		if (rc == 0)
 			break; /* live: the read timed out */
-		if (rc != 1)
+		if (rc != 1) {
+			/* the end, or an error said once: remembered */
+			l->ended = true;
+			l->failed = rc == PCAP_ERROR;
 			return n ? n : -1;
+		}
 		uint64_t ts = rr_source_ts_ns(l->pcap, h);
 		if (l->o.realtime && l->o.kind == RR_LIVE_FILE) {
 			if (!l->first_ts)
@@ -209,8 +216,8 @@ int rr_live_poll(struct rr_live *l, int timeout_ms)
 			}
 		}
 		l->fn(l->ctx, ts, data, h->caplen, h->len);
-		n++;
-		if (mono_ns() > until)
+		/* the clock every 64 frames: a file is read as fast as it can */
+		if (++n % 64 == 0 && mono_ns() > until)
 			break;
 	}
 	return n;
@@ -229,8 +236,18 @@ uint64_t rr_live_dropped(struct rr_live *l)
 #endif
 	struct pcap_stat ps;
 	if (l->o.kind == RR_LIVE_PCAP && pcap_stats(l->pcap, &ps) == 0)
-		return ps.ps_drop;
+		return (uint64_t)ps.ps_drop + ps.ps_ifdrop;
 	return 0;
+}
+
+pcap_t *rr_live_pcap(const struct rr_live *l)
+{
+	return l->pcap;
+}
+
+const char *rr_live_error(const struct rr_live *l)
+{
+	return l->failed && l->pcap ? pcap_geterr(l->pcap) : NULL;
 }
 
 void rr_live_break(struct rr_live *l)

@@ -11,6 +11,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "capture-source.h"
+
 #ifdef RR_HAVE_EBPF
 #include "rr_ebpf.h"
 #endif
@@ -23,6 +25,9 @@ struct rr_live_opts {
 	const char *name;       /* the file, the interface, or DEVICE[:PORT] */
 	const char *filter;     /* libpcap expression (file, pcap), or NULL */
 	long buffer_kib;        /* pcap: the capture buffer */
+	int snaplen;            /* pcap: bytes kept of each frame (0: 262144) */
+	bool immediate;         /* pcap: each frame handed over at once */
+	bool nano;              /* file, pcap: nanosecond time stamps */
 	bool realtime;          /* file: at the pace it recorded */
 	uint16_t roce_port;     /* ebpf: 4791 */
 	uint16_t iwarp_port;    /* ebpf: 20049 */
@@ -62,7 +67,13 @@ int rr_live_link(const struct rr_live *l);
 /* Waits up to timeout_ms and hands frames to fn: how many, 0 when none
  * came, -1 at the end of a file, on an error or after rr_live_break. */
 int rr_live_poll(struct rr_live *l, int timeout_ms);
-/* Frames the source lost so far (kernel, ring buffer). */
+/* A file's or an interface's libpcap handle (for a writer of the same
+ * link type, snap length and precision), NULL for the other sources. */
+pcap_t *rr_live_pcap(const struct rr_live *l);
+/* Why the source ended when a read failed (a file cut short, an
+ * interface gone); NULL at the end of a file or after rr_live_break. */
+const char *rr_live_error(const struct rr_live *l);
+/* Frames the source lost so far (kernel, interface, ring buffer). */
 uint64_t rr_live_dropped(struct rr_live *l);
 /* Safe in a signal handler: the next poll returns -1. */
 void rr_live_break(struct rr_live *l);

@@ -35,6 +35,10 @@ expect "a file that is no capture" 2 "rpcrdma-dump: " -r "$work/text.pcap"
 expect "a filter that does not compile" 2 "filter 'udp port x'" -r "$sample" udp port x
 expect "an interface that does not exist" 2 "rpcrdma-dump: rr-no-such0" -i rr-no-such0
 expect "two sources" 1 "give one of" -r "$sample" -i lo
+# a file cut short: what it held, then the error and 2 (as tcpdump)
+head -c 50000 "$sample" >"$work/cut.pcap"
+expect "a file cut short mid-frame" 2 "truncated dump file" -q -r "$work/cut.pcap"
+expect "... after the frames it held" 2 "(after 101 frames)" -q -r "$work/cut.pcap"
 if ! ls /sys/class/infiniband/* >/dev/null 2>&1; then
 	# no RDMA device here: both say so clearly
 	expect "--list-devices with no device" 2 "no RDMA device" --list-devices
