@@ -227,10 +227,12 @@ struct rr_analyzer {
 	/* calls */
 	struct call *calls;
 	uint32_t call_hash_size, *call_hash, free_call;
+	uint32_t calls_taken;   /* slots ever used: [0, calls_taken) */
 	uint32_t oldest_call, newest_call;
 	/* segments and their handle hash */
 	struct seg *segs;
 	uint32_t seg_hash_size, *seg_hash, free_seg;
+	uint32_t segs_taken;    /* slots ever used: [0, segs_taken) */
 	/* reassembly */
 	struct rsm *rsm;
 	uint8_t *rsm_bytes;
@@ -314,6 +316,7 @@ uint32_t rra_call_new(struct rr_analyzer *a, uint32_t conn, uint8_t dir,
 		      uint32_t xid);
 uint32_t rra_seg_find(const struct rr_analyzer *a, uint32_t conn,
 		      uint32_t handle, uint64_t va);
+bool rra_seg_room(const struct rr_analyzer *a);
 unsigned rra_log2_bucket(uint64_t v, unsigned n);
 void rra_call_free(struct rr_analyzer *a, uint32_t ci);
 void rra_op_data(struct rr_analyzer *a, struct rdma_op *o, uint32_t at,

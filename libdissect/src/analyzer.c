@@ -107,15 +107,11 @@ struct rr_analyzer *rr_analyzer_new(const struct rr_config *cfg,
 		a->call_hash[i] = NONE;
 	for (uint32_t i = 0; i < a->seg_hash_size; i++)
 		a->seg_hash[i] = NONE;
-	/* free lists through the chain fields */
-	for (uint32_t i = 0; i < a->lim.max_calls; i++)
-		a->calls[i].hnext = i + 1 < a->lim.max_calls ? i + 1 : NONE;
 	for (uint32_t i = 0; i < a->lim.rebuild_slots; i++)
 		a->rebuilds[i].call = NONE;
-	for (uint32_t i = 0; i < a->lim.max_segments; i++)
-		a->segs[i].next = i + 1 < a->lim.max_segments ? i + 1 : NONE;
-	a->free_call = a->lim.max_calls ? 0 : NONE;
-	a->free_seg = a->lim.max_segments ? 0 : NONE;
+	/* calls and segments are taken in index order before any freed one
+	 * is reused (calls.c): a short capture touches few of their pages */
+	a->free_call = a->free_seg = NONE;
 	for (unsigned i = 0; i < RECENT; i++)
 		a->recent[i] = 0;
 	for (uint32_t i = 0; i < a->lim.reassembly_slots; i++)
@@ -291,7 +287,7 @@ const struct rr_frame_report *rr_analyzer_finish(struct rr_analyzer *a)
 		return NULL;
 	rra_report_begin(a, NULL, 0);
 	/* a finding per call at most: stop while one more fits */
-	for (; i < a->lim.max_calls && r->pub.nevents < RR_REPORT_EVENTS; i++) {
+	for (; i < a->calls_taken && r->pub.nevents < RR_REPORT_EVENTS; i++) {
 		struct call *c = &a->calls[i];
 		if (!c->used)
 			continue;
@@ -301,7 +297,7 @@ const struct rr_frame_report *rr_analyzer_finish(struct rr_analyzer *a)
 			a->conns[c->conn].info.st.unmatched++;
 		rra_call_free(a, i);
 	}
-	r->finish_at = i;
+	r->finish_at = i < a->calls_taken ? i : a->lim.max_calls;
 	if (r->pub.nevents)
 		return &r->pub;
 	return rr_analyzer_finish(a);

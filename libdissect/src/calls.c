@@ -90,21 +90,34 @@ void rra_call_free(struct rr_analyzer *a, uint32_t ci)
 	a->free_call = ci;
 }
 
+/* A call slot freed before, else one never used, else NONE: slots are
+ * taken in index order first, so that a short capture touches few pages
+ * of the table. */
+static uint32_t call_slot(struct rr_analyzer *a)
+{
+	uint32_t ci = a->free_call;
+	if (ci != NONE) {
+		a->free_call = a->calls[ci].hnext;
+		return ci;
+	}
+	return a->calls_taken < a->lim.max_calls ? a->calls_taken++ : NONE;
+}
+
 /* Unanswered calls age out; with no room, the oldest call goes. */
 uint32_t rra_call_new(struct rr_analyzer *a, uint32_t conn, uint8_t dir,
 		      uint32_t xid)
 {
-	if (a->free_call == NONE) {
+	uint32_t ci = call_slot(a);
+	if (ci == NONE) {
 		/* calls are made in time order: the oldest heads the age list */
 		uint32_t victim = a->oldest_call;
 		if (victim == NONE)
 			return NONE;
 		rra_call_free(a, victim);
 		a->st.calls_evicted++;
+		ci = call_slot(a);
 	}
-	uint32_t ci = a->free_call;
 	struct call *c = &a->calls[ci];
-	a->free_call = c->hnext;
 	memset(c, 0, sizeof(*c));
 	c->used = true;
 	c->xid = xid;
@@ -134,14 +147,22 @@ uint32_t rra_call_new(struct rr_analyzer *a, uint32_t conn, uint8_t dir,
 	return ci;
 }
 
+bool rra_seg_room(const struct rr_analyzer *a)
+{
+	return a->free_seg != NONE || a->segs_taken < a->lim.max_segments;
+}
+
 void rra_seg_add(struct rr_analyzer *a, uint32_t ci,
 		 const struct rr_rdma_seg *s, uint8_t list)
 {
-	if (a->free_seg == NONE)
-		return; /* remembered no further; counted via calls_evicted */
 	uint32_t si = a->free_seg;
+	if (si != NONE)
+		a->free_seg = a->segs[si].next;
+	else if (a->segs_taken < a->lim.max_segments)
+		si = a->segs_taken++; /* in index order first, as calls */
+	else
+		return; /* remembered no further; counted via calls_evicted */
 	struct seg *g = &a->segs[si];
-	a->free_seg = g->next;
 	g->handle = s->handle;
 	g->length = s->length;
 	g->offset = s->offset;

@@ -241,7 +241,7 @@ static void on_reply(struct rr_analyzer *a, uint32_t cn, uint8_t dir,
 	}
 	c->answered = true;
 	for (unsigned i = 0; i < h->nsegs; i++)
-		if (h->segs[i].list == RR_LIST_READ && a->free_seg != NONE) {
+		if (h->segs[i].list == RR_LIST_READ && rra_seg_room(a)) {
 			/* a responder-provided read chunk: keep until DONE */
 			rra_seg_add(a, ci, &h->segs[i], RR_LIST_READ);
 			a->segs[c->segs].rrc = true;
