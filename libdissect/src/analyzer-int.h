@@ -34,7 +34,8 @@
 /* One end of a connection: where its messages arrive.  Its address and
  * QPN (or TCP port) are the connection's public view's (side_addr,
  * side_id); the packets that name what a retransmission repeats are in
- * the analyzer's psn_frames. */
+ * the analyzer's psn_frames.  The fields marked IB are ib_flow.c's alone,
+ * those marked iWARP iwarp_flow.c's; conn.c only sets them up. */
 struct side {
 	/* reassembly of the SEND arriving at this side */
 	uint32_t slot;        /* reassembly slot, NONE when idle */
@@ -101,11 +102,13 @@ struct seg {
 
 /*
  * An RDMA Read or a multi-packet RDMA Write whose data packets are still
- * to come.  IB data packets carry no address after the first: a Write's
- * follow by PSN (IBA vol. 1 §9.7.5.1.1), a Read's responses take the
- * request's PSNs (§9.7.5.1.3).  iWARP Read Responses are tagged with the
- * request's sink STag and TO (RFC 5040 §4.5).  `pos` is where the next
- * byte lands in the owning call's chunk space.
+ * to come.  How its next data packet names it is the transport's own, set
+ * and compared only by its flow module: IB data packets carry no address
+ * after the first, a Write's follow by PSN (IBA vol. 1 §9.7.5.1.1) and a
+ * Read's responses take the request's PSNs (§9.7.5.1.3): match_id is the
+ * next PSN; iWARP Read Responses are tagged with the request's sink STag
+ * and TO (RFC 5040 §4.5): match_id and match_offset.  `pos` is where the
+ * next byte lands in the owning call's chunk space.
  */
 #define RDMA_OPS 32
 struct rdma_op {
@@ -113,9 +116,8 @@ struct rdma_op {
 	uint8_t data_side;    /* the side that sends the data */
 	uint32_t conn, call, xid, seg;
 	uint32_t pos, left;
-	uint32_t next_psn;    /* IB */
-	uint32_t sink_stag;   /* iWARP Read */
-	uint64_t sink_to;
+	uint32_t match_id;
+	uint64_t match_offset;
 };
 
 /*
@@ -305,8 +307,6 @@ void rra_side_set(struct rr_analyzer *a, uint32_t c, int s,
 /* calls.c */
 bool rra_op_live(const struct rr_analyzer *a, const struct rdma_op *o);
 bool rra_read_wanted(const struct rr_analyzer *a, uint32_t si, uint64_t va);
-struct rdma_op *rra_op_by_psn(struct rr_analyzer *a, uint32_t cn,
-			      int sender, bool read, uint32_t psn);
 struct rdma_op *rra_op_new(struct rr_analyzer *a, uint32_t cn, uint32_t si,
 			   bool read, int data_side, uint64_t pos,
 			   uint32_t left);
@@ -385,6 +385,7 @@ void rra_rsm_put(struct rr_analyzer *a, struct side *sd);
 
 /* iwarp_flow.c */
 bool rra_iwarp_segment(struct rr_analyzer *a, const struct rr_frame *f);
+void rra_iwarp_conn_gone(struct rr_analyzer *a, uint32_t cn);
 void rra_iwarp_mpa(struct rr_analyzer *a, const struct rr_frame *f);
 void rra_tcp_end(struct rr_analyzer *a, const struct rr_frame *f);
 

@@ -248,18 +248,6 @@ void rra_op_end(struct rr_analyzer *a, struct rdma_op *o)
 	a->ops_live--;
 }
 
-struct rdma_op *rra_op_by_psn(struct rr_analyzer *a, uint32_t cn,
-			      int sender, bool read, uint32_t psn)
-{
-	for (unsigned i = 0; i < RDMA_OPS && a->ops_live; i++) {
-		struct rdma_op *o = &a->ops[i];
-		if (o->used && o->conn == cn && o->data_side == sender &&
-		    o->read == read && o->next_psn == psn)
-			return rra_op_live(a, o) ? o : NULL;
-	}
-	return NULL;
-}
-
 /* Data of an RDMA op: n bytes (have captured) at offset `at` of it. */
 void rra_op_data(struct rr_analyzer *a, struct rdma_op *o, uint32_t at,
 		 const uint8_t *p, uint32_t have, uint32_t n)

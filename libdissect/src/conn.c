@@ -296,9 +296,8 @@ uint32_t rra_conn_new(struct rr_analyzer *a, uint8_t transport)
 			return NONE;
 		rra_ep_del(a, c, 0);
 		rra_ep_del(a, c, 1);
-		for (int s = 0; s < 2; s++)
-			if (a->conns[c].side[s].stream != NONE)
-				a->streams[a->conns[c].side[s].stream].used = false;
+		if (a->conns[c].info.transport == RR_TRANSPORT_IWARP)
+			rra_iwarp_conn_gone(a, c);
 		while (a->conns[c].calls != NONE)
 			rra_call_free(a, a->conns[c].calls);
 		for (unsigned l = 0; l < LISTS; l++)

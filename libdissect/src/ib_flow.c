@@ -173,6 +173,20 @@ static uint64_t psn_frame(const struct rr_analyzer *a, const struct conn *k,
 }
 
 /* RC traffic on IB or RoCE (IBA vol. 1 §9). */
+/* The RDMA Write or Read whose next data packet has this PSN, sent by
+ * side `sender` (IBA vol. 1 §9.7.5.1.1, §9.7.5.1.3). */
+static struct rdma_op *op_by_psn(struct rr_analyzer *a, uint32_t cn,
+				 int sender, bool read, uint32_t psn)
+{
+	for (unsigned i = 0; i < RDMA_OPS && a->ops_live; i++) {
+		struct rdma_op *o = &a->ops[i];
+		if (o->used && o->conn == cn && o->data_side == sender &&
+		    o->read == read && o->match_id == psn)
+			return rra_op_live(a, o) ? o : NULL;
+	}
+	return NULL;
+}
+
 void rra_ib_packet(struct rr_analyzer *a, const struct rr_frame *f)
 {
 	uint8_t src[16], dst[16];
@@ -278,7 +292,7 @@ void rra_ib_packet(struct rr_analyzer *a, const struct rr_frame *f)
 			break;
 		rra_op_data(a, o, 0, pl, have, plen);
 		o->pos += plen;
-		o->next_psn = (f->bth.psn + 1) & 0xFFFFFF;
+		o->match_id = (f->bth.psn + 1) & 0xFFFFFF;
 		if (op != RR_OP_RC_WRITE_FIRST)
 			rra_op_end(a, o);
 		break;
@@ -291,14 +305,14 @@ void rra_ib_packet(struct rr_analyzer *a, const struct rr_frame *f)
 	case RR_OP_RC_READ_RESP_LAST:
 	case RR_OP_RC_READ_RESP_ONLY: {
 		bool read = op >= RR_OP_RC_READ_RESP_FIRST;
-		struct rdma_op *o = rra_op_by_psn(a, cn, 1 - to, read, f->bth.psn);
+		struct rdma_op *o = op_by_psn(a, cn, 1 - to, read, f->bth.psn);
 		if (!o)
 			break;
 		rra_chunk_data_at(a, cn, o, read ? RR_ACCESS_READ_RESPONSE : RR_ACCESS_WRITE,
 				  o->pos, plen);
 		rra_op_data(a, o, 0, pl, have, plen);
 		o->pos += plen;
-		o->next_psn = (f->bth.psn + 1) & 0xFFFFFF;
+		o->match_id = (f->bth.psn + 1) & 0xFFFFFF;
 		if (op == RR_OP_RC_WRITE_LAST || op == RR_OP_RC_WRITE_LAST_IMM ||
 		    op == RR_OP_RC_READ_RESP_LAST || op == RR_OP_RC_READ_RESP_ONLY)
 			rra_op_end(a, o);
@@ -319,7 +333,7 @@ void rra_ib_packet(struct rr_analyzer *a, const struct rr_frame *f)
 					       rra_chunk_pos(a, si, f->ext.reth.va),
 					       f->ext.reth.dma_len);
 		if (o)
-			o->next_psn = f->bth.psn;
+			o->match_id = f->bth.psn;
 		break;
 	}
 	default:

@@ -304,6 +304,14 @@ static bool fpdu_starts_segment(const struct rr_frame *f)
 	       f->fpdu.crc_off + 4 <= f->tcp.payload.off + f->tcp.payload.len;
 }
 
+/* An iWARP connection evicted: its TCP streams are free again. */
+void rra_iwarp_conn_gone(struct rr_analyzer *a, uint32_t cn)
+{
+	for (int s = 0; s < 2; s++)
+		if (a->conns[cn].side[s].stream != NONE)
+			a->streams[a->conns[cn].side[s].stream].used = false;
+}
+
 /*
  * A TCP segment of an iWARP connection goes to its stream.  A connection
  * seen only mid-stream starts at a segment that begins with a whole FPDU.
@@ -385,8 +393,8 @@ static void iwarp_ddp(struct rr_analyzer *a, uint32_t cn, int to,
 					       rra_chunk_pos(a, si, d->src_to),
 					       d->read_size);
 		if (o) {
-			o->sink_stag = d->sink_stag;
-			o->sink_to = d->sink_to;
+			o->match_id = d->sink_stag;
+			o->match_offset = d->sink_to;
 		}
 		break;
 	}
@@ -394,12 +402,12 @@ static void iwarp_ddp(struct rr_analyzer *a, uint32_t cn, int to,
 		for (unsigned i = 0; i < RDMA_OPS && a->ops_live; i++) {
 			struct rdma_op *o = &a->ops[i];
 			if (!o->used || !o->read || o->conn != cn ||
-			    o->data_side != 1 - to || o->sink_stag != d->stag ||
-			    d->to < o->sink_to || d->to - o->sink_to > o->left ||
-			    plen > o->left - (d->to - o->sink_to))
+			    o->data_side != 1 - to || o->match_id != d->stag ||
+			    d->to < o->match_offset || d->to - o->match_offset > o->left ||
+			    plen > o->left - (d->to - o->match_offset))
 				continue;
 			if (rra_op_live(a, o)) {
-				uint32_t at = (uint32_t)(d->to - o->sink_to);
+				uint32_t at = (uint32_t)(d->to - o->match_offset);
 				rra_chunk_data_at(a, cn, o, RR_ACCESS_READ_RESPONSE,
 						  (uint64_t)o->pos + at, plen);
 				rra_op_data(a, o, at, pl, have, plen);
