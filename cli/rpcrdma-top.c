@@ -7,95 +7,20 @@
  * scripts (as top -b does).  All decoding is libdissect's analyzer.
  */
 #define _GNU_SOURCE /* qsort_r */
-#include <arpa/inet.h>
 #include <curses.h>
-#include <errno.h>
-#include <getopt.h>
-#include <inttypes.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
 
-#include <json-c/json.h>
 #include <rpcrdma/analyzer.h>
 
-#include "../exporters/rr_json.h"
-#include "capture-source.h"
 #include "live-source.h"
-#include "version.h"
 #include "trace-report.h"
 #include "trace-source.h"
-#include "verbs-source.h"
-
-enum { EXIT_USAGE = 1, EXIT_INPUT = 2 };
-#define MAX_CONNS 4096
-#define LINE 160
-
-enum sort_key { SORT_CALLS, SORT_BYTES, SORT_INFLIGHT, SORT_P99, SORT_FINDINGS,
-		SORT_PEERS, SORT_KEYS };
-static const char *const sort_names[SORT_KEYS] = { "calls/s", "bytes/s",
-						   "in flight", "p99", "findings",
-						   "peers" };
-enum view { VIEW_TRAFFIC, VIEW_LATENCY, VIEW_PROCEDURES, VIEWS };
-
-struct opts {
-	struct rr_live_opts src;
-	double interval;
-	long count;
-	bool batch, json;
-	bool tracepoints;       /* the kernel's rpcrdma tracepoints */
-	enum sort_key sort;
-};
-
-/* What top keeps per connection besides the analyzer's counters. */
-struct conn_view {
-	/* latencies: [0] this interval's, [1] all; made on the first reply
-	 * (16 KiB) */
-	struct rr_latency *lat;
-	uint64_t calls0, bytes0[3]; /* at the last snapshot */
-	uint8_t programs;                   /* 1 NFS, 2 NFS4_CB, 4 other */
-};
-
-/* One row of a snapshot. */
-struct row {
-	uint32_t conn;
-	char requester[48], responder[48], qp[24];
-	char id[8];   /* what tells apart connections of the same hosts */
-	uint32_t granted, in_flight, in_flight_max;
-	double calls_s, bytes_s[3];
-	uint64_t p50_us, p99_us, findings;
-	uint8_t programs;
-};
-
-struct top {
-	struct opts o;
-	struct rr_analyzer *a;
-	struct rr_live *src;
-	struct conn_view *cv;
-	struct row *rows;
-	unsigned nrows;
-	/* totals at the last snapshot */
-	uint64_t calls0, replies0, bytes0[3], findings0, dropped0;
-	uint64_t dropped;
-	double last_t;
-	/* a file's frames tell the time (rates and clock in capture time):
-	 * the last frame's stamp, 0 before the first */
-	bool capture_clock;
-	uint64_t capture_ns;
-	bool paused, ended;
-	bool help;              /* the help screen instead of the table */
-	unsigned scroll;        /* table lines scrolled past */
-	unsigned page;          /* table lines on the screen */
-	enum view view;
-	char addr_filter[64], prog_filter[16];
-	bool curses;
-	/* the last snapshot's totals, per second */
-	double calls_s, replies_s, bytes_s[3], findings_s, drops_s;
-};
+#include "top.h"
 
 static volatile sig_atomic_t stop;
 static struct rr_live *live;
@@ -114,166 +39,7 @@ static double now_s(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-static void usage(FILE *to)
-{
-	fprintf(to,
-		"usage: rpcrdma-top (-e IFACE | -i IFACE | -r FILE [--realtime] | -t)\n"
-		"                   [-d SECONDS] [-b [-n COUNT] [-j]] [-s KEY]\n"
-		"                   [interval [count]] [expression]\n"
-		"  -e IFACE     eBPF on IFACE: a TC program hands RoCEv2 (UDP 4791) and\n"
-		"               iWARP (TCP 20049) frames' headers over a ring buffer\n"
-		"  -i IFACE     libpcap live capture on IFACE\n"
-		"  -r FILE      replay a capture file (as fast as possible, or --realtime)\n"
-		"  --rdma DEV[:PORT]  sniff an RDMA device's port (rdma-core);\n"
-		"               --list-devices lists them\n"
-		"  -t           the kernel's rpcrdma tracepoints (NFS client and server\n"
-		"               on RDMA devices whose traffic reaches no netdev)\n"
-		"  -d SECONDS   refresh interval (default 1)\n"
-		"  -b           batch: print snapshots instead of the screen\n"
-		"  -n COUNT     batch: stop after COUNT snapshots\n"
-		"  -j           batch: each snapshot as one JSON object\n"
-		"  -s KEY       sort by calls, bytes, inflight, p99, findings or peers\n"
-		"  --roce-port PORT, --iwarp-port PORT, --snaplen BYTES   (eBPF)\n"
-		"  interval     as -d; count: as -b -n COUNT (libbpf-tools' order)\n"
-		"  expression   a libpcap filter (-i, -r)\n"
-		"  -V, --version  the versions of the tool and its libraries\n"
-		"  -h, --help   this text\n"
-		"keys: h or ? help; c b i l f a sort; v view (traffic, latency,\n"
-		"      procedures); / filter by address, p by program (NFS, NFS4_CB,\n"
-		"      other); arrows, j k, PgUp PgDn, Home End scroll; space pause;\n"
-		"      q quit\n");
-}
-
-static int parse_args(int argc, char **argv, struct opts *o)
-{
-	enum { O_ROCE = 256, O_IWARP, O_SNAP };
-	static const struct option longs[] = {
-		RR_LIVE_LONG_OPTIONS,
-		{ "roce-port", required_argument, NULL, O_ROCE },
-		{ "iwarp-port", required_argument, NULL, O_IWARP },
-		{ "snaplen", required_argument, NULL, O_SNAP },
-		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, 'V' },
-		{ NULL, 0, NULL, 0 },
-	};
-	memset(o, 0, sizeof(*o));
-	rr_live_opts_init(&o->src, "rpcrdma-top");
-	o->interval = 1;
-	o->count = -1;
-	int sources = 0, c;
-	double v;
-	while ((c = getopt_long(argc, argv, RR_LIVE_SHORT_OPTIONS "d:bn:js:hV", longs, NULL)) != -1) {
-		if (rr_live_option(&o->src, c, optarg, &o->tracepoints, &sources))
-			continue;
-		switch (c) {
-
-		case 'd':
-			/* refreshes a millisecond apart at most */
-			if (!rr_number_arg("rpcrdma-top", "-d", optarg, 0.001, 3600, true,
-					   &o->interval))
-				return -1;
-			break;
-		case 'b':
-			o->batch = true;
-			break;
-		case 'n':
-			if (!rr_number_arg("rpcrdma-top", "-n", optarg, 1, 1e9, false, &v))
-				return -1;
-			o->count = (long)v;
-			break;
-		case 'j':
-			o->json = true;
-			break;
-		case 's': {
-			static const char *const keys[SORT_KEYS] = {
-				"calls", "bytes", "inflight", "p99", "findings", "peers" };
-			int k = -1;
-			for (int i = 0; i < SORT_KEYS; i++)
-				if (!strcmp(optarg, keys[i]))
-					k = i;
-			if (k < 0) {
-				fprintf(stderr, "rpcrdma-top: -s takes calls, bytes, "
-						"inflight, p99, findings or peers\n");
-				return -1;
-			}
-			o->sort = (enum sort_key)k;
-			break;
-		}
-		case O_ROCE:
-		case O_IWARP:
-			if (!rr_number_arg("rpcrdma-top", "port", optarg, 1, 65535, false, &v))
-				return -1;
-			if (c == O_ROCE)
-				o->src.roce_port = (uint16_t)v;
-			else
-				o->src.iwarp_port = (uint16_t)v;
-			break;
-		case O_SNAP:
-			if (!rr_number_arg("rpcrdma-top", "--snaplen", optarg, 64, 512, false,
-					   &v))
-				return -1;
-			o->src.snap_len = (uint32_t)v;
-			break;
-		case 'h':
-			usage(stdout);
-			exit(0);
-		case 'V': {
-			const char *extra[] = { curses_version(), rr_json_library_version(),
-#ifdef RR_HAVE_EBPF
-						rr_ebpf_library_version(),
-#endif
-						NULL };
-			rr_print_version("rpcrdma-top", extra);
-			exit(0);
-		}
-		default:
-			return -1;
-		}
-	}
-	if (!rr_live_one_source(&o->src, sources))
-		return -1;
-	/* [interval [count]] before the filter, as libbpf-tools' top tools
-	 * take them (a libpcap filter never starts with a number) */
-	char *end;
-	if (optind < argc && strtod(argv[optind], &end) > 0 && !*end) {
-		if (!rr_number_arg("rpcrdma-top", "interval", argv[optind++], 0.001,
-				   3600, true, &o->interval))
-			return -1;
-		if (optind < argc && strtod(argv[optind], &end) > 0 && !*end) {
-			if (!rr_number_arg("rpcrdma-top", "count", argv[optind++], 1, 1e9,
-					   false, &v))
-				return -1;
-			o->count = (long)v;
-			o->batch = true; /* a count of screens is a batch run */
-		}
-	}
-	if (optind < argc) {
-		if (o->src.kind == RR_LIVE_EBPF) {
-			fprintf(stderr, "rpcrdma-top: a filter expression needs -i or -r "
-					"(the eBPF program matches by port)\n");
-			return -1;
-		}
-		o->src.filter = rr_join_args(argc, argv, optind);
-		if (!o->src.filter)
-			return -1;
-	}
-	if (o->json && !o->batch) {
-		fprintf(stderr, "rpcrdma-top: -j goes with -b\n");
-		return -1;
-	}
-	return 0;
-}
-
 /* ---- collecting ----------------------------------------------------------- */
-
-/* Messages of one direction (RFC 8167 §3), whatever their proc. */
-static uint64_t in_direction(const struct rr_conn_stats *s, uint8_t dir)
-{
-	uint64_t n = 0;
-	for (unsigned p = 0; p < 5; p++)
-		n += s->messages[dir][p];
-	return n;
-}
 
 /* A report's events: connections new in a slot, RPCs completed. */
 static void take_report(struct top *t, const struct rr_frame_report *r)
@@ -319,18 +85,6 @@ static void on_frame(void *ctx, uint64_t ts, const uint8_t *data,
 static double clock_s(const struct top *t)
 {
 	return t->capture_clock ? (double)t->capture_ns / 1e9 : now_s();
-}
-
-/* Wall-clock seconds of now for the screen and JSON: the last frame's
- * for a file. */
-static time_t shown_time(const struct top *t)
-{
-	return t->capture_clock ? (time_t)(t->capture_ns / 1000000000u) : time(NULL);
-}
-
-static uint64_t quantile_us(const struct rr_latency *h, double q)
-{
-	return (rr_latency_quantile_ns(h, q) + 500) / 1000;
 }
 
 static bool row_shown(const struct top *t, const struct row *r)
@@ -432,8 +186,8 @@ static void snapshot(struct top *t)
 		/* this interval's latencies, or all when none came */
 		if (v->lat) {
 			const struct rr_latency *h = &v->lat[v->lat[0].count ? 0 : 1];
-			r->p50_us = quantile_us(h, 0.5);
-			r->p99_us = quantile_us(h, 0.99);
+			r->p50_us = top_quantile_us(h, 0.5);
+			r->p99_us = top_quantile_us(h, 0.99);
 			memset(&v->lat[0], 0, sizeof(v->lat[0]));
 		}
 		r->findings = s->findings;
@@ -443,185 +197,6 @@ static void snapshot(struct top *t)
 			t->nrows++;
 	}
 	qsort_r(t->rows, t->nrows, sizeof(t->rows[0]), compare, &t->o.sort);
-}
-
-/* ---- rendering -------------------------------------------------------------- */
-
-struct lines {
-	char (*l)[LINE];
-	unsigned n, max;
-};
-
-static void put(struct lines *L, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-static void put(struct lines *L, const char *fmt, ...)
-{
-	if (L->n == L->max)
-		return;
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(L->l[L->n++], LINE, fmt, ap);
-	va_end(ap);
-}
-
-static void fmt_us(char *out, size_t n, uint64_t us)
-{
-	if (!us)
-		snprintf(out, n, "-");
-	else if (us < 100000)
-		snprintf(out, n, "%" PRIu64, us);
-	else
-		snprintf(out, n, "%.0fms", (double)us / 1000);
-}
-
-/* The screen as lines of at most 80 columns. */
-static void render(struct top *t, struct lines *L)
-{
-	const struct rr_stats *st = rr_analyzer_stats(t->a);
-	static const char *const kinds[] = { "eBPF", "libpcap", "file", "RDMA" };
-	const char *kind = kinds[t->o.src.kind == RR_LIVE_EBPF ? 0 :
-				 t->o.src.kind == RR_LIVE_PCAP ? 1 :
-				 t->o.src.kind == RR_LIVE_VERBS ? 3 : 2];
-	time_t wall = shown_time(t);
-	char clock[24];
-	strftime(clock, sizeof(clock), "%H:%M:%S", localtime(&wall));
-	if (t->capture_clock) /* the time in the capture, not now */
-		strncat(clock, " capt", sizeof(clock) - strlen(clock) - 1);
-	const char *base = strrchr(t->o.src.name, '/');
-	base = base ? base + 1 : t->o.src.name;
-	put(L, "rpcrdma-top %.20s (%s) %s%s  conns %u  sort %s%s", base,
-	    kind, clock, t->paused ? " PAUSED" : t->ended ? " (ended)" : "",
-	    rr_analyzer_conn_count(t->a), sort_names[t->o.sort],
-	    t->view == VIEW_LATENCY ? " [latency]" :
-	    t->view == VIEW_PROCEDURES ? " [procedures]" : "");
-	put(L, "calls/s %.0f  replies/s %.0f  MB/s inline %.2f read %.2f write %.2f",
-	    t->calls_s, t->replies_s, t->bytes_s[0] / 1e6, t->bytes_s[1] / 1e6,
-	    t->bytes_s[2] / 1e6);
-	put(L, "findings/s %.1f (total %" PRIu64 ")  drops %" PRIu64 " (%.0f/s)"
-	    "  truncated %" PRIu64 "%s%s%s%s",
-	    t->findings_s, st->total.findings, st->frames_dropped, t->drops_s,
-	    st->frames_truncated, t->addr_filter[0] ? "  addr~" : "", t->addr_filter,
-	    t->prog_filter[0] ? "  prog=" : "", t->prog_filter);
-	put(L, "%s", "");
-	if (t->view == VIEW_PROCEDURES) {
-		put(L, "%-24s %10s %9s %9s %9s", "PROCEDURE", "CALLS", "P50us",
-		    "P99us", "MEANus");
-		for (unsigned p = 0; p < RR_PROC_SLOTS; p++) {
-			if (!st->rpc_calls[p])
-				continue;
-			struct rr_proc_slot_info si = rr_analyzer_proc_slot_info(p);
-			char name[40], p50[16], p99[16];
-			snprintf(name, sizeof(name), "%s v%u %s", si.program,
-				 (unsigned)si.version, si.procedure);
-			const struct rr_latency *h = &st->latency[p];
-			fmt_us(p50, sizeof(p50), quantile_us(h, 0.5));
-			fmt_us(p99, sizeof(p99), quantile_us(h, 0.99));
-			put(L, "%-24.24s %10" PRIu64 " %9s %9s %9.0f", name, st->rpc_calls[p],
-			    p50, p99, (double)rr_latency_mean_ns(h) / 1000.0);
-		}
-		/* the operations those COMPOUNDs carried, as nfsstat lists them */
-		for (unsigned op = 0; op < RR_NFS4_OP_SLOTS; op++) {
-			if (!st->nfs4_ops[op])
-				continue;
-			put(L, "  op %-19.19s %10" PRIu64, rr_nfs4_op_slot_str(op),
-			    st->nfs4_ops[op]);
-		}
-		return;
-	}
-	if (t->view == VIEW_LATENCY)
-		put(L, "%-15s %-15s %-15s %7s %7s %7s %5s", "REQUESTER", "RESPONDER",
-		    "QP", "CALL/s", "P50us", "P99us", "FIND");
-	else
-		put(L, "%-15s %-15s %-6s %3s %3s %3s %6s %5s %5s %5s %4s", "REQUESTER",
-		    "RESPONDER", "QP", "CRD", "INF", "MAX", "CALL/s", "SEND", "READ",
-		    "WRITE", "FIND");
-	for (unsigned i = 0; i < t->nrows; i++) {
-		const struct row *r = &t->rows[i];
-		if (t->view == VIEW_LATENCY) {
-			char p50[16], p99[16];
-			fmt_us(p50, sizeof(p50), r->p50_us);
-			fmt_us(p99, sizeof(p99), r->p99_us);
-			put(L, "%-15.15s %-15.15s %-15.15s %7.0f %7s %7s %5" PRIu64,
-			    r->requester, r->responder, r->qp, r->calls_s, p50, p99,
-			    r->findings);
-		} else {
-			char mb[3][8];
-			for (int k = 0; k < 3; k++) /* MB/s in five columns */
-				snprintf(mb[k], sizeof(mb[k]), r->bytes_s[k] < 1e8 ? "%.2f" : "%.0f",
-					 r->bytes_s[k] / 1e6);
-			put(L, "%-15.15s %-15.15s %-6.6s %3u %3u %3u %6.0f %5.5s %5.5s %5.5s %4" PRIu64,
-			    r->requester, r->responder, r->id, r->granted, r->in_flight,
-			    r->in_flight_max, r->calls_s, mb[0], mb[1], mb[2], r->findings);
-		}
-	}
-}
-
-static void print_json(struct top *t)
-{
-	const struct rr_stats *st = rr_analyzer_stats(t->a);
-	json_object *o = json_object_new_object();
-	/* docs/json-schema.md, docs/schema/rpcrdma-top.schema.json */
-	json_object_object_add(o, "type", json_object_new_string("top"));
-	json_object_object_add(o, "schema", json_object_new_int(RR_JSON_SCHEMA));
-	json_object_object_add(o, "time", json_object_new_int64((int64_t)shown_time(t)));
-	json_object_object_add(o, "source", json_object_new_string(t->o.src.name));
-	json_object *tot = json_object_new_object();
-	/* RPC calls and replies in both directions, as every front end
-	 * counts them; the backward ones also apart */
-	json_object_object_add(tot, "calls", json_object_new_int64((int64_t)st->total.calls));
-	json_object_object_add(tot, "replies", json_object_new_int64((int64_t)st->total.replies));
-	json_object_object_add(tot, "backward_calls", json_object_new_int64(
-		(int64_t)in_direction(&st->total, RR_DIR_BWD_CALL)));
-	json_object_object_add(tot, "calls_per_s", json_object_new_double(t->calls_s));
-	json_object_object_add(tot, "replies_per_s", json_object_new_double(t->replies_s));
-	static const char *const kn[] = { "send", "rdma_read", "rdma_write" };
-	const uint64_t b[] = { st->total.bytes_send, st->total.bytes_read,
-			       st->total.bytes_write };
-	json_object *bytes = json_object_new_object(), *rates = json_object_new_object();
-	for (int k = 0; k < 3; k++) {
-		json_object_object_add(bytes, kn[k], json_object_new_int64((int64_t)b[k]));
-		json_object_object_add(rates, kn[k], json_object_new_double(t->bytes_s[k]));
-	}
-	json_object_object_add(tot, "bytes", bytes);
-	json_object_object_add(tot, "bytes_per_s", rates);
-	json_object_object_add(tot, "findings", json_object_new_int64((int64_t)st->total.findings));
-	json_object_object_add(tot, "frames", json_object_new_int64((int64_t)st->frames));
-	json_object_object_add(tot, "dropped", json_object_new_int64((int64_t)st->frames_dropped));
-	json_object_object_add(tot, "truncated", json_object_new_int64((int64_t)st->frames_truncated));
-	json_object *fo = json_object_new_object();
-	for (unsigned i = 0; i < RR_FINDING_COUNT; i++)
-		if (st->findings[i])
-			json_object_object_add(fo, rr_finding_info(i)->id,
-					       json_object_new_int64((int64_t)st->findings[i]));
-	json_object_object_add(tot, "findings_by_id", fo);
-	json_object_object_add(o, "totals", tot);
-	json_object *conns = json_object_new_array();
-	for (unsigned i = 0; i < t->nrows; i++) {
-		const struct row *r = &t->rows[i];
-		const struct rr_conn_info *c = rr_analyzer_conn(t->a, r->conn);
-		json_object *co = json_object_new_object();
-		json_object_object_add(co, "conn", json_object_new_int64(c->id));
-		json_object_object_add(co, "requester", json_object_new_string(r->requester));
-		json_object_object_add(co, "responder", json_object_new_string(r->responder));
-		json_object_object_add(co, "qp", json_object_new_string(r->qp));
-		json_object_object_add(co, "credits_granted", json_object_new_int64(r->granted));
-		json_object_object_add(co, "in_flight", json_object_new_int64(r->in_flight));
-		json_object_object_add(co, "in_flight_max", json_object_new_int64(r->in_flight_max));
-		json_object_object_add(co, "calls", json_object_new_int64((int64_t)c->st.calls));
-		json_object_object_add(co, "calls_per_s", json_object_new_double(r->calls_s));
-		json_object *cb = json_object_new_object();
-		const uint64_t cbv[] = { c->st.bytes_send, c->st.bytes_read, c->st.bytes_write };
-		for (int k = 0; k < 3; k++)
-			json_object_object_add(cb, kn[k], json_object_new_int64((int64_t)cbv[k]));
-		json_object_object_add(co, "bytes", cb);
-		json_object_object_add(co, "latency_p50_us", json_object_new_int64((int64_t)r->p50_us));
-		json_object_object_add(co, "latency_p99_us", json_object_new_int64((int64_t)r->p99_us));
-		json_object_object_add(co, "findings", json_object_new_int64((int64_t)r->findings));
-		json_object_array_add(conns, co);
-	}
-	json_object_object_add(o, "connections", conns);
-	puts(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
-	json_object_put(o);
 }
 
 /* The kernel's view on the screen: the text report, redrawn each refresh
@@ -653,7 +228,7 @@ static int trace_main(struct top *t)
 	struct rr_trace *tr = rr_trace_open(msg, sizeof(msg));
 	if (!tr) {
 		fprintf(stderr, "rpcrdma-top: %s\n", msg);
-		return EXIT_INPUT;
+		return TOP_EXIT_INPUT;
 	}
 	fprintf(stderr, "rpcrdma-top: %s\n", msg);
 	if (!t->o.batch) {
@@ -661,7 +236,7 @@ static int trace_main(struct top *t)
 			fprintf(stderr, "rpcrdma-top: the screen needs a terminal; "
 					"use -b for text\n");
 			rr_trace_close(tr);
-			return EXIT_USAGE;
+			return TOP_EXIT_USAGE;
 		}
 		t->curses = true;
 		cbreak();
@@ -730,11 +305,11 @@ static void show(struct top *t)
 	static char buf[256][LINE];
 	struct lines L = { buf, 0, 256 };
 	if (t->o.batch && t->o.json) {
-		print_json(t);
+		top_print_json(t);
 		fflush(stdout);
 		return;
 	}
-	render(t, &L);
+	top_render(t, &L);
 	if (!t->curses) {
 		for (unsigned i = 0; i < L.n; i++)
 			printf("%.80s\n", L.l[i]);
@@ -843,9 +418,9 @@ static bool keys(struct top *t)
 int main(int argc, char **argv)
 {
 	static struct top t;
-	if (parse_args(argc, argv, &t.o) < 0) {
-		usage(stderr);
-		return EXIT_USAGE;
+	if (top_parse_args(argc, argv, &t.o) < 0) {
+		top_usage(stderr);
+		return TOP_EXIT_USAGE;
 	}
 	t.cv = calloc(MAX_CONNS, sizeof(*t.cv));
 	t.rows = calloc(MAX_CONNS, sizeof(*t.rows));
@@ -863,13 +438,13 @@ int main(int argc, char **argv)
 	t.a = t.cv && t.rows ? rr_analyzer_new(&cfg, &lim) : NULL;
 	if (!t.a) {
 		fprintf(stderr, "rpcrdma-top: not enough memory\n");
-		return EXIT_INPUT;
+		return TOP_EXIT_INPUT;
 	}
 	if (t.o.tracepoints)
 		return trace_main(&t);
 	t.src = live = rr_live_open(&t.o.src, on_frame, &t);
 	if (!t.src)
-		return EXIT_INPUT;
+		return TOP_EXIT_INPUT;
 	struct sigaction sa = { .sa_handler = on_signal };
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
@@ -878,7 +453,7 @@ int main(int argc, char **argv)
 			fprintf(stderr, "rpcrdma-top: the screen needs a terminal; "
 					"use -b for text\n");
 			rr_live_close(t.src);
-			return EXIT_USAGE;
+			return TOP_EXIT_USAGE;
 		}
 		t.curses = true;
 		cbreak();

@@ -1,0 +1,164 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * rpcrdma-top's command line: the live tools' sources, the refresh, batch
+ * and JSON modes, the sort key, libbpf-tools' [interval [count]].
+ */
+#include <curses.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../exporters/rr_json.h"
+#include "capture-source.h"
+#include "top.h"
+#include "version.h"
+
+void top_usage(FILE *to)
+{
+	fprintf(to,
+		"usage: rpcrdma-top (-e IFACE | -i IFACE | -r FILE [--realtime] | -t)\n"
+		"                   [-d SECONDS] [-b [-n COUNT] [-j]] [-s KEY]\n"
+		"                   [interval [count]] [expression]\n"
+		"  -e IFACE     eBPF on IFACE: a TC program hands RoCEv2 (UDP 4791) and\n"
+		"               iWARP (TCP 20049) frames' headers over a ring buffer\n"
+		"  -i IFACE     libpcap live capture on IFACE\n"
+		"  -r FILE      replay a capture file (as fast as possible, or --realtime)\n"
+		"  --rdma DEV[:PORT]  sniff an RDMA device's port (rdma-core);\n"
+		"               --list-devices lists them\n"
+		"  -t           the kernel's rpcrdma tracepoints (NFS client and server\n"
+		"               on RDMA devices whose traffic reaches no netdev)\n"
+		"  -d SECONDS   refresh interval (default 1)\n"
+		"  -b           batch: print snapshots instead of the screen\n"
+		"  -n COUNT     batch: stop after COUNT snapshots\n"
+		"  -j           batch: each snapshot as one JSON object\n"
+		"  -s KEY       sort by calls, bytes, inflight, p99, findings or peers\n"
+		"  --roce-port PORT, --iwarp-port PORT, --snaplen BYTES   (eBPF)\n"
+		"  interval     as -d; count: as -b -n COUNT (libbpf-tools' order)\n"
+		"  expression   a libpcap filter (-i, -r)\n"
+		"  -V, --version  the versions of the tool and its libraries\n"
+		"  -h, --help   this text\n"
+		"keys: h or ? help; c b i l f a sort; v view (traffic, latency,\n"
+		"      procedures); / filter by address, p by program (NFS, NFS4_CB,\n"
+		"      other); arrows, j k, PgUp PgDn, Home End scroll; space pause;\n"
+		"      q quit\n");
+}
+
+int top_parse_args(int argc, char **argv, struct opts *o)
+{
+	enum { O_ROCE = 256, O_IWARP, O_SNAP };
+	static const struct option longs[] = {
+		RR_LIVE_LONG_OPTIONS,
+		{ "roce-port", required_argument, NULL, O_ROCE },
+		{ "iwarp-port", required_argument, NULL, O_IWARP },
+		{ "snaplen", required_argument, NULL, O_SNAP },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 },
+	};
+	memset(o, 0, sizeof(*o));
+	rr_live_opts_init(&o->src, "rpcrdma-top");
+	o->interval = 1;
+	o->count = -1;
+	int sources = 0, c;
+	double v;
+	while ((c = getopt_long(argc, argv, RR_LIVE_SHORT_OPTIONS "d:bn:js:hV", longs, NULL)) != -1) {
+		if (rr_live_option(&o->src, c, optarg, &o->tracepoints, &sources))
+			continue;
+		switch (c) {
+
+		case 'd':
+			/* refreshes a millisecond apart at most */
+			if (!rr_number_arg("rpcrdma-top", "-d", optarg, 0.001, 3600, true,
+					   &o->interval))
+				return -1;
+			break;
+		case 'b':
+			o->batch = true;
+			break;
+		case 'n':
+			if (!rr_number_arg("rpcrdma-top", "-n", optarg, 1, 1e9, false, &v))
+				return -1;
+			o->count = (long)v;
+			break;
+		case 'j':
+			o->json = true;
+			break;
+		case 's': {
+			static const char *const keys[SORT_KEYS] = {
+				"calls", "bytes", "inflight", "p99", "findings", "peers" };
+			int k = -1;
+			for (int i = 0; i < SORT_KEYS; i++)
+				if (!strcmp(optarg, keys[i]))
+					k = i;
+			if (k < 0) {
+				fprintf(stderr, "rpcrdma-top: -s takes calls, bytes, "
+						"inflight, p99, findings or peers\n");
+				return -1;
+			}
+			o->sort = (enum sort_key)k;
+			break;
+		}
+		case O_ROCE:
+		case O_IWARP:
+			if (!rr_number_arg("rpcrdma-top", "port", optarg, 1, 65535, false, &v))
+				return -1;
+			if (c == O_ROCE)
+				o->src.roce_port = (uint16_t)v;
+			else
+				o->src.iwarp_port = (uint16_t)v;
+			break;
+		case O_SNAP:
+			if (!rr_number_arg("rpcrdma-top", "--snaplen", optarg, 64, 512, false,
+					   &v))
+				return -1;
+			o->src.snap_len = (uint32_t)v;
+			break;
+		case 'h':
+			top_usage(stdout);
+			exit(0);
+		case 'V': {
+			const char *extra[] = { curses_version(), rr_json_library_version(),
+#ifdef RR_HAVE_EBPF
+						rr_ebpf_library_version(),
+#endif
+						NULL };
+			rr_print_version("rpcrdma-top", extra);
+			exit(0);
+		}
+		default:
+			return -1;
+		}
+	}
+	if (!rr_live_one_source(&o->src, sources))
+		return -1;
+	/* [interval [count]] before the filter, as libbpf-tools' top tools
+	 * take them (a libpcap filter never starts with a number) */
+	char *end;
+	if (optind < argc && strtod(argv[optind], &end) > 0 && !*end) {
+		if (!rr_number_arg("rpcrdma-top", "interval", argv[optind++], 0.001,
+				   3600, true, &o->interval))
+			return -1;
+		if (optind < argc && strtod(argv[optind], &end) > 0 && !*end) {
+			if (!rr_number_arg("rpcrdma-top", "count", argv[optind++], 1, 1e9,
+					   false, &v))
+				return -1;
+			o->count = (long)v;
+			o->batch = true; /* a count of screens is a batch run */
+		}
+	}
+	if (optind < argc) {
+		if (o->src.kind == RR_LIVE_EBPF) {
+			fprintf(stderr, "rpcrdma-top: a filter expression needs -i or -r "
+					"(the eBPF program matches by port)\n");
+			return -1;
+		}
+		o->src.filter = rr_join_args(argc, argv, optind);
+		if (!o->src.filter)
+			return -1;
+	}
+	if (o->json && !o->batch) {
+		fprintf(stderr, "rpcrdma-top: -j goes with -b\n");
+		return -1;
+	}
+	return 0;
+}

@@ -1,0 +1,209 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * rpcrdma-top's snapshot rendered: the screen's lines (the same text in
+ * batch mode) and the JSON object of -b -j.  Every number is the
+ * analyzer's or the snapshot's; nothing is counted here.
+ */
+#include <inttypes.h>
+#include <stdarg.h>
+#include <string.h>
+#include <time.h>
+
+#include <json-c/json.h>
+
+#include "../exporters/rr_json.h"
+#include "top.h"
+
+static const char *const sort_names[SORT_KEYS] = { "calls/s", "bytes/s",
+						   "in flight", "p99", "findings",
+						   "peers" };
+/* Wall-clock seconds of now for the screen and JSON: the last frame's
+ * for a file. */
+static time_t shown_time(const struct top *t)
+{
+	return t->capture_clock ? (time_t)(t->capture_ns / 1000000000u) : time(NULL);
+}
+
+
+/* Messages of one direction (RFC 8167 §3), whatever their proc. */
+static uint64_t in_direction(const struct rr_conn_stats *s, uint8_t dir)
+{
+	uint64_t n = 0;
+	for (unsigned p = 0; p < 5; p++)
+		n += s->messages[dir][p];
+	return n;
+}
+
+
+
+static void put(struct lines *L, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+static void put(struct lines *L, const char *fmt, ...)
+{
+	if (L->n == L->max)
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(L->l[L->n++], LINE, fmt, ap);
+	va_end(ap);
+}
+
+static void fmt_us(char *out, size_t n, uint64_t us)
+{
+	if (!us)
+		snprintf(out, n, "-");
+	else if (us < 100000)
+		snprintf(out, n, "%" PRIu64, us);
+	else
+		snprintf(out, n, "%.0fms", (double)us / 1000);
+}
+
+/* The screen as lines of at most 80 columns. */
+void top_render(const struct top *t, struct lines *L)
+{
+	const struct rr_stats *st = rr_analyzer_stats(t->a);
+	static const char *const kinds[] = { "eBPF", "libpcap", "file", "RDMA" };
+	const char *kind = kinds[t->o.src.kind == RR_LIVE_EBPF ? 0 :
+				 t->o.src.kind == RR_LIVE_PCAP ? 1 :
+				 t->o.src.kind == RR_LIVE_VERBS ? 3 : 2];
+	time_t wall = shown_time(t);
+	char clock[24];
+	strftime(clock, sizeof(clock), "%H:%M:%S", localtime(&wall));
+	if (t->capture_clock) /* the time in the capture, not now */
+		strncat(clock, " capt", sizeof(clock) - strlen(clock) - 1);
+	const char *base = strrchr(t->o.src.name, '/');
+	base = base ? base + 1 : t->o.src.name;
+	put(L, "rpcrdma-top %.20s (%s) %s%s  conns %u  sort %s%s", base,
+	    kind, clock, t->paused ? " PAUSED" : t->ended ? " (ended)" : "",
+	    rr_analyzer_conn_count(t->a), sort_names[t->o.sort],
+	    t->view == VIEW_LATENCY ? " [latency]" :
+	    t->view == VIEW_PROCEDURES ? " [procedures]" : "");
+	put(L, "calls/s %.0f  replies/s %.0f  MB/s inline %.2f read %.2f write %.2f",
+	    t->calls_s, t->replies_s, t->bytes_s[0] / 1e6, t->bytes_s[1] / 1e6,
+	    t->bytes_s[2] / 1e6);
+	put(L, "findings/s %.1f (total %" PRIu64 ")  drops %" PRIu64 " (%.0f/s)"
+	    "  truncated %" PRIu64 "%s%s%s%s",
+	    t->findings_s, st->total.findings, st->frames_dropped, t->drops_s,
+	    st->frames_truncated, t->addr_filter[0] ? "  addr~" : "", t->addr_filter,
+	    t->prog_filter[0] ? "  prog=" : "", t->prog_filter);
+	put(L, "%s", "");
+	if (t->view == VIEW_PROCEDURES) {
+		put(L, "%-24s %10s %9s %9s %9s", "PROCEDURE", "CALLS", "P50us",
+		    "P99us", "MEANus");
+		for (unsigned p = 0; p < RR_PROC_SLOTS; p++) {
+			if (!st->rpc_calls[p])
+				continue;
+			struct rr_proc_slot_info si = rr_analyzer_proc_slot_info(p);
+			char name[40], p50[16], p99[16];
+			snprintf(name, sizeof(name), "%s v%u %s", si.program,
+				 (unsigned)si.version, si.procedure);
+			const struct rr_latency *h = &st->latency[p];
+			fmt_us(p50, sizeof(p50), top_quantile_us(h, 0.5));
+			fmt_us(p99, sizeof(p99), top_quantile_us(h, 0.99));
+			put(L, "%-24.24s %10" PRIu64 " %9s %9s %9.0f", name, st->rpc_calls[p],
+			    p50, p99, (double)rr_latency_mean_ns(h) / 1000.0);
+		}
+		/* the operations those COMPOUNDs carried, as nfsstat lists them */
+		for (unsigned op = 0; op < RR_NFS4_OP_SLOTS; op++) {
+			if (!st->nfs4_ops[op])
+				continue;
+			put(L, "  op %-19.19s %10" PRIu64, rr_nfs4_op_slot_str(op),
+			    st->nfs4_ops[op]);
+		}
+		return;
+	}
+	if (t->view == VIEW_LATENCY)
+		put(L, "%-15s %-15s %-15s %7s %7s %7s %5s", "REQUESTER", "RESPONDER",
+		    "QP", "CALL/s", "P50us", "P99us", "FIND");
+	else
+		put(L, "%-15s %-15s %-6s %3s %3s %3s %6s %5s %5s %5s %4s", "REQUESTER",
+		    "RESPONDER", "QP", "CRD", "INF", "MAX", "CALL/s", "SEND", "READ",
+		    "WRITE", "FIND");
+	for (unsigned i = 0; i < t->nrows; i++) {
+		const struct row *r = &t->rows[i];
+		if (t->view == VIEW_LATENCY) {
+			char p50[16], p99[16];
+			fmt_us(p50, sizeof(p50), r->p50_us);
+			fmt_us(p99, sizeof(p99), r->p99_us);
+			put(L, "%-15.15s %-15.15s %-15.15s %7.0f %7s %7s %5" PRIu64,
+			    r->requester, r->responder, r->qp, r->calls_s, p50, p99,
+			    r->findings);
+		} else {
+			char mb[3][8];
+			for (int k = 0; k < 3; k++) /* MB/s in five columns */
+				snprintf(mb[k], sizeof(mb[k]), r->bytes_s[k] < 1e8 ? "%.2f" : "%.0f",
+					 r->bytes_s[k] / 1e6);
+			put(L, "%-15.15s %-15.15s %-6.6s %3u %3u %3u %6.0f %5.5s %5.5s %5.5s %4" PRIu64,
+			    r->requester, r->responder, r->id, r->granted, r->in_flight,
+			    r->in_flight_max, r->calls_s, mb[0], mb[1], mb[2], r->findings);
+		}
+	}
+}
+
+void top_print_json(const struct top *t)
+{
+	const struct rr_stats *st = rr_analyzer_stats(t->a);
+	json_object *o = json_object_new_object();
+	/* docs/json-schema.md, docs/schema/rpcrdma-top.schema.json */
+	json_object_object_add(o, "type", json_object_new_string("top"));
+	json_object_object_add(o, "schema", json_object_new_int(RR_JSON_SCHEMA));
+	json_object_object_add(o, "time", json_object_new_int64((int64_t)shown_time(t)));
+	json_object_object_add(o, "source", json_object_new_string(t->o.src.name));
+	json_object *tot = json_object_new_object();
+	/* RPC calls and replies in both directions, as every front end
+	 * counts them; the backward ones also apart */
+	json_object_object_add(tot, "calls", json_object_new_int64((int64_t)st->total.calls));
+	json_object_object_add(tot, "replies", json_object_new_int64((int64_t)st->total.replies));
+	json_object_object_add(tot, "backward_calls", json_object_new_int64(
+		(int64_t)in_direction(&st->total, RR_DIR_BWD_CALL)));
+	json_object_object_add(tot, "calls_per_s", json_object_new_double(t->calls_s));
+	json_object_object_add(tot, "replies_per_s", json_object_new_double(t->replies_s));
+	static const char *const kn[] = { "send", "rdma_read", "rdma_write" };
+	const uint64_t b[] = { st->total.bytes_send, st->total.bytes_read,
+			       st->total.bytes_write };
+	json_object *bytes = json_object_new_object(), *rates = json_object_new_object();
+	for (int k = 0; k < 3; k++) {
+		json_object_object_add(bytes, kn[k], json_object_new_int64((int64_t)b[k]));
+		json_object_object_add(rates, kn[k], json_object_new_double(t->bytes_s[k]));
+	}
+	json_object_object_add(tot, "bytes", bytes);
+	json_object_object_add(tot, "bytes_per_s", rates);
+	json_object_object_add(tot, "findings", json_object_new_int64((int64_t)st->total.findings));
+	json_object_object_add(tot, "frames", json_object_new_int64((int64_t)st->frames));
+	json_object_object_add(tot, "dropped", json_object_new_int64((int64_t)st->frames_dropped));
+	json_object_object_add(tot, "truncated", json_object_new_int64((int64_t)st->frames_truncated));
+	json_object *fo = json_object_new_object();
+	for (unsigned i = 0; i < RR_FINDING_COUNT; i++)
+		if (st->findings[i])
+			json_object_object_add(fo, rr_finding_info(i)->id,
+					       json_object_new_int64((int64_t)st->findings[i]));
+	json_object_object_add(tot, "findings_by_id", fo);
+	json_object_object_add(o, "totals", tot);
+	json_object *conns = json_object_new_array();
+	for (unsigned i = 0; i < t->nrows; i++) {
+		const struct row *r = &t->rows[i];
+		const struct rr_conn_info *c = rr_analyzer_conn(t->a, r->conn);
+		json_object *co = json_object_new_object();
+		json_object_object_add(co, "conn", json_object_new_int64(c->id));
+		json_object_object_add(co, "requester", json_object_new_string(r->requester));
+		json_object_object_add(co, "responder", json_object_new_string(r->responder));
+		json_object_object_add(co, "qp", json_object_new_string(r->qp));
+		json_object_object_add(co, "credits_granted", json_object_new_int64(r->granted));
+		json_object_object_add(co, "in_flight", json_object_new_int64(r->in_flight));
+		json_object_object_add(co, "in_flight_max", json_object_new_int64(r->in_flight_max));
+		json_object_object_add(co, "calls", json_object_new_int64((int64_t)c->st.calls));
+		json_object_object_add(co, "calls_per_s", json_object_new_double(r->calls_s));
+		json_object *cb = json_object_new_object();
+		const uint64_t cbv[] = { c->st.bytes_send, c->st.bytes_read, c->st.bytes_write };
+		for (int k = 0; k < 3; k++)
+			json_object_object_add(cb, kn[k], json_object_new_int64((int64_t)cbv[k]));
+		json_object_object_add(co, "bytes", cb);
+		json_object_object_add(co, "latency_p50_us", json_object_new_int64((int64_t)r->p50_us));
+		json_object_object_add(co, "latency_p99_us", json_object_new_int64((int64_t)r->p99_us));
+		json_object_object_add(co, "findings", json_object_new_int64((int64_t)r->findings));
+		json_object_array_add(conns, co);
+	}
+	json_object_object_add(o, "connections", conns);
+	puts(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
+	json_object_put(o);
+}

@@ -1,0 +1,102 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * rpcrdma-top's parts: its command line (top-options.c), what it collects
+ * from the analyzer's reports and statistics each interval
+ * (rpcrdma-top.c), and the snapshot rendered as the screen's lines or as
+ * JSON (top-render.c).
+ */
+#ifndef RR_TOP_H
+#define RR_TOP_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include <rpcrdma/analyzer.h>
+
+#include "live-source.h"
+
+enum { TOP_EXIT_USAGE = 1, TOP_EXIT_INPUT = 2 };
+#define MAX_CONNS 4096
+#define LINE 160
+
+enum sort_key { SORT_CALLS, SORT_BYTES, SORT_INFLIGHT, SORT_P99, SORT_FINDINGS,
+		SORT_PEERS, SORT_KEYS };
+enum view { VIEW_TRAFFIC, VIEW_LATENCY, VIEW_PROCEDURES, VIEWS };
+
+struct opts {
+	struct rr_live_opts src;
+	double interval;
+	long count;
+	bool batch, json;
+	bool tracepoints;       /* the kernel's rpcrdma tracepoints */
+	enum sort_key sort;
+};
+
+/* What top keeps per connection besides the analyzer's counters. */
+struct conn_view {
+	/* latencies: [0] this interval's, [1] all; made on the first reply
+	 * (16 KiB) */
+	struct rr_latency *lat;
+	uint64_t calls0, bytes0[3]; /* at the last snapshot */
+	uint8_t programs;                   /* 1 NFS, 2 NFS4_CB, 4 other */
+};
+
+/* One row of a snapshot. */
+struct row {
+	uint32_t conn;
+	char requester[48], responder[48], qp[24];
+	char id[8];   /* what tells apart connections of the same hosts */
+	uint32_t granted, in_flight, in_flight_max;
+	double calls_s, bytes_s[3];
+	uint64_t p50_us, p99_us, findings;
+	uint8_t programs;
+};
+
+struct top {
+	struct opts o;
+	struct rr_analyzer *a;
+	struct rr_live *src;
+	struct conn_view *cv;
+	struct row *rows;
+	unsigned nrows;
+	/* totals at the last snapshot */
+	uint64_t calls0, replies0, bytes0[3], findings0, dropped0;
+	uint64_t dropped;
+	double last_t;
+	/* a file's frames tell the time (rates and clock in capture time):
+	 * the last frame's stamp, 0 before the first */
+	bool capture_clock;
+	uint64_t capture_ns;
+	bool paused, ended;
+	bool help;              /* the help screen instead of the table */
+	unsigned scroll;        /* table lines scrolled past */
+	unsigned page;          /* table lines on the screen */
+	enum view view;
+	char addr_filter[64], prog_filter[16];
+	bool curses;
+	/* the last snapshot's totals, per second */
+	double calls_s, replies_s, bytes_s[3], findings_s, drops_s;
+};
+
+/* Lines of a screen or of a batch snapshot, at most LINE columns each. */
+struct lines {
+	char (*l)[LINE];
+	unsigned n, max;
+};
+
+/* A latency quantile in microseconds, rounded. */
+static inline uint64_t top_quantile_us(const struct rr_latency *h, double q)
+{
+	return (rr_latency_quantile_ns(h, q) + 500) / 1000;
+}
+
+/* The command line into o: -1 after saying what is wrong on stderr. */
+int top_parse_args(int argc, char **argv, struct opts *o);
+void top_usage(FILE *to);
+/* The last snapshot as the screen's lines (batch text too), or as one
+ * JSON object on stdout (docs/json-schema.md, "top"). */
+void top_render(const struct top *t, struct lines *L);
+void top_print_json(const struct top *t);
+
+#endif
