@@ -87,9 +87,9 @@ struct rr_analyzer *rr_analyzer_new(const struct rr_config *cfg,
 	a->pool = alloc(a, a->pool_pages, POOL_PAGE);
 	a->pool_used = alloc(a, (a->pool_pages + 63) / 64, sizeof(uint64_t));
 	a->rebuilt = alloc(a, a->lim.rebuild_slots ? a->lim.max_rebuild : 0, 1);
-	if (!rra_report_alloc(a, alloc) || !a->conns || !a->conn_hash || !a->list_heads[LIST_HALF] ||
-	    !a->list_heads[LIST_PAIR] || !a->list_heads[LIST_COMM] ||
-	    !a->calls || !a->call_hash ||
+	if (!rra_report_alloc(a, alloc) || !a->conns || !a->conn_hash ||
+	    !a->list_heads[LIST_HALF] || !a->list_heads[LIST_PAIR] ||
+	    !a->list_heads[LIST_COMM] || !a->calls || !a->call_hash ||
 	    !a->segs || !a->seg_hash || !a->rsm || !a->rsm_bytes || !a->streams ||
 	    !a->rebuilds || !a->pool || !a->pool_used || !a->rebuilt) {
 		rr_analyzer_free(a);

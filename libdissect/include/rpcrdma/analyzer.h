@@ -411,7 +411,7 @@ rr_analyzer_frame(struct rr_analyzer *a, uint32_t link, uint64_t ts_ns,
 		  const uint8_t *data, uint32_t caplen, uint32_t wirelen);
 /* The capture source lost frames (live capture drops). */
 RR_API void rr_analyzer_dropped(struct rr_analyzer *a, uint64_t n);
-/* End of input: ages every call out and raises the end-of-capture
+/* End of input, once: ages every call out and raises the end-of-capture
  * findings, a report at a time (each event names its frame); call until
  * it returns NULL. */
 RR_API const struct rr_frame_report *rr_analyzer_finish(struct rr_analyzer *a);
