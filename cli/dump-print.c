@@ -313,8 +313,13 @@ static void json_line(json_object *o)
 	json_object_put(o);
 }
 
-static void writer_line(struct dump *d, const char *text)
+static void writer_line(struct dump *d, const char *text, uint64_t frame)
 {
+	if (!text) {
+		fprintf(stderr, "rpcrdma-dump: frame %llu: out of memory for its "
+				"JSON line\n", (unsigned long long)frame);
+		return;
+	}
 	fwrite(text, 1, rr_json_writer_len(d->jw), stdout);
 	putchar('\n');
 }
@@ -340,9 +345,9 @@ static void print_report_json(struct dump *d, const struct rr_frame_report *r)
 			if (c)
 				json_line(rr_json_close(ev, c));
 		} else if (ev->kind == RR_EV_RPC_MESSAGE) {
-			writer_line(d, rr_json_writer_rpc_message(d->jw, ev));
+			writer_line(d, rr_json_writer_rpc_message(d->jw, ev), ev->frame);
 		} else if (ev->kind == RR_EV_MESSAGE) {
-			writer_line(d, rr_json_writer_message(d->jw, r, ev));
+			writer_line(d, rr_json_writer_message(d->jw, r, ev), ev->frame);
 		}
 	}
 }

@@ -13,10 +13,8 @@
 
 #define RR_JSON_SCHEMA 1
 
-/* A message (RR_EV_MESSAGE) of report r, with its completion and the
- * findings it raised. */
-json_object *rr_json_message(const struct rr_frame_report *r,
-			     const struct rr_event *ev);
+/* A finding that names no message (RR_EV_FINDING); a message's own are
+ * in its line. */
 json_object *rr_json_finding(const struct rr_event *ev);
 /* The chunk an RDMA Read or Write packet serves (RR_EV_CHUNK_DATA). */
 json_object *rr_json_chunk_data(const struct rr_event *ev);
@@ -24,9 +22,6 @@ json_object *rr_json_chunk_data(const struct rr_event *ev);
 json_object *rr_json_close(const struct rr_event *ev, const struct rr_conn_info *c);
 /* An IB/RoCE request packet seen again (RR_EV_RETRANSMISSION). */
 json_object *rr_json_retransmission(const struct rr_event *ev);
-/* An RPC message rebuilt from chunk data (RR_EV_RPC_MESSAGE), with the
- * RPC header decoded from it. */
-json_object *rr_json_rpc_message(const struct rr_event *ev);
 /* A CM message or MPA frame, as decoded in f, of connection conn
  * (rr_frame_summary.conn; RR_CONN_NONE for none). */
 json_object *rr_json_setup(const struct rr_frame *f, uint64_t frame,
@@ -38,10 +33,11 @@ json_object *rr_json_stats(const struct rr_analyzer *a);
 const char *rr_json_library_version(void);
 
 /*
- * JSON Lines of messages at speed: the writer keeps one object of each
- * kind and refills it per event, so that printing a message allocates
- * (almost) nothing.  The text returned lives until the next call.  Same
- * output as rr_json_message / rr_json_rpc_message.
+ * The lines of messages (RR_EV_MESSAGE of report r, with its completion
+ * and the findings it raised) and of RPC messages rebuilt from chunk data
+ * (RR_EV_RPC_MESSAGE, with the RPC header decoded from them), written as
+ * text without json-c (rr_json_lines.c).  The text returned lives until
+ * the next call; NULL when memory ran out.
  */
 struct rr_json_writer;
 struct rr_json_writer *rr_json_writer_new(void);
