@@ -13,6 +13,7 @@
 #include <rpcrdma/dissect.h>
 
 #include "capture-source.h"
+#include "mapped-capture.h"
 #include "verbs-source.h"
 
 struct rr_live {
@@ -20,12 +21,14 @@ struct rr_live {
 	rr_live_fn fn;
 	void *ctx;
 	pcap_t *pcap;
+	struct rr_mapped *mapped;   /* a file's records read in place */
 	struct rr_verbs *verbs;
 #ifdef RR_HAVE_EBPF
 	struct rr_ebpf *ebpf;
 #endif
 	volatile sig_atomic_t stop;
 	bool failed;          /* a read failed */
+	const char *error;    /* why, when libpcap does not say */
 	bool ended;           /* a file: no more to read */
 	uint64_t first_ts, started;
 };
@@ -150,6 +153,10 @@ struct rr_live *rr_live_open(const struct rr_live_opts *o, rr_live_fn fn,
 		free(l);
 		return NULL;
 	}
+	/* a file read through libpcap with a filter stays libpcap's: it
+	 * applies the filter as it reads */
+	if (o->kind == RR_LIVE_FILE && !o->filter)
+		l->mapped = rr_mapped_open(l->pcap, o->name);
 	l->started = mono_ns();
 	return l;
 }
@@ -166,6 +173,32 @@ static void on_pcap(u_char *user, const struct pcap_pkthdr *h,
 {
 	struct rr_live *l = (struct rr_live *)user;
 	l->fn(l->ctx, rr_source_ts_ns(l->pcap, h), data, h->caplen, h->len);
+}
+
+/* A file's next record (in place while the walk takes them, then through
+ * libpcap) or an interface's: pcap_next_ex's answers. */
+static int next_record(struct rr_live *l, uint64_t *ts, const u_char **data,
+		       uint32_t *caplen, uint32_t *wirelen)
+{
+	if (l->mapped) {
+		int rc = rr_mapped_next(l->mapped, ts, data, caplen, wirelen);
+		if (rc == 1)
+			return 1;
+		rr_mapped_close(l->mapped);
+		l->mapped = NULL;
+		if (rc < 0) {
+			l->error = "cannot read on where the mapped reading stopped";
+			return PCAP_ERROR;
+		}
+	}
+	struct pcap_pkthdr *h;
+	int rc = pcap_next_ex(l->pcap, &h, data);
+	if (rc == 1) {
+		*ts = rr_source_ts_ns(l->pcap, h);
+		*caplen = h->caplen;
+		*wirelen = h->len;
+	}
+	return rc;
 }
 
 int rr_live_poll(struct rr_live *l, int timeout_ms)
@@ -192,9 +225,10 @@ int rr_live_poll(struct rr_live *l, int timeout_ms)
 	uint64_t until = mono_ns() + (uint64_t)timeout_ms * 1000000u;
 	/* a batch, so that a busy source is not read one frame a call */
 	while (n < 256 && !l->stop) {
-		struct pcap_pkthdr *h;
+		uint64_t ts;
 		const u_char *data;
-		int rc = pcap_next_ex(l->pcap, &h, &data);
+		uint32_t caplen, wirelen;
+		int rc = next_record(l, &ts, &data, &caplen, &wirelen);
 		if (rc == 0)
 			break; /* live: the read timed out */
 		if (rc != 1) {
@@ -203,7 +237,6 @@ int rr_live_poll(struct rr_live *l, int timeout_ms)
 			l->failed = rc == PCAP_ERROR;
 			return n ? n : -1;
 		}
-		uint64_t ts = rr_source_ts_ns(l->pcap, h);
 		if (l->o.realtime && l->o.kind == RR_LIVE_FILE) {
 			if (!l->first_ts)
 				l->first_ts = ts;
@@ -215,7 +248,7 @@ int rr_live_poll(struct rr_live *l, int timeout_ms)
 				nanosleep(&d, NULL);
 			}
 		}
-		l->fn(l->ctx, ts, data, h->caplen, h->len);
+		l->fn(l->ctx, ts, data, caplen, wirelen);
 		/* the clock every 64 frames: a file is read as fast as it can */
 		if (++n % 64 == 0 && mono_ns() > until)
 			break;
@@ -247,7 +280,9 @@ pcap_t *rr_live_pcap(const struct rr_live *l)
 
 const char *rr_live_error(const struct rr_live *l)
 {
-	return l->failed && l->pcap ? pcap_geterr(l->pcap) : NULL;
+	if (!l->failed)
+		return NULL;
+	return l->error ? l->error : l->pcap ? pcap_geterr(l->pcap) : NULL;
 }
 
 void rr_live_break(struct rr_live *l)
@@ -263,6 +298,7 @@ void rr_live_close(struct rr_live *l)
 {
 	if (!l)
 		return;
+	rr_mapped_close(l->mapped);
 	if (l->pcap)
 		pcap_close(l->pcap);
 	rr_verbs_close(l->verbs);

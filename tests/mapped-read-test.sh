@@ -1,0 +1,116 @@
+#!/bin/sh
+# A capture file's records read in place (cli/mapped-capture.c) give what
+# libpcap's reading of the same bytes gives: every frame, its bytes, time
+# stamps and lengths, and for a damaged file the same frames and error.
+# Standard input is always read by libpcap, so `-r - < FILE` is the
+# reference.  Besides every bundled and Linux capture: the same frames in
+# the other byte order, in nanoseconds, in pcapng, with records longer
+# than the file's snapshot length, cut short mid-record and mid-header.
+# usage: mapped-read-test.sh RPCRDMA_DUMP SOURCE_DIR
+set -u
+dump=$1
+src=$2
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+export TZ=UTC
+pass=0
+fail=0
+same() { # description, file, rpcrdma-dump options...
+	d=$1 f=$2
+	shift 2
+	"$dump" "$@" -r "$f" >"$work/mapped" 2>&1
+	a=$?
+	# messages name the file, standard input "-"
+	sed -i "s|: $f: |: -: |" "$work/mapped"
+	"$dump" "$@" -r - <"$f" >"$work/libpcap" 2>&1
+	b=$?
+	if [ "$a" = "$b" ] && cmp -s "$work/mapped" "$work/libpcap" &&
+	   [ -s "$work/mapped" ]; then
+		pass=$((pass + 1))
+		echo "ok - $d (status $a, $(wc -l <"$work/mapped") lines)"
+	else
+		fail=$((fail + 1))
+		echo "not ok - $d: status $a and $b"
+		diff "$work/libpcap" "$work/mapped" | head -8 | sed 's/^/#   /'
+	fi
+}
+# every frame with its headers, its hex and -tt's stamps; the summary
+# line and the statistics
+full="-a -vv -x -tt --stats"
+for f in "$src"/samples/*.pcap "$src"/tests/linux/*/client/capture.pcap; do
+	same "$(basename "$(dirname "$(dirname "$f")")")/$(basename "$f")" "$f" $full
+done
+if [ -n "${RPCRDMA_CAPTURES:-}" ] && [ -d "$RPCRDMA_CAPTURES" ]; then
+	for f in "$RPCRDMA_CAPTURES"/*.pcap; do
+		[ -f "$f" ] && same "captures/$(basename "$f")" "$f" $full
+	done
+fi
+
+linux=$src/tests/linux/bookworm-rxe-nfs3/client/capture.pcap
+same "JSON Lines" "$linux" -j -a
+same "nanosecond stamps of a microsecond file" "$linux" -tt -a --time-stamp-precision=nano
+
+# the variants, made from the Linux capture by python3 (the byte order,
+# the snapshot length, the cuts) and editcap (nanoseconds, pcapng)
+python3 - "$linux" "$work" <<'EOF'
+import struct, sys
+src, work = sys.argv[1], sys.argv[2]
+data = open(src, 'rb').read()
+magic, = struct.unpack('<I', data[:4])
+assert magic == 0xa1b2c3d4, 'a little-endian microsecond pcap file'
+hdr = struct.unpack('<IHHiIII', data[:24])
+recs, off = [], 24
+while off < len(data):
+    ts, frac, cap, wire = struct.unpack('<IIII', data[off:off + 16])
+    recs.append((ts, frac, cap, wire, data[off + 16:off + 16 + cap]))
+    off += 16 + cap
+def write(name, endian, snaplen, records):
+    with open(work + '/' + name, 'wb') as f:
+        f.write(struct.pack(endian + 'IHHiIII', hdr[0], hdr[1], hdr[2],
+                            hdr[3], hdr[4], snaplen, hdr[6]))
+        for ts, frac, cap, wire, body in records:
+            f.write(struct.pack(endian + 'IIII', ts, frac, cap, wire) + body)
+write('swapped.pcap', '>', hdr[5], recs)
+# a snapshot length shorter than some records (libpcap cuts them)
+write('snap.pcap', '<', 200, recs)
+whole = open(work + '/swapped.pcap', 'rb').read()
+first = 24 + sum(16 + r[2] for r in recs[:40])
+open(work + '/cut-data.pcap', 'wb').write(whole[:first + 16 + 10])
+open(work + '/cut-header.pcap', 'wb').write(whole[:first + 7])
+EOF
+same "the other byte order" "$work/swapped.pcap" $full
+same "records longer than the snapshot length" "$work/snap.pcap" $full
+same "cut short in a record's data" "$work/cut-data.pcap" -a -tt
+same "cut short in a record's header" "$work/cut-header.pcap" -a -tt
+if grep -q "truncated dump file" "$work/mapped"; then
+	pass=$((pass + 1))
+	echo "ok - a cut file is said to be cut"
+else
+	fail=$((fail + 1))
+	echo "not ok - a cut file is said to be cut:"
+	tail -2 "$work/mapped" | sed 's/^/#   /'
+fi
+if editcap -F nsecpcap "$linux" "$work/nsec.pcap" 2>/dev/null; then
+	# standard input gives no precision of its own: said on both
+	same "a nanosecond file" "$work/nsec.pcap" $full --time-stamp-precision=nano
+	same "microsecond stamps of a nanosecond file" "$work/nsec.pcap" -tt -a \
+		--time-stamp-precision=micro
+else
+	fail=$((fail + 1))
+	echo "not ok - editcap made no nanosecond file"
+fi
+if editcap -F pcapng "$linux" "$work/ng.pcapng" 2>/dev/null; then
+	same "pcapng (libpcap's reading both ways)" "$work/ng.pcapng" -a -tt
+fi
+# -w copies what it read: the in-place records written back whole
+"$dump" -q -r "$work/swapped.pcap" -w "$work/copy.pcap" 2>/dev/null
+"$dump" -q -r - -w "$work/copy-ref.pcap" <"$work/swapped.pcap" 2>/dev/null
+if cmp -s "$work/copy.pcap" "$work/copy-ref.pcap"; then
+	pass=$((pass + 1))
+	echo "ok - -w of a file read in place equals -w of libpcap's reading"
+else
+	fail=$((fail + 1))
+	echo "not ok - -w of a file read in place differs"
+fi
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
