@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "../peer/engine.h"
+#include "../peer/mount.h"
 #include "../peer/xport_net.h"
 #include "../peer/xport_pcap.h"
 #include "version.h"
@@ -33,12 +34,14 @@ static void usage(FILE *to)
 {
 	fprintf(to,
 "usage: rpcrdma-peer pcap -o FILE [options]\n"
+"       rpcrdma-peer image -o FILE\n"
 "       rpcrdma-peer server [-t udp|tcp|verbs] [options]\n"
 "       rpcrdma-peer client [-t udp|tcp|verbs] [options]\n"
 "\n"
 "  -t, --transport T     udp (software RoCEv2, default), tcp (software\n"
 "                        iWARP), verbs (rdma-core); pcap mode is its own\n"
-"  -o, --output FILE     capture file to write (pcap mode)\n"
+"  -o, --output FILE     capture file to write (pcap mode); image mode:\n"
+"                        the file READ replies are checked against\n"
 "  -s, --scenario NAME   what the client runs (default mixed; 'list')\n"
 "  -n, --calls N         forward calls the client makes (default 64)\n"
 "  -r, --rate N          calls per second (default: as credits allow)\n"
@@ -57,6 +60,10 @@ static void usage(FILE *to)
 "  -l, --local ADDR      address to bind (client 127.0.0.1, server 127.0.0.2\n"
 "                        for udp, 127.0.0.1 for tcp)\n"
 "  -a, --remote ADDR     the server's address (client)\n"
+"      --mount EXPORT    client: real file handles, EXPORT's from the\n"
+"                        server's MOUNT service and its file data.bin's\n"
+"                        (NFSv3 LOOKUP), over TCP; data.bin must hold\n"
+"                        what image mode writes\n"
 "  -p, --port N          UDP port (4791) or TCP port (20049)\n"
 "      --markers         tcp: negotiate and send MPA markers\n"
 "      --no-crc          tcp: do not negotiate MPA CRCs\n"
@@ -94,7 +101,7 @@ static bool fault_is_server(unsigned f)
 }
 
 struct opts {
-	const char *mode, *transport, *output, *local, *remote;
+	const char *mode, *transport, *output, *local, *remote, *mount;
 	struct peer_config cfg;
 	uint16_t port;
 	bool markers, no_crc, quiet, no_align;
@@ -119,7 +126,7 @@ static int parse(int argc, char **argv, struct opts *o)
 {
 	enum { O_VARY = 256, O_ISEND, O_IRECV, O_NORINVAL, O_NOPD, O_RRC,
 	       O_NOBC, O_IOSIZE, O_MARKERS, O_NOCRC, O_DROP, O_FAULT,
-	       O_TIMEOUT, O_MPAREV, O_NOALIGN };
+	       O_TIMEOUT, O_MPAREV, O_NOALIGN, O_MOUNT };
 	static const struct option lo[] = {
 		{ "transport", required_argument, NULL, 't' },
 		{ "output", required_argument, NULL, 'o' },
@@ -146,6 +153,7 @@ static int parse(int argc, char **argv, struct opts *o)
 		{ "drop", required_argument, NULL, O_DROP },
 		{ "fault", required_argument, NULL, O_FAULT },
 		{ "timeout", required_argument, NULL, O_TIMEOUT },
+		{ "mount", required_argument, NULL, O_MOUNT },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
@@ -166,7 +174,8 @@ static int parse(int argc, char **argv, struct opts *o)
 		return -1;
 	}
 	o->mode = argv[1];
-	bool client = !strcmp(o->mode, "client") || !strcmp(o->mode, "pcap");
+	bool client = !strcmp(o->mode, "client") || !strcmp(o->mode, "pcap") ||
+		      !strcmp(o->mode, "image");
 	if (!client && strcmp(o->mode, "server")) {
 		fprintf(stderr, "rpcrdma-peer: unknown mode '%s'\n", o->mode);
 		return -1;
@@ -266,6 +275,7 @@ static int parse(int argc, char **argv, struct opts *o)
 				goto bad;
 			o->timeout_s = (int)v;
 			break;
+		case O_MOUNT: o->mount = optarg; break;
 		case 'q': o->quiet = true; break;
 		case 'v': o->cfg.verbose++; break;
 		case 'h': usage(stdout); exit(0);
@@ -282,8 +292,12 @@ bad:
 			argv[optind]);
 		return -1;
 	}
-	if (!strcmp(o->mode, "pcap") && !o->output) {
-		fprintf(stderr, "rpcrdma-peer: pcap mode needs -o FILE\n");
+	if ((!strcmp(o->mode, "pcap") || !strcmp(o->mode, "image")) && !o->output) {
+		fprintf(stderr, "rpcrdma-peer: %s mode needs -o FILE\n", o->mode);
+		return -1;
+	}
+	if (o->mount && (strcmp(o->mode, "client") || !o->remote)) {
+		fprintf(stderr, "rpcrdma-peer: --mount is for a client with -a ADDR\n");
 		return -1;
 	}
 	if (strcmp(o->transport, "udp") && strcmp(o->transport, "tcp") &&
@@ -388,6 +402,16 @@ static int run_net(struct opts *o)
 	bool server = !strcmp(o->mode, "server");
 	struct peer_config cfg = o->cfg;
 	cfg.faults = side_faults(o->faults, server);
+	struct pe_handles handles;
+	if (o->mount) {
+		char why[256];
+		if (!pe_mount(o->remote, o->mount, "data.bin", &handles, why,
+			      sizeof(why))) {
+			fprintf(stderr, "rpcrdma-peer: --mount %s: %s\n", o->mount, why);
+			return EXIT_FAIL;
+		}
+		cfg.handles = &handles;
+	}
 	uint8_t pd[8];
 	uint32_t pdn = peer_private_data(&cfg, pd);
 	struct net_opts no = {
@@ -460,6 +484,19 @@ static int run_net(struct opts *o)
 	return rc ? rc : frc;
 }
 
+/* The file a client's READs expect: what a real server's data.bin holds. */
+static int write_image(const struct opts *o)
+{
+	uint32_t size;
+	const uint8_t *image = peer_file_image(&size);
+	FILE *f = fopen(o->output, "wb");
+	if (!f || fwrite(image, 1, size, f) != size || fclose(f) != 0) {
+		fprintf(stderr, "rpcrdma-peer: %s: %s\n", o->output, strerror(errno));
+		return EXIT_FAIL;
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct opts o;
@@ -474,5 +511,7 @@ int main(int argc, char **argv)
 	o.cfg.faults = o.faults;
 	if (!strcmp(o.mode, "pcap"))
 		return run_pcap(&o);
+	if (!strcmp(o.mode, "image"))
+		return write_image(&o);
 	return run_net(&o);
 }

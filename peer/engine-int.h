@@ -31,6 +31,12 @@
 #define MAX_RRC 64
 #define SEG_MAX 4096u       /* bytes per chunk segment the requester offers */
 #define FILE_SIZE (1u << 20)
+/* RFC 1813 §2.6: a fattr3, and the wcc_attr of a pre_op_attr */
+#define FATTR3_LEN 84u
+#define WCC_ATTR_LEN 24u
+/* a symlink target a real server takes: Linux's nfsd decodes at most one
+ * page of it (4096 bytes; its PATH_MAX) */
+#define SYMLINK_TARGET_MAX 4000u
 
 /* ---- engine state -------------------------------------------------------- */
 

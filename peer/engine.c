@@ -101,6 +101,12 @@ const uint8_t *pe_file_image(void)
 	return image;
 }
 
+const uint8_t *peer_file_image(uint32_t *size)
+{
+	*size = FILE_SIZE;
+	return pe_file_image();
+}
+
 bool pe_fault(const struct engine *e, enum fault f)
 {
 	return (e->cfg.faults >> f) & 1u;

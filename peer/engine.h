@@ -36,6 +36,14 @@ const char *fault_name(unsigned f);
 const char *fault_what(unsigned f);
 int fault_by_name(const char *name);
 
+/* NFSv3 file handles (RFC 1813 §2.3.3: at most 64 bytes): a directory's
+ * and a file's in it, which the requester's calls name. */
+#define PE_FH_MAX 64
+struct pe_handles {
+	uint8_t dir[PE_FH_MAX], file[PE_FH_MAX];
+	uint32_t dir_len, file_len;
+};
+
 struct peer_config {
 	bool requester;
 	uint32_t credits;        /* requested (client) or granted (server) */
@@ -54,6 +62,9 @@ struct peer_config {
 	uint32_t rrc_timeout_ms;
 	uint32_t io_size;        /* bytes per READ/WRITE */
 	uint32_t xid_seed;       /* first xid; 0 picks one from the clock */
+	/* client: a real server's handles (pe_mount), NULL for the peer's
+	 * own responder's one file */
+	const struct pe_handles *handles;
 	int verbose;
 };
 
@@ -61,6 +72,10 @@ void peer_config_defaults(struct peer_config *c, bool requester);
 
 /* The 8 RFC 8797 bytes this side sends (fewer with the truncation fault). */
 uint32_t peer_private_data(const struct peer_config *c, uint8_t out[8]);
+
+/* The contents of the one file, which READ replies are checked against:
+ * FILE_SIZE bytes. */
+const uint8_t *peer_file_image(uint32_t *size);
 
 /* Scenarios the client can run; each names what it exercises. */
 struct scenario {

@@ -49,6 +49,19 @@ static void offer_chunk(struct engine *e, struct call *c, struct rr_rpcrdma *h,
 	}
 }
 
+/* The file's handle, or with dir its directory's: a real server's when
+ * the configuration has them, else the peer's own responder's one. */
+static void put_fh(struct rr_buf *b, const struct engine *e, bool dir)
+{
+	const struct pe_handles *h = e->cfg.handles;
+	if (!h)
+		rr_put_xdr_opaque(b, pe_file_fh, sizeof(pe_file_fh));
+	else if (dir)
+		rr_put_xdr_opaque(b, h->dir, h->dir_len);
+	else
+		rr_put_xdr_opaque(b, h->file, h->file_len);
+}
+
 enum op { OP_NULL, OP_GETATTR, OP_LOOKUP, OP_READ, OP_WRITE, OP_LONG,
 	  OP_RDP_CHUNK, OP_RDP_RRC };
 
@@ -125,12 +138,12 @@ static void issue(struct engine *e)
 	case OP_GETATTR:
 		c->proc = NFS3_GETATTR;
 		pe_rpc_call(&b, rpc_xid, RR_PROG_NFS, NFS_VERS, NFS3_GETATTR);
-		rr_put_xdr_opaque(&b, pe_file_fh, sizeof(pe_file_fh));
+		put_fh(&b, e, false);
 		break;
 	case OP_LOOKUP:
 		c->proc = NFS3_LOOKUP;
 		pe_rpc_call(&b, rpc_xid, RR_PROG_NFS, NFS_VERS, NFS3_LOOKUP);
-		rr_put_xdr_opaque(&b, pe_file_fh, sizeof(pe_file_fh));
+		put_fh(&b, e, true);
 		rr_put_xdr_opaque(&b, "data.bin", 8);
 		break;
 	case OP_READ: {
@@ -141,7 +154,7 @@ static void issue(struct engine *e)
 		if (!c->data)
 			abort();
 		pe_rpc_call(&b, rpc_xid, RR_PROG_NFS, NFS_VERS, NFS3_READ);
-		rr_put_xdr_opaque(&b, pe_file_fh, sizeof(pe_file_fh));
+		put_fh(&b, e, false);
 		rr_put_be64(&b, c->offset);
 		rr_put_be32(&b, c->count);
 		/* §3.4.6: the result data is DDP-eligible */
@@ -158,7 +171,7 @@ static void issue(struct engine *e)
 			abort();
 		memcpy(c->data, pe_file_image() + c->offset, c->count);
 		pe_rpc_call(&b, rpc_xid, RR_PROG_NFS, NFS_VERS, NFS3_WRITE);
-		rr_put_xdr_opaque(&b, pe_file_fh, sizeof(pe_file_fh));
+		put_fh(&b, e, false);
 		rr_put_be64(&b, c->offset);
 		rr_put_be32(&b, c->count);
 		rr_put_be32(&b, 2);          /* FILE_SYNC */
@@ -174,11 +187,22 @@ static void issue(struct engine *e)
 		/* a symlink target longer than the call threshold */
 		c->proc = NFS3_SYMLINK;
 		pe_rpc_call(&b, rpc_xid, RR_PROG_NFS, NFS_VERS, NFS3_SYMLINK);
-		rr_put_xdr_opaque(&b, pe_file_fh, sizeof(pe_file_fh));
-		rr_put_xdr_opaque(&b, "link", 4);
+		put_fh(&b, e, true);
+		uint32_t tlen = e->th.call + 256;
+		if (e->cfg.handles) {
+			/* a real server's directory: a name of its own for
+			 * each call, and a target Linux's nfsd can decode (it
+			 * takes at most one page; RFC 1813 sets no limit) */
+			char name[24];
+			int n = snprintf(name, sizeof(name), "link-%08x", xid);
+			rr_put_xdr_opaque(&b, name, (uint32_t)n);
+			if (tlen > SYMLINK_TARGET_MAX)
+				tlen = SYMLINK_TARGET_MAX;
+		} else {
+			rr_put_xdr_opaque(&b, "link", 4);
+		}
 		for (int i = 0; i < 6; i++)
 			rr_put_be32(&b, 0);  /* sattr3: nothing set */
-		uint32_t tlen = e->th.call + 256;
 		char *target = malloc(tlen);
 		if (!target)
 			abort();
@@ -192,7 +216,7 @@ static void issue(struct engine *e)
 	case OP_RDP_RRC:
 		c->proc = NFS3_READDIRPLUS;
 		pe_rpc_call(&b, rpc_xid, RR_PROG_NFS, NFS_VERS, NFS3_READDIRPLUS);
-		rr_put_xdr_opaque(&b, pe_file_fh, sizeof(pe_file_fh));
+		put_fh(&b, e, true);
 		rr_put_be64(&b, 0);
 		rr_put_be64(&b, 0);
 		rr_put_be32(&b, 4096);
@@ -321,6 +345,13 @@ void pe_call_finish(struct engine *e, struct call *c)
 	e->st.replies++;
 }
 
+/* RFC 1813 §2.6: post_op_attr, a fattr3 when attributes_follow. */
+static void skip_post_op_attr(struct rr_xdr *x)
+{
+	if (rr_xdr_u32(x))
+		rr_xdr_skip(x, FATTR3_LEN);
+}
+
 /* The RPC reply, wherever it arrived: check what the procedure promised. */
 void pe_check_reply(struct engine *e, struct call *c, const uint8_t *rpc,
 			uint32_t len, const struct rr_rpcrdma *h)
@@ -340,7 +371,7 @@ void pe_check_reply(struct engine *e, struct call *c, const uint8_t *rpc,
 		return;
 	}
 	if (c->proc == NFS3_READ) {
-		rr_xdr_u32(&x);              /* post_op_attr absent */
+		skip_post_op_attr(&x);
 		uint32_t count = rr_xdr_u32(&x);
 		rr_xdr_u32(&x);              /* eof */
 		uint32_t datalen = rr_xdr_u32(&x);
@@ -360,8 +391,10 @@ void pe_check_reply(struct engine *e, struct call *c, const uint8_t *rpc,
 		}
 	}
 	if (c->proc == NFS3_WRITE) {
-		rr_xdr_u32(&x);              /* wcc before */
-		rr_xdr_u32(&x);              /* wcc after */
+		/* wcc_data: pre_op_attr, then post_op_attr */
+		if (rr_xdr_u32(&x))
+			rr_xdr_skip(&x, WCC_ATTR_LEN);
+		skip_post_op_attr(&x);
 		if (rr_xdr_u32(&x) != c->count || x.error)
 			pe_fail(e, "WRITE reply count differs", c->xid);
 	}

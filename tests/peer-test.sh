@@ -266,6 +266,16 @@ check "an unreachable server: exit 2 with a message" \
 rc=$?
 check "tcp to a port nobody listens on: exit 2 with a message" \
 	sh -c "test $rc = 2 && grep -q 'cannot connect to 127.0.0.1:20999' '$work/refused'"
+# no portmapper on 127.0.0.9: no handles, no run
+"$peer" client -q --timeout 1 -a 127.0.0.9 --mount /export >"$work/mount" 2>&1
+rc=$?
+check "--mount without a server's MOUNT service: exit 2, says which" \
+	sh -c "test $rc = 2 && grep -q -- '--mount /export: 127.0.0.9 port 111' '$work/mount'"
+"$peer" client --mount /export >"$work/mount-usage" 2>&1
+check "--mount without -a: exit 1 with the usage" \
+	sh -c "test $? = 1 && grep -q 'for a client with -a ADDR' '$work/mount-usage'"
+"$peer" image -o "$work/image" && size=$(wc -c <"$work/image")
+check "image mode writes the 1 MiB READs expect" test "${size:-0}" = 1048576
 "$peer" client -t verbs >"$work/verbs" 2>&1
 rc=$?
 check "verbs without an RDMA device: exit 2, says why" \

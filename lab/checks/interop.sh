@@ -3,15 +3,19 @@
 t=$transport
 check_eq "interop/$t: server job exit status" 0 "$(cat server/job.status 2>/dev/null)"
 check_eq "interop/$t: client job exit status" 0 "$(cat client/job.status 2>/dev/null)"
-# Every call is answered (the summary's first line).  The peer's file
-# handles are made up, so nfsd answers NFS3ERR_STALE, and its SYMLINK Long
-# Call is refused: the peer exits 2 on those, which is not checked here.
+# Every call is answered (the summary's first line) and every answer is
+# what the peer checks: NFS3_OK on the handles mountd and LOOKUP gave, READ
+# data equal to data.bin's, WRITE counts, the Long Call's SYMLINK made.
 for s in null inline read write long-call reply-chunk mixed; do
 	check_eq "interop/$t: rpcrdma-peer client -t verbs -s $s: every call answered" \
 		"calls 8  replies 8" "$(sed -n 's/^\(calls [0-9]*  replies [0-9]*\) .*/\1/p' "client/peer-$s.out")"
+	check_eq "interop/$t: -s $s: every reply NFS3_OK and as checked (exit status 0)" 0 \
+		"$(workload_value client "peer_$s")"
 done
-check_eq "interop/$t: rpcrdma-peer client -t verbs -s null: exit status 0" 0 \
-	"$(workload_value client peer_null)"
+check_eq "interop/$t: data.bin written from the peer's image" 0 "$(workload_value server image_written)"
+check_eq "interop/$t: data.bin as it began after the peer's WRITEs" 0 "$(workload_value server data_intact)"
+# long-call: 8 SYMLINKs; mixed: one in each 8 calls
+check_eq "interop/$t: symlinks the Long Calls made" 9 "$(workload_value server symlinks_made)"
 "$LAB_DUMP" -q --stats=json -r client/capture.pcap >"$work/stats.json" 2>"$work/dump.err" ||
 	check_fail "interop/$t: rpcrdma-dump decodes the capture" "$(cat "$work/dump.err")"
 check_eq "interop/$t: truncated or malformed frames" "0 0" \
