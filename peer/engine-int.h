@@ -79,21 +79,17 @@ struct engine {
 	uint32_t peer_credits_raw;
 	/* requester */
 	uint32_t granted, in_flight, issued, completed, next_xid;
-	bool over_credit_done, vers_fault_done, xid_fault_done;
-	bool inline_fault_done, small_chunk_done, done_unknown_done;
-	bool msgp_fault_done;
 	uint64_t next_issue_ms;
 	struct call calls[MAX_CALLS];
 	/* responder */
 	struct srv_call srv[MAX_SRV];
 	struct rrc rrc[MAX_RRC];
 	uint32_t replies_sent;
-	bool zero_credit_done, write_beyond_done, swi_fault_done;
-	bool bc_chunk_done;
 	/* backward direction */
 	uint32_t bc_next_xid, bc_in_flight, bc_granted;
 	uint64_t bc_sent;
 	bool disconnected;
+	uint32_t faults_done;     /* faults of the plan committed (1u << f) */
 	char failure[256];
 	struct peer_stats st;
 	struct rr_note note;
@@ -103,7 +99,16 @@ extern const uint8_t pe_file_fh[32];  /* the one file's handle */
 
 /* engine.c */
 const uint8_t *pe_file_image(void);
+/*
+ * The faults asked for are the plan (cfg.faults); the roles consult it
+ * where each violation can happen.  pe_fault: in the plan (a fault that
+ * acts every time); pe_fault_due: in the plan and not committed yet;
+ * pe_fault_once: due, and now committed (call it last in a condition).
+ */
 bool pe_fault(const struct engine *e, enum fault f);
+bool pe_fault_due(const struct engine *e, enum fault f);
+void pe_fault_committed(struct engine *e, enum fault f);
+bool pe_fault_once(struct engine *e, enum fault f);
 void pe_fail(struct engine *e, const char *why, uint32_t xid);
 void pe_hdr_init(struct rr_rpcrdma *h, uint32_t xid, uint32_t credits,
 		     uint32_t proc);
@@ -111,6 +116,8 @@ void pe_rpc_call(struct rr_buf *b, uint32_t xid, uint32_t prog,
 		     uint32_t vers, uint32_t proc);
 void pe_rpc_reply(struct rr_buf *b, uint32_t xid);
 void pe_put_fattr3(struct rr_buf *b, uint32_t type, uint64_t size);
+/* the directory's fattr3 (RFC 1813 §2.6) */
+void pe_put_dir_fattr3(struct rr_buf *b);
 void pe_send_msg(struct engine *e, const struct rr_rpcrdma *h,
 		     const uint8_t *body, uint32_t body_len, uint32_t inv);
 
@@ -121,6 +128,24 @@ void pe_check_reply(struct engine *e, struct call *c, const uint8_t *rpc,
 void pe_send_done(struct engine *e, struct call *c);
 void pe_requester_reply(struct engine *e, const uint8_t *m,
 			    const struct rr_rpcrdma *h);
+
+/* nfs3.c: the reply body to NFSv3 procedure proc with arguments x,
+ * appended to b after the RPC reply header */
+struct pe_nfs3_result {
+	bool unavailable;        /* PROC_UNAVAIL */
+	bool bad_args;           /* answered with ERR_CHUNK, as before */
+	/* READ: data the responder places (write chunk or inline) */
+	const uint8_t *data;
+	uint32_t data_len;
+};
+void pe_nfs3_execute(uint32_t proc, struct rr_xdr *x, struct rr_buf *b,
+		     struct pe_nfs3_result *res);
+
+/* backchannel.c: RFC 8167's backward direction */
+void pe_bc_call(struct engine *e);
+bool pe_bc_is_backward(const struct engine *e, const uint8_t *m,
+		       const struct rr_rpcrdma *h);
+void pe_bc_receive(struct engine *e, const uint8_t *m, const struct rr_rpcrdma *h);
 
 /* responder.c */
 uint32_t pe_grant(struct engine *e);

@@ -112,6 +112,24 @@ bool pe_fault(const struct engine *e, enum fault f)
 	return (e->cfg.faults >> f) & 1u;
 }
 
+bool pe_fault_due(const struct engine *e, enum fault f)
+{
+	return pe_fault(e, f) && !((e->faults_done >> f) & 1u);
+}
+
+void pe_fault_committed(struct engine *e, enum fault f)
+{
+	e->faults_done |= 1u << f;
+}
+
+bool pe_fault_once(struct engine *e, enum fault f)
+{
+	if (!pe_fault_due(e, f))
+		return false;
+	pe_fault_committed(e, f);
+	return true;
+}
+
 void pe_fail(struct engine *e, const char *why, uint32_t xid)
 {
 	e->st.failures++;
@@ -215,20 +233,31 @@ void pe_rpc_reply(struct rr_buf *b, uint32_t xid)
 
 const uint8_t pe_file_fh[32] = { 1, 0, 7, 0, 0x2d, 0x11, 0x93, 0x8c, 1 };
 
-void pe_put_fattr3(struct rr_buf *b, uint32_t type, uint64_t size)
+static void put_fattr3(struct rr_buf *b, uint32_t type, uint32_t mode,
+		       uint32_t nlink, uint64_t size, uint64_t fileid)
 {
-	uint32_t w[] = { type, 0644, 1, 1000, 1000 };
+	uint32_t w[] = { type, mode, nlink, 1000, 1000 };
 	for (unsigned i = 0; i < 5; i++)
 		rr_put_be32(b, w[i]);
 	rr_put_be64(b, size);
 	rr_put_be64(b, size);
 	rr_put_be64(b, 0);
 	rr_put_be64(b, 0x1234);
-	rr_put_be64(b, 0x2001);
+	rr_put_be64(b, fileid);
 	for (int i = 0; i < 3; i++) {
 		rr_put_be32(b, 1767225600);
 		rr_put_be32(b, 0);
 	}
+}
+
+void pe_put_fattr3(struct rr_buf *b, uint32_t type, uint64_t size)
+{
+	put_fattr3(b, type, 0644, 1, size, 0x2001);
+}
+
+void pe_put_dir_fattr3(struct rr_buf *b)
+{
+	put_fattr3(b, 2 /* NF3DIR */, 0777, 2, 4096, 0x2000);
 }
 
 /* Sends a header followed by body bytes as one message. */
@@ -273,19 +302,6 @@ static void on_read_done(struct engine *e, uint64_t cookie)
 	}
 }
 
-/* RFC 8167 §4: a CALL from the responder, or a REPLY from the requester. */
-static bool is_backward(const struct engine *e, const uint8_t *m,
-			const struct rr_rpcrdma *h)
-{
-	if (h->proc != RR_RDMA_MSG || h->payload.len < 8)
-		return false;
-	struct rr_xdr x;
-	rr_xdr_init(&x, m + h->payload.off, 8);
-	rr_xdr_u32(&x);
-	uint32_t type = rr_xdr_u32(&x);
-	return e->cfg.requester ? type == RR_RPC_CALL : type == RR_RPC_REPLY;
-}
-
 static void on_recv(struct engine *e, uint8_t *m, uint32_t len)
 {
 	struct rr_rpcrdma h;
@@ -304,33 +320,8 @@ static void on_recv(struct engine *e, uint8_t *m, uint32_t len)
 		free(m);
 		return;
 	}
-	if (is_backward(e, m, &h)) {
-		if (e->cfg.requester) {
-			/* answer the backward call inline, empty lists */
-			uint8_t body[256];
-			struct rr_buf b;
-			struct rr_rpcrdma r;
-			struct rr_rpc rpc;
-			rr_rpc_decode(m, h.payload.off, h.payload.len,
-				      h.payload.len, &rpc, &e->note);
-			rr_buf_init(&b, body, sizeof(body));
-			pe_rpc_reply(&b, rpc.xid);
-			if (rpc.proc == 1) {
-				rr_put_be32(&b, 0);          /* NFS4_OK */
-				rr_put_xdr_opaque(&b, "", 0);
-				rr_put_be32(&b, 1);
-				rr_put_be32(&b, 4);          /* OP_CB_RECALL */
-				rr_put_be32(&b, 0);
-			}
-			pe_hdr_init(&r, h.xid, e->cfg.bc_credits, RR_RDMA_MSG);
-			pe_send_msg(e, &r, body, (uint32_t)b.len, 0);
-			e->st.bc_replies++;
-		} else {
-			if (e->bc_in_flight)
-				e->bc_in_flight--;
-			e->bc_granted = h.credits ? h.credits : 1;
-			e->st.bc_replies++;
-		}
+	if (pe_bc_is_backward(e, m, &h)) {
+		pe_bc_receive(e, m, &h);
 		free(m);
 		return;
 	}

@@ -109,21 +109,17 @@ static void issue(struct engine *e)
 	c->start_us = now_us();
 	rr_buf_init(&b, payload, sizeof(payload));
 	uint32_t rpc_xid = xid;
-	if (pe_fault(e, FAULT_XID_MISMATCH) && !e->xid_fault_done) {
-		e->xid_fault_done = true;
+	if (pe_fault_once(e, FAULT_XID_MISMATCH)) {
 		rpc_xid = xid ^ 0x00ff0000;
 	}
-	if (pe_fault(e, FAULT_WRONG_VERS) && !e->vers_fault_done) {
-		e->vers_fault_done = true;
+	if (pe_fault_once(e, FAULT_WRONG_VERS)) {
 		h.vers = 2;
 		c->expect_error = true;
 		o = OP_NULL;
 	}
-	if (pe_fault(e, FAULT_MSGP) && !e->msgp_fault_done &&
-	    e->issued >= 2) {
+	if (e->issued >= 2 && pe_fault_once(e, FAULT_MSGP)) {
 		/* RFC 8166 §4.6.1: RDMA_MSGP is no longer to be sent; the
 		 * responder answers ERR_CHUNK.  RFC 5666's padding fields. */
-		e->msgp_fault_done = true;
 		h.proc = RR_RDMA_MSGP;
 		h.align = 4096;
 		h.thresh = 1024;
@@ -224,9 +220,7 @@ static void issue(struct engine *e)
 		if (o == OP_RDP_CHUNK) {
 			/* the reply may pass the reply threshold (§3.4.7) */
 			c->reply_buf_len = 8192 + 512;
-			if (pe_fault(e, FAULT_REPLY_CHUNK_SMALL) &&
-			    !e->small_chunk_done) {
-				e->small_chunk_done = true;
+			if (pe_fault_once(e, FAULT_REPLY_CHUNK_SMALL)) {
 				c->reply_buf_len = 512;
 				c->expect_error = true;
 			}
@@ -250,8 +244,8 @@ static void issue(struct engine *e)
 	struct rr_buf hb;
 	rr_buf_init(&hb, hdr_bytes, sizeof(hdr_bytes));
 	rr_rpcrdma_encode(&hb, &h);
-	bool force_inline = pe_fault(e, FAULT_INLINE_TOO_BIG) &&
-			    !e->inline_fault_done && o == OP_LONG;
+	bool force_inline = pe_fault_due(e, FAULT_INLINE_TOO_BIG) &&
+			    o == OP_LONG;
 	if (hb.len + b.len > e->th.call && !force_inline) {
 		c->msg = malloc(b.len);
 		if (!c->msg)
@@ -275,7 +269,7 @@ static void issue(struct engine *e)
 		pe_send_msg(e, &h, NULL, 0, 0);
 	} else {
 		if (force_inline)
-			e->inline_fault_done = true;
+			pe_fault_committed(e, FAULT_INLINE_TOO_BIG);
 		pe_send_msg(e, &h, payload, (uint32_t)b.len, 0);
 	}
 	for (unsigned i = 0; i < h.nsegs; i++)
@@ -293,10 +287,8 @@ void engine_kick(struct engine *e, uint64_t now)
 		return;
 	while (e->issued < e->cfg.calls) {
 		uint32_t allowed = e->granted ? e->granted : 1;
-		if (pe_fault(e, FAULT_OVER_CREDIT) && !e->over_credit_done &&
-		    e->in_flight == allowed) {
+		if (e->in_flight == allowed && pe_fault_once(e, FAULT_OVER_CREDIT)) {
 			/* one call more than granted, once */
-			e->over_credit_done = true;
 			allowed++;
 		}
 		if (e->in_flight >= allowed)
@@ -310,10 +302,8 @@ void engine_kick(struct engine *e, uint64_t now)
 		if (e->cfg.rate)
 			break;
 	}
-	if (pe_fault(e, FAULT_DONE_UNKNOWN) && !e->done_unknown_done &&
-	    e->completed > 0) {
+	if (e->completed > 0 && pe_fault_once(e, FAULT_DONE_UNKNOWN)) {
 		struct rr_rpcrdma d;
-		e->done_unknown_done = true;
 		pe_hdr_init(&d, 0xdead0001, e->cfg.credits, RR_RDMA_DONE);
 		pe_send_msg(e, &d, NULL, 0, 0);
 		e->st.dones++;

@@ -1,22 +1,19 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * The responder of RPC-over-RDMA v1 (RFC 8166), an NFSv3-shaped server
- * (RFC 1813): read chunks pulled with RDMA READ, results pushed with RDMA
+ * The responder of RPC-over-RDMA v1 (RFC 8166) for the NFSv3 server of
+ * nfs3.c: read chunks pulled with RDMA READ, results pushed with RDMA
  * WRITE, the reply chunk used or, with reliable reply on, a read chunk of
  * its own released by RDMA_DONE (draft-cel-nfsv4-rpcrdma-reliable-reply),
- * ERR_VERS and ERR_CHUNK answered (§4.5), and calls of the backward
- * direction (RFC 8167).
+ * ERR_VERS and ERR_CHUNK answered (§4.5); before every eighth reply a
+ * call of the backward direction (backchannel.c).
  */
 #define _DEFAULT_SOURCE
 #include "engine-int.h"
 
 uint32_t pe_grant(struct engine *e)
 {
-	if (pe_fault(e, FAULT_ZERO_CREDIT) && !e->zero_credit_done &&
-	    e->replies_sent == 3) {
-		e->zero_credit_done = true;
+	if (e->replies_sent == 3 && pe_fault_once(e, FAULT_ZERO_CREDIT))
 		return 0;
-	}
 	if (e->cfg.vary_credits && (e->replies_sent / 16) % 2)
 		return e->cfg.credits / 2 ? e->cfg.credits / 2 : 1;
 	return e->cfg.credits;
@@ -37,55 +34,17 @@ void pe_reply_error(struct engine *e, uint32_t xid, uint32_t vers,
 /* Send With Invalidate: only when both set R (RFC 8797 §4.2), or forced. */
 static uint32_t invalidate_key(struct engine *e, const struct rr_rpcrdma *call)
 {
-	bool forced = pe_fault(e, FAULT_SWI_WITHOUT_R) && !e->swi_fault_done;
+	bool forced = pe_fault_due(e, FAULT_SWI_WITHOUT_R);
 	if (!e->th.remote_invalidation && !forced)
 		return 0;
 	for (unsigned i = 0; i < call->nsegs; i++)
 		if (call->segs[i].list != RR_LIST_READ) {
 			if (forced)
-				e->swi_fault_done = true;
+				pe_fault_committed(e, FAULT_SWI_WITHOUT_R);
 			e->st.invalidations++;
 			return call->segs[i].handle;
 		}
 	return 0;
-}
-
-/* READDIRPLUS3res for the one directory, built once. */
-static void readdirplus_body(struct rr_buf *b);
-
-static void readdirplus_reply(struct rr_buf *b, uint32_t xid)
-{
-	static uint8_t body[8192];
-	static size_t body_len;
-	if (!body_len) {
-		struct rr_buf bb;
-		rr_buf_init(&bb, body, sizeof(body));
-		readdirplus_body(&bb);
-		body_len = bb.len;
-	}
-	pe_rpc_reply(b, xid);
-	rr_put_bytes(b, body, body_len);
-}
-
-static void readdirplus_body(struct rr_buf *b)
-{
-	rr_put_be32(b, 0);
-	rr_put_be32(b, 0);                   /* directory attributes absent */
-	rr_put_be64(b, 0x0123456789abcdefull);
-	for (int i = 0; i < 40; i++) {
-		char name[24];
-		int n = snprintf(name, sizeof(name), "file%03d.dat", i);
-		rr_put_be32(b, 1);
-		rr_put_be64(b, 0x3000u + (unsigned)i);
-		rr_put_xdr_opaque(b, name, (uint32_t)n);
-		rr_put_be64(b, (uint64_t)i + 1);
-		rr_put_be32(b, 1);
-		pe_put_fattr3(b, 1, 4096u * (unsigned)i);
-		rr_put_be32(b, 1);
-		rr_put_xdr_opaque(b, pe_file_fh, sizeof(pe_file_fh));
-	}
-	rr_put_be32(b, 0);
-	rr_put_be32(b, 1);                   /* eof */
 }
 
 /* Sends a reply built in rpc[len], choosing how it travels. */
@@ -161,43 +120,53 @@ void pe_rrc_release(struct engine *e, struct rrc *r)
 	memset(r, 0, sizeof(*r));
 }
 
-/* Backward direction (RFC 8167): the responder calls the requester. */
-static void bc_call(struct engine *e)
+/*
+ * A result's DDP-eligible data (its length word, then the bytes): pushed
+ * into the call's first write chunk, whose segments the reply reports with
+ * the lengths used (§3.4.6), or inline when the call offered none.  False
+ * when the chunk is too small.
+ */
+static bool place_data(struct engine *e, const struct rr_rpcrdma *call,
+		       struct rr_rpcrdma *h, struct rr_buf *b,
+		       const uint8_t *data, uint32_t count)
 {
-	if (!e->cfg.backchannel || e->bc_in_flight >= e->bc_granted)
-		return;
-	uint8_t body[512];
-	struct rr_buf b;
-	struct rr_rpcrdma h;
-	uint32_t xid = e->bc_next_xid++;
-	bool compound = e->bc_sent % 2;
-	rr_buf_init(&b, body, sizeof(body));
-	pe_rpc_call(&b, xid, RR_PROG_NFS4_CB, 1, compound ? 1 : 0);
-	if (compound) {
-		/* CB_COMPOUND with one CB_RECALL (RFC 8881 §20.2) */
-		rr_put_xdr_opaque(&b, "", 0);   /* tag */
-		rr_put_be32(&b, 1);             /* minorversion */
-		rr_put_be32(&b, 1);             /* callback_ident */
-		rr_put_be32(&b, 1);             /* one operation */
-		rr_put_be32(&b, 4);             /* OP_CB_RECALL */
-		rr_put_be32(&b, 1);             /* stateid seqid */
-		rr_put_bytes(&b, "recallstate!", 12);
-		rr_put_be32(&b, 0);             /* truncate */
-		rr_put_xdr_opaque(&b, pe_file_fh, sizeof(pe_file_fh));
+	uint32_t done = 0;
+	bool have_chunk = false;
+	for (unsigned i = 0; i < call->nsegs; i++) {
+		const struct rr_rdma_seg *sg = &call->segs[i];
+		if (sg->list != RR_LIST_WRITE || sg->chunk != 0)
+			continue;
+		have_chunk = true;
+		uint32_t n = count - done < sg->length ? count - done : sg->length;
+		uint32_t wire_n = n;
+		bool more_segs = i + 1 < call->nsegs &&
+				 call->segs[i + 1].list == RR_LIST_WRITE &&
+				 call->segs[i + 1].handle == sg->handle;
+		if (n && more_segs && pe_fault_once(e, FAULT_WRITE_BEYOND)) {
+			/*
+			 * 100 bytes past the segment, still inside the key's
+			 * registration (the next segment, written again right
+			 * after), so only the one rule breaks
+			 */
+			static uint8_t beyond[SEG_MAX + 100];
+			memcpy(beyond, data + done, n);
+			memset(beyond + n, 0xEE, 100);
+			xp_write(e->x, sg->handle, sg->offset, beyond, n + 100);
+			wire_n = n + 100;
+		} else if (n) {
+			xp_write(e->x, sg->handle, sg->offset, data + done, n);
+		}
+		e->st.write_bytes += wire_n;
+		rr_rpcrdma_add_segment(h, RR_LIST_WRITE, 0, 0, sg->handle, n,
+				       sg->offset);
+		done += n;
 	}
-	pe_hdr_init(&h, xid, e->cfg.bc_credits, RR_RDMA_MSG);
-	if (pe_fault(e, FAULT_BC_CHUNKS) && !e->bc_chunk_done) {
-		/* a chunk the bidirection draft forbids in this direction */
-		static uint8_t dummy[256];
-		uint64_t va;
-		e->bc_chunk_done = true;
-		uint32_t key = xp_reg(e->x, dummy, sizeof(dummy), &va);
-		rr_rpcrdma_add_segment(&h, RR_LIST_REPLY, 0, 0, key, sizeof(dummy), va);
+	if (!have_chunk) {
+		rr_put_xdr_opaque(b, data, count);
+		return true;
 	}
-	pe_send_msg(e, &h, body, (uint32_t)b.len, 0);
-	e->bc_in_flight++;
-	e->bc_sent++;
-	e->st.bc_calls++;
+	rr_put_be32(b, count);  /* data<>: in the write chunk */
+	return done >= count;
 }
 
 static void execute(struct engine *e, struct srv_call *s, const uint8_t *rpc,
@@ -217,7 +186,7 @@ static void execute(struct engine *e, struct srv_call *s, const uint8_t *rpc,
 	e->st.calls++;
 	/* a backward call before every eighth reply */
 	if (e->st.calls % 8 == 0)
-		bc_call(e);
+		pe_bc_call(e);
 
 	static uint8_t out[16384];
 	struct rr_buf b;
@@ -225,122 +194,22 @@ static void execute(struct engine *e, struct srv_call *s, const uint8_t *rpc,
 	rr_buf_init(&b, out, sizeof(out));
 	rr_xdr_init(&x, rpc + r.body.off, r.body.len);
 	pe_rpc_reply(&b, r.xid);
-	switch (r.prog == RR_PROG_NFS ? r.proc : 0xFFFF) {
-	case NFS3_NULL:
-		break;
-	case NFS3_GETATTR:
-		rr_put_be32(&b, 0);
-		pe_put_fattr3(&b, 1, FILE_SIZE);
-		break;
-	case NFS3_LOOKUP:
-		rr_put_be32(&b, 0);
-		rr_put_xdr_opaque(&b, pe_file_fh, sizeof(pe_file_fh));
-		rr_put_be32(&b, 1);
-		pe_put_fattr3(&b, 1, FILE_SIZE);
-		rr_put_be32(&b, 0);
-		break;
-	case NFS3_READ: {
-		uint32_t fhlen;
-		rr_xdr_opaque(&x, 64, &fhlen);
-		uint64_t off = rr_xdr_u64(&x);
-		uint32_t count = rr_xdr_u32(&x);
-		if (x.error || off > FILE_SIZE || count > FILE_SIZE - off) {
-			pe_reply_error(e, call->xid, 1, RR_ERR_CHUNK);
-			return;
-		}
-		const uint8_t *data = pe_file_image() + off;
-		rr_put_be32(&b, 0);
-		rr_put_be32(&b, 0);
-		rr_put_be32(&b, count);
-		rr_put_be32(&b, 1);
-		rr_put_be32(&b, count);  /* data<>: in the write chunk */
-		/* §3.4.6: push into the first write chunk, report what fit */
-		uint32_t done = 0;
-		bool have_chunk = false;
-		for (unsigned i = 0; i < call->nsegs; i++) {
-			const struct rr_rdma_seg *sg = &call->segs[i];
-			if (sg->list != RR_LIST_WRITE || sg->chunk != 0)
-				continue;
-			have_chunk = true;
-			uint32_t n = count - done < sg->length ? count - done :
-								   sg->length;
-			uint32_t wire_n = n;
-			bool more_segs = i + 1 < call->nsegs &&
-					 call->segs[i + 1].list == RR_LIST_WRITE &&
-					 call->segs[i + 1].handle == sg->handle;
-			if (pe_fault(e, FAULT_WRITE_BEYOND) && !e->write_beyond_done &&
-			    n && more_segs) {
-				/*
-				 * 100 bytes past the segment, still inside the
-				 * key's registration (the next segment, written
-				 * again right after), so only the one rule breaks
-				 */
-				e->write_beyond_done = true;
-				static uint8_t beyond[SEG_MAX + 100];
-				memcpy(beyond, data + done, n);
-				memset(beyond + n, 0xEE, 100);
-				xp_write(e->x, sg->handle, sg->offset, beyond,
-					 n + 100);
-				wire_n = n + 100;
-			} else if (n) {
-				xp_write(e->x, sg->handle, sg->offset,
-					 data + done, n);
-			}
-			e->st.write_bytes += wire_n;
-			rr_rpcrdma_add_segment(&h, RR_LIST_WRITE, 0, 0, sg->handle, n,
-				sg->offset);
-			done += n;
-		}
-		if (!have_chunk) {
-			/* no write chunk: the data goes inline */
-			b.len -= 4;
-			rr_put_xdr_opaque(&b, data, count);
-		} else if (done < count) {
-			pe_reply_error(e, call->xid, 1, RR_ERR_CHUNK);
-			return;
-		}
-		break;
+	struct pe_nfs3_result res = { .unavailable = true };
+	if (r.prog == RR_PROG_NFS)
+		pe_nfs3_execute(r.proc, &x, &b, &res);
+	if (res.bad_args) {
+		pe_reply_error(e, call->xid, 1, RR_ERR_CHUNK);
+		return;
 	}
-	case NFS3_WRITE: {
-		uint32_t fhlen, dlen;
-		rr_xdr_opaque(&x, 64, &fhlen);
-		uint64_t off = rr_xdr_u64(&x);
-		uint32_t count = rr_xdr_u32(&x);
-		uint32_t stable = rr_xdr_u32(&x);
-		const uint8_t *data = rr_xdr_opaque(&x, 1u << 20, &dlen);
-		bool ok = !x.error && dlen == count && off <= FILE_SIZE &&
-			  count <= FILE_SIZE - off &&
-			  !memcmp(data, pe_file_image() + off, count);
-		rr_put_be32(&b, ok ? 0 : NFS3ERR_IO);
-		rr_put_be32(&b, 0);
-		rr_put_be32(&b, 0);
-		if (ok) {
-			rr_put_be32(&b, count);
-			rr_put_be32(&b, stable);
-			rr_put_be64(&b, 0x5eed5eed5eed5eedull);
-		}
-		break;
-	}
-	case NFS3_SYMLINK:
-		rr_put_be32(&b, 0);
-		rr_put_be32(&b, 1);
-		rr_put_xdr_opaque(&b, pe_file_fh, sizeof(pe_file_fh));
-		rr_put_be32(&b, 0);
-		rr_put_be32(&b, 0);
-		rr_put_be32(&b, 0);
-		break;
-	case NFS3_READDIRPLUS:
-		b.len = 0;
-		readdirplus_reply(&b, r.xid);
-		break;
-	default: {
-		/* PROC_UNAVAIL */
+	if (res.unavailable) {
 		struct rr_rpc rep = { .xid = r.xid, .msg_type = RR_RPC_REPLY,
 				      .accept_stat = RR_RPC_PROC_UNAVAIL };
 		b.len = 0;
 		rr_rpc_encode(&b, &rep, NULL, NULL);
-		break;
 	}
+	if (res.data && !place_data(e, call, &h, &b, res.data, res.data_len)) {
+		pe_reply_error(e, call->xid, 1, RR_ERR_CHUNK);
+		return;
 	}
 	/* §4.3.2: the reply carries the call's write list, lengths used */
 	bool has_write = false;

@@ -21,6 +21,16 @@ check_ge() {
 	if [ -n "$3" ] && [ "$3" -ge "$2" ] 2>/dev/null; then check_line ok "$1 ($3)"
 	else check_line fail "$1" "expected at least $2, got '$3'"; fi
 }
+# The client's capture decoded whole, every call answered: check_capture_clean
+# PREFIX leaves its statistics in $work/stats.json.
+check_capture_clean() {
+	"$LAB_DUMP" -q --stats=json -r client/capture.pcap >"$work/stats.json" 2>"$work/dump.err" ||
+		check_fail "$1: rpcrdma-dump decodes the capture" "$(cat "$work/dump.err")"
+	check_eq "$1: truncated or malformed frames" "0 0" \
+		"$(sed -n 's/.* \([0-9]*\) truncated, \([0-9]*\) malformed.*/\1 \2/p' "$work/dump.err")"
+	check_eq "$1: unanswered calls" 0 "$(jq .total.unanswered "$work/stats.json")"
+}
+
 check_summary() {
 	failed=$(grep -c fail "$LAB_RESULTS" || true)
 	passed=$(grep -c '^ok' "$LAB_RESULTS" || true)
@@ -246,8 +256,7 @@ check_run() {
 	check_eq "$1/$t: 4000-byte symlink read back" 4000 "$(workload_value client symlink_target_bytes)"
 	check_eq "$1/$t: 256 KiB read back as written" 262144 "$(workload_value client read_back_bytes)"
 	check_eq "$1/$t: mount to a port without listener refused" failed "$(workload_value client refused_mount)"
-	"$LAB_DUMP" -q --stats=json -r client/capture.pcap >"$work/stats.json" 2>"$work/dump.err" ||
-		check_fail "$1/$t: rpcrdma-dump decodes the capture" "$(cat "$work/dump.err")"
+	check_capture_clean "$1/$t"
 	"$LAB_DUMP" -v -r client/capture.pcap >"$work/dump.txt" 2>&1 || true
 	# Linux's server clears R in its private data and still answers with
 	# Send With Invalidate when the client set R: RFC 8797 §4.1 forbids
@@ -255,9 +264,6 @@ check_run() {
 	"$LAB_DUMP" --findings -r client/capture.pcap >"$work/findings.txt" 2>/dev/null
 	check_eq "$1/$t: findings other than invalidate_without_r" 0 \
 		"$(grep -c -v -e invalidate_without_r -e '^$' "$work/findings.txt")"
-	check_eq "$1/$t: truncated or malformed frames" "0 0" \
-		"$(sed -n 's/.* \([0-9]*\) truncated, \([0-9]*\) malformed.*/\1 \2/p' "$work/dump.err")"
-	check_eq "$1/$t: unanswered calls" 0 "$(jq .total.unanswered "$work/stats.json")"
 	# replies by status, whether the messages are rebuilt or not (-q): a
 	# reply sent in its reply chunk has its RPC header at the chunk's head
 	"$LAB_DUMP" --stats=json -r client/capture.pcap >"$work/stats-rebuilt.json" 2>/dev/null

@@ -1,0 +1,34 @@
+# Checks of the peer-server job: Linux's NFSv3 client mounted the reference
+# peer's server over RDMA, read and wrote its file, and the capture of the
+# run decodes clean.
+t=$transport
+check_eq "peer-server/$t: server job exit status" 0 "$(cat server/job.status 2>/dev/null)"
+check_eq "peer-server/$t: client job exit status" 0 "$(cat client/job.status 2>/dev/null)"
+check_eq "peer-server/$t: the kernel mounted the peer's export" 0 "$(workload_value client mounted)"
+check_eq "peer-server/$t: data.bin's size from the peer's GETATTR" 1048576 "$(workload_value client file_size)"
+check_eq "peer-server/$t: data.bin read through the mount equals the peer's image" 0 \
+	"$(workload_value client read_equal)"
+check_eq "peer-server/$t: the image written back (the peer checks every WRITE)" 0 \
+	"$(workload_value client written_back)"
+check_eq "peer-server/$t: statfs (FSSTAT) answered" 0 "$(workload_value client statfs)"
+check_eq "peer-server/$t: unmounted" 0 "$(workload_value client unmounted)"
+check_eq "peer-server/$t: the peer server ended well when the client went" 0 \
+	"$(workload_value server peer_server)"
+# the procedures a Linux mount needs, each answered (mountstats' per-op
+# counts: transmissions without errors)
+for op in NULL GETATTR LOOKUP ACCESS READ WRITE FSSTAT FSINFO PATHCONF; do
+	check_ge "peer-server/$t: $op sent by the kernel" 1 \
+		"$(mountstats_ops client/mountstats | awk -v o="$op" '$1 == o { print $2 }')"
+done
+check_capture_clean "peer-server/$t"
+# 1 MiB read: the peer pushed it by RDMA Write into the client's write
+# chunks; 1 MiB written: the peer pulled it by RDMA Read from read chunks
+check_ge "peer-server/$t: calls with write chunks (READs of 64 KiB)" 16 "$(jq .total.chunks.write "$work/stats.json")"
+check_ge "peer-server/$t: RDMA Write bytes (the peer's READ data)" 1048576 "$(jq .total.bytes.rdma_write "$work/stats.json")"
+check_ge "peer-server/$t: RDMA Read bytes (the client's WRITE data)" 1048576 "$(jq .total.bytes.rdma_read "$work/stats.json")"
+check_eq "peer-server/$t: findings between Linux and the peer" 0 \
+	"$("$LAB_DUMP" --findings -r client/capture.pcap 2>/dev/null | grep -c .)"
+if [ -e client.console ]; then
+	check_eq "peer-server/$t: no kernel WARNING or BUG in the guests' consoles" 0 \
+		"$(cat client.console server.console | grep -c -E 'WARNING:|BUG:')"
+fi
