@@ -12,8 +12,13 @@ check_eq "peer-server/$t: the image written back (the peer checks every WRITE)" 
 	"$(workload_value client written_back)"
 check_eq "peer-server/$t: statfs (FSSTAT) answered" 0 "$(workload_value client statfs)"
 check_eq "peer-server/$t: unmounted" 0 "$(workload_value client unmounted)"
-check_eq "peer-server/$t: the peer server ended well when the client went" 0 \
+check_eq "peer-server/$t: the peer server stopped cleanly after the unmount" 0 \
 	"$(workload_value server peer_server)"
+summary=$(sed -n 's/^calls \([0-9]*\)  replies \([0-9]*\) .*/\1 \2/p' server/peer-server.out)
+check_ge "peer-server/$t: calls the peer server took" 30 "${summary% *}"
+check_eq "peer-server/$t: the peer server answered every call" "${summary% *}" "${summary#* }"
+check_eq "peer-server/$t: the peer server reported no failure" 0 \
+	"$(grep -c 'FAILED' server/peer-server.out)"
 # the procedures a Linux mount needs, each answered (mountstats' per-op
 # counts: transmissions without errors)
 for op in NULL GETATTR LOOKUP ACCESS READ WRITE FSSTAT FSINFO PATHCONF; do
