@@ -29,6 +29,9 @@ check_capture_clean() {
 	check_eq "$1: truncated or malformed frames" "0 0" \
 		"$(sed -n 's/.* \([0-9]*\) truncated, \([0-9]*\) malformed.*/\1 \2/p' "$work/dump.err")"
 	check_eq "$1: unanswered calls" 0 "$(jq .total.unanswered "$work/stats.json")"
+	# tcpdump -s 0 keeps every segment: the analyzer must follow every
+	# iWARP stream whole
+	check_eq "$1: iWARP stream gaps" 0 "$(jq .frames.iwarp_stream_gaps "$work/stats.json")"
 }
 
 check_summary() {

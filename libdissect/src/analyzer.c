@@ -232,7 +232,13 @@ rr_analyzer_frame(struct rr_analyzer *a, uint32_t link, uint64_t ts_ns,
 		if (rr_has(f, RR_LAYER_TCP) && f->unit_index == 0 &&
 		    (f->tcp.flags & (RR_TCP_FIN | RR_TCP_RST)))
 			rra_tcp_end(a, f);
-		if (f->transport == RR_TRANSPORT_IWARP && !rr_has(f, RR_LAYER_MPA)) {
+		/* Any TCP segment may belong to an iWARP connection MPA
+		 * opened: on a port not configured as iWARP, one that starts
+		 * mid-FPDU does not look like iWARP by itself (senders need
+		 * not align FPDUs with segments: Linux 6.12's siw does not
+		 * always).  The flow finds its connection or declines it. */
+		if ((f->transport == RR_TRANSPORT_IWARP || rr_has(f, RR_LAYER_TCP)) &&
+		    !rr_has(f, RR_LAYER_MPA)) {
 			/* FPDUs come from the reassembled stream, not this
 			 * segment alone: only its own layers count here */
 			if (!streamed)
