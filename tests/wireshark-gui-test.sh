@@ -43,14 +43,18 @@ if [ "$(id -u)" -eq 0 ]; then
 fi
 chmod 700 "$work/runtime"
 
-# a free display number
-display=""
-for d in $(seq 90 140); do
-	[ -e "/tmp/.X$d-lock" ] || [ -e "/tmp/.X11-unix/X$d" ] || { display=:$d; break; }
-done
-[ -n "$display" ] || { echo "FAIL: no free X display between :90 and :140"; exit 1; }
-Xvfb "$display" -screen 0 1600x1000x24 -nolisten tcp >"$work/xvfb.log" 2>&1 &
+# Xvfb takes a free display itself and writes its number once it listens
+# (-displayfd): two runs at once cannot pick the same one
+Xvfb -displayfd 3 -screen 0 1600x1000x24 -nolisten tcp >"$work/xvfb.log" 2>&1 \
+	3>"$work/display" &
 xvfb_pid=$!
+display=""
+for ((i = 0; i < 60; i++)); do
+	read -r d <"$work/display" 2>/dev/null && [ -n "$d" ] && { display=:$d; break; }
+	kill -0 "$xvfb_pid" 2>/dev/null || break
+	sleep 0.5
+done
+[ -n "$display" ] || { echo "FAIL: Xvfb gave no display:"; cat "$work/xvfb.log"; exit 1; }
 
 window_id() { # title pattern: the id of a Wireshark window whose title matches
 	xwininfo -display "$display" -root -tree 2>/dev/null |
