@@ -22,7 +22,7 @@ struct rr_mapped {
 	size_t size, off;
 	bool swapped;
 	uint32_t frac_to_ns;    /* the file's fraction of a second to ns */
-	uint32_t ns_round;      /* 1000 where p gives microseconds */
+	bool micro;             /* p gives microseconds: ns cut to them */
 	uint32_t snapshot;
 };
 
@@ -77,28 +77,19 @@ struct rr_mapped *rr_mapped_open(pcap_t *p, const char *path)
 	m->base = base;
 	m->size = (size_t)st.st_size;
 	m->off = FILE_HEADER_LEN;
-	uint32_t magic;
-	memcpy(&magic, m->base, 4);
-	m->swapped = magic == __builtin_bswap32(MAGIC_MICRO) ||
-		     magic == __builtin_bswap32(MAGIC_NANO);
-	magic = word(m, m->base);
-	uint16_t version[2];
-	memcpy(version, m->base + 4, 4);
-	if (m->swapped) {
-		version[0] = __builtin_bswap16(version[0]);
-		version[1] = __builtin_bswap16(version[1]);
-	}
-	/* pcapng, the classic format's variants and its versions before 2.4
-	 * (whose record headers libpcap reads otherwise): libpcap's */
+	m->swapped = pcap_is_swapped(p) == 1;
+	/* The byte order and version are libpcap's to tell; the magic only
+	 * here: pcapng and the classic format's variants with longer record
+	 * headers (which libpcap reads as 2.4 too), and versions before 2.4
+	 * (whose record headers libpcap reads otherwise), stay libpcap's. */
+	uint32_t magic = word(m, m->base);
 	if ((magic != MAGIC_MICRO && magic != MAGIC_NANO) ||
-	    version[0] != 2 || version[1] != 4 ||
-	    m->swapped != (pcap_is_swapped(p) == 1)) {
+	    pcap_major_version(p) != 2 || pcap_minor_version(p) != 4) {
 		rr_mapped_close(m);
 		return NULL;
 	}
 	m->frac_to_ns = magic == MAGIC_NANO ? 1 : 1000;
-	m->ns_round = pcap_get_tstamp_precision(p) == PCAP_TSTAMP_PRECISION_NANO ?
-		      1 : 1000;
+	m->micro = pcap_get_tstamp_precision(p) != PCAP_TSTAMP_PRECISION_NANO;
 	m->snapshot = (uint32_t)pcap_snapshot(p);
 	/* read once, front to back */
 	madvise(base, m->size, MADV_SEQUENTIAL | MADV_WILLNEED);
@@ -122,7 +113,9 @@ int rr_mapped_next(struct rr_mapped *m, uint64_t *ts_ns, const uint8_t **data,
 	if (cap > m->snapshot || cap > m->size - m->off - RECORD_HEADER_LEN)
 		return hand_over(m);
 	uint64_t frac = (uint64_t)word(m, h + 4) * m->frac_to_ns;
-	*ts_ns = (uint64_t)word(m, h) * 1000000000u + frac / m->ns_round * m->ns_round;
+	if (m->micro)
+		frac -= frac % 1000u;   /* as libpcap scales a nanosecond file */
+	*ts_ns = (uint64_t)word(m, h) * 1000000000u + frac;
 	*caplen = cap;
 	*wirelen = word(m, h + 12);
 	*data = h + RECORD_HEADER_LEN;

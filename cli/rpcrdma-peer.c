@@ -405,7 +405,7 @@ static int run_net(struct opts *o)
 	struct pe_handles handles;
 	if (o->mount) {
 		char why[256];
-		if (!pe_mount(o->remote, o->mount, "data.bin", &handles, why,
+		if (!pe_mount(o->remote, o->mount, PE_FILE_NAME, &handles, why,
 			      sizeof(why))) {
 			fprintf(stderr, "rpcrdma-peer: --mount %s: %s\n", o->mount, why);
 			return EXIT_FAIL;

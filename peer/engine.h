@@ -36,6 +36,10 @@ const char *fault_name(unsigned f);
 const char *fault_what(unsigned f);
 int fault_by_name(const char *name);
 
+/* The one file of the peer's server, and the one a client with a real
+ * server's handles (pe_mount) reads and writes. */
+#define PE_FILE_NAME "data.bin"
+
 /* NFSv3 file handles (RFC 1813 §2.3.3: at most 64 bytes): a directory's
  * and a file's in it, which the requester's calls name. */
 #define PE_FH_MAX 64

@@ -30,8 +30,6 @@
 /* the writes' verifier, the same across the server's life */
 #define WRITE_VERIFIER 0x5eed5eed5eed5eedull
 
-static const char file_name[] = "data.bin";
-
 static bool is_file(const uint8_t *fh, uint32_t len)
 {
 	return fh && len == sizeof(pe_file_fh) && !memcmp(fh, pe_file_fh, len);
@@ -134,8 +132,8 @@ static void lookup3(struct rr_xdr *x, struct rr_buf *b)
 	uint32_t fhlen, nlen;
 	rr_xdr_opaque(x, PE_FH_MAX, &fhlen);
 	const uint8_t *name = rr_xdr_opaque(x, 255, &nlen);
-	if (x->error || nlen != sizeof(file_name) - 1 ||
-	    memcmp(name, file_name, nlen)) {
+	if (x->error || nlen != sizeof(PE_FILE_NAME) - 1 ||
+	    memcmp(name, PE_FILE_NAME, nlen)) {
 		rr_put_be32(b, NFS3ERR_NOENT);
 		rr_put_be32(b, 0);           /* dir_attributes absent */
 		return;

@@ -140,7 +140,7 @@ static void issue(struct engine *e)
 		c->proc = NFS3_LOOKUP;
 		pe_rpc_call(&b, rpc_xid, RR_PROG_NFS, NFS_VERS, NFS3_LOOKUP);
 		put_fh(&b, e, true);
-		rr_put_xdr_opaque(&b, "data.bin", 8);
+		rr_put_xdr_opaque(&b, PE_FILE_NAME, sizeof(PE_FILE_NAME) - 1);
 		break;
 	case OP_READ: {
 		c->proc = NFS3_READ;

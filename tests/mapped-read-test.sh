@@ -13,8 +13,7 @@ src=$2
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 export TZ=UTC
-pass=0
-fail=0
+. "$(dirname "$0")/tap.sh"
 same() { # description, file, rpcrdma-dump options...
 	d=$1 f=$2
 	shift 2
@@ -24,15 +23,10 @@ same() { # description, file, rpcrdma-dump options...
 	sed -i "s|: $f: |: -: |" "$work/mapped"
 	"$dump" "$@" -r - <"$f" >"$work/libpcap" 2>&1
 	b=$?
-	if [ "$a" = "$b" ] && cmp -s "$work/mapped" "$work/libpcap" &&
-	   [ -s "$work/mapped" ]; then
-		pass=$((pass + 1))
-		echo "ok - $d (status $a, $(wc -l <"$work/mapped") lines)"
-	else
-		fail=$((fail + 1))
-		echo "not ok - $d: status $a and $b"
+	check "$d (status $a, $(wc -l <"$work/mapped") lines)" \
+		eval "[ $a = $b ] && cmp -s '$work/mapped' '$work/libpcap' && [ -s '$work/mapped' ]"
+	cmp -s "$work/libpcap" "$work/mapped" ||
 		diff "$work/libpcap" "$work/mapped" | head -8 | sed 's/^/#   /'
-	fi
 }
 # every frame with its headers, its hex and -tt's stamps; the summary
 # line and the statistics
@@ -82,22 +76,14 @@ same "the other byte order" "$work/swapped.pcap" $full
 same "records longer than the snapshot length" "$work/snap.pcap" $full
 same "cut short in a record's data" "$work/cut-data.pcap" -a -tt
 same "cut short in a record's header" "$work/cut-header.pcap" -a -tt
-if grep -q "truncated dump file" "$work/mapped"; then
-	pass=$((pass + 1))
-	echo "ok - a cut file is said to be cut"
-else
-	fail=$((fail + 1))
-	echo "not ok - a cut file is said to be cut:"
-	tail -2 "$work/mapped" | sed 's/^/#   /'
-fi
+check "a cut file is said to be cut" grep -q "truncated dump file" "$work/mapped"
 if editcap -F nsecpcap "$linux" "$work/nsec.pcap" 2>/dev/null; then
 	# standard input gives no precision of its own: said on both
 	same "a nanosecond file" "$work/nsec.pcap" $full --time-stamp-precision=nano
 	same "microsecond stamps of a nanosecond file" "$work/nsec.pcap" -tt -a \
 		--time-stamp-precision=micro
 else
-	fail=$((fail + 1))
-	echo "not ok - editcap made no nanosecond file"
+	check "editcap made a nanosecond file" false
 fi
 if editcap -F pcapng "$linux" "$work/ng.pcapng" 2>/dev/null; then
 	same "pcapng (libpcap's reading both ways)" "$work/ng.pcapng" -a -tt
@@ -105,12 +91,6 @@ fi
 # -w copies what it read: the in-place records written back whole
 "$dump" -q -r "$work/swapped.pcap" -w "$work/copy.pcap" 2>/dev/null
 "$dump" -q -r - -w "$work/copy-ref.pcap" <"$work/swapped.pcap" 2>/dev/null
-if cmp -s "$work/copy.pcap" "$work/copy-ref.pcap"; then
-	pass=$((pass + 1))
-	echo "ok - -w of a file read in place equals -w of libpcap's reading"
-else
-	fail=$((fail + 1))
-	echo "not ok - -w of a file read in place differs"
-fi
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+check "-w of a file read in place equals -w of libpcap's reading" \
+	cmp -s "$work/copy.pcap" "$work/copy-ref.pcap"
+tap_end

@@ -237,8 +237,7 @@ rr_analyzer_frame(struct rr_analyzer *a, uint32_t link, uint64_t ts_ns,
 		 * mid-FPDU does not look like iWARP by itself (senders need
 		 * not align FPDUs with segments: Linux 6.12's siw does not
 		 * always).  The flow finds its connection or declines it. */
-		if ((f->transport == RR_TRANSPORT_IWARP || rr_has(f, RR_LAYER_TCP)) &&
-		    !rr_has(f, RR_LAYER_MPA)) {
+		if (rr_has(f, RR_LAYER_TCP) && !rr_has(f, RR_LAYER_MPA)) {
 			/* FPDUs come from the reassembled stream, not this
 			 * segment alone: only its own layers count here */
 			if (!streamed)
