@@ -12,6 +12,7 @@ void rr_tp_detail_free(struct rr_tp_detail *d)
 	free(d->clients);
 	free(d->procs);
 	free(d->servers);
+	free(d->server_procs);
 	free(d->peers);
 	memset(d, 0, sizeof(*d));
 }
@@ -239,6 +240,25 @@ static void on_proc(void *ctx, const void *key, const void *value)
 	memcpy(&o->latency, &p->latency, sizeof(o->latency));
 }
 
+static void on_server_proc(void *ctx, const void *key, const void *value)
+{
+	const struct rr_tpb_proc_key *k = key;
+	const struct rr_tpb_proc *p = value;
+	struct rr_tp_detail *d = ((struct reading *)ctx)->d;
+	void *grown = room(d->server_procs, &d->cap_server_procs, d->nserver_procs,
+			   sizeof(*d->server_procs));
+	if (!grown)
+		return;
+	d->server_procs = grown;
+	struct rr_tp_proc *o = &d->server_procs[d->nserver_procs++];
+	memset(o, 0, sizeof(*o));
+	o->client_id = k->client_id;
+	snprintf(o->procedure, sizeof(o->procedure), "%.*s",
+		 (int)sizeof(k->procedure), k->procedure);
+	o->calls = p->calls;
+	memcpy(&o->latency, &p->latency, sizeof(o->latency));
+}
+
 static void on_server(void *ctx, const void *key, const void *value)
 {
 	const struct rr_tpb_server *s = value;
@@ -251,6 +271,7 @@ static void on_server(void *ctx, const void *key, const void *value)
 		return;
 	d->servers = grown;
 	struct rr_tp_server *o = &d->servers[d->nservers++];
+	memset(o, 0, sizeof(*o));
 	o->cq_id = id;
 	o->requests = s->requests;
 	memcpy(o->by_proc, s->by_proc, sizeof(o->by_proc));
@@ -315,15 +336,17 @@ void rr_trace_bpf_read(struct rr_trace_bpf *b, struct rr_tp_stats *s,
 		       struct rr_tp_detail *d)
 {
 	struct reading r = { .b = b, .d = d };
-	d->nclients = d->nprocs = d->nservers = d->npeers = 0;
+	d->nclients = d->nprocs = d->nservers = d->nserver_procs = d->npeers = 0;
 	rr_tpb_each(b->tpb, RR_TPB_CLIENTS, on_client, &r);
 	rr_tpb_each(b->tpb, RR_TPB_PROCS, on_proc, &r);
 	rr_tpb_each(b->tpb, RR_TPB_SERVERS, on_server, &r);
 	rr_tpb_each(b->tpb, RR_TPB_PEERS, on_peer, &r);
+	rr_tpb_each(b->tpb, RR_TPB_SERVER_PROCS, on_server_proc, &r);
 	qsort(d->clients, d->nclients, sizeof(*d->clients), by_client);
 	qsort(d->procs, d->nprocs, sizeof(*d->procs), by_proc);
 	qsort(d->servers, d->nservers, sizeof(*d->servers), by_server);
 	qsort(d->peers, d->npeers, sizeof(*d->peers), by_peer);
+	qsort(d->server_procs, d->nserver_procs, sizeof(*d->server_procs), by_proc);
 	/* a client's latency: its procedures' together */
 	for (unsigned i = 0; i < d->nprocs; i++) {
 		struct rr_tp_client key = { .id = d->procs[i].client_id };
@@ -331,6 +354,16 @@ void rr_trace_bpf_read(struct rr_trace_bpf *b, struct rr_tp_stats *s,
 						 sizeof(*d->clients), by_client);
 		if (c)
 			rr_latency_merge(&c->latency, &d->procs[i].latency);
+	}
+	/* and a server connection's, its procedures' */
+	for (unsigned i = 0; i < d->nserver_procs; i++) {
+		struct rr_tp_server key = { .cq_id = d->server_procs[i].client_id };
+		struct rr_tp_server *v = bsearch(&key, d->servers, d->nservers,
+						 sizeof(*d->servers), by_server);
+		if (v) {
+			v->calls += d->server_procs[i].calls;
+			rr_latency_merge(&v->latency, &d->server_procs[i].latency);
+		}
 	}
 	/* the totals, as the per-record path counts them */
 	uint64_t events[RR_TP_EVENTS];

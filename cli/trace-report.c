@@ -64,13 +64,29 @@ void rr_trace_report_text(FILE *out, const struct rr_tp_stats *s,
 			rr_latency_quantile_ns(&p->latency, 0.99) / 1000);
 	}
 	if (d->nservers)
-		fprintf(out, "\n%-8s %10s %7s %10s %10s\n", "SERVER CQ", "REQUESTS",
-			"CREDITS", "READ SEGS", "WRITE SEGS");
+		fprintf(out, "\n%-9s %10s %7s %10s %10s %10s %9s %9s\n", "SERVER CQ",
+			"REQUESTS", "CREDITS", "READ SEGS", "WRITE SEGS", "SERVED",
+			"P50(us)", "P99(us)");
 	for (unsigned i = 0; i < d->nservers; i++) {
 		const struct rr_tp_server *v = &d->servers[i];
-		fprintf(out, "%-9u %10" PRIu64 " %7u %10" PRIu64 " %10" PRIu64 "\n",
+		fprintf(out, "%-9u %10" PRIu64 " %7u %10" PRIu64 " %10" PRIu64 " %10" PRIu64
+			" %9" PRIu64 " %9" PRIu64 "\n",
 			(unsigned)v->cq_id, v->requests, v->credits, v->read_segments,
-			v->write_segments);
+			v->write_segments, v->calls,
+			rr_latency_quantile_ns(&v->latency, 0.5) / 1000,
+			rr_latency_quantile_ns(&v->latency, 0.99) / 1000);
+	}
+	/* the server's own time per call: receiving it to sending the reply */
+	if (d->nserver_procs)
+		fprintf(out, "\n%-9s %-22s %10s %9s %9s %9s\n", "SERVER CQ",
+			"PROCEDURE (SERVED)", "CALLS", "MEAN(us)", "P50(us)", "P99(us)");
+	for (unsigned i = 0; i < d->nserver_procs; i++) {
+		const struct rr_tp_proc *p = &d->server_procs[i];
+		fprintf(out, "%-9u %-22s %10" PRIu64 " %9" PRIu64 " %9" PRIu64 " %9" PRIu64
+			"\n", (unsigned)p->client_id, p->procedure, p->calls,
+			rr_latency_mean_ns(&p->latency) / 1000,
+			rr_latency_quantile_ns(&p->latency, 0.5) / 1000,
+			rr_latency_quantile_ns(&p->latency, 0.99) / 1000);
 	}
 	fputc('\n', out);
 }
@@ -115,6 +131,14 @@ static json_object *client_json(const struct rr_tp_client *c)
 	return o;
 }
 
+static void latency_json(json_object *o, const struct rr_latency *h)
+{
+	add_u64(o, "latency_mean_us", rr_latency_mean_ns(h) / 1000);
+	add_u64(o, "latency_p50_us", rr_latency_quantile_ns(h, 0.5) / 1000);
+	add_u64(o, "latency_p99_us", rr_latency_quantile_ns(h, 0.99) / 1000);
+	add_u64(o, "latency_max_us", h->max_ns / 1000);
+}
+
 static json_object *proc_json(const struct rr_tp_proc *p)
 {
 	json_object *o = json_object_new_object();
@@ -124,10 +148,17 @@ static json_object *proc_json(const struct rr_tp_proc *p)
 	json_object_object_add(o, "procedure", json_object_new_string(p->procedure));
 	add_u64(o, "calls", p->calls);
 	add_u64(o, "answered", p->latency.count);
-	add_u64(o, "latency_mean_us", rr_latency_mean_ns(&p->latency) / 1000);
-	add_u64(o, "latency_p50_us", rr_latency_quantile_ns(&p->latency, 0.5) / 1000);
-	add_u64(o, "latency_p99_us", rr_latency_quantile_ns(&p->latency, 0.99) / 1000);
-	add_u64(o, "latency_max_us", p->latency.max_ns / 1000);
+	latency_json(o, &p->latency);
+	return o;
+}
+
+static json_object *server_proc_json(const struct rr_tp_proc *p)
+{
+	json_object *o = json_object_new_object();
+	add_u64(o, "cq_id", p->client_id);
+	json_object_object_add(o, "procedure", json_object_new_string(p->procedure));
+	add_u64(o, "calls", p->calls);
+	latency_json(o, &p->latency);
 	return o;
 }
 
@@ -146,6 +177,8 @@ static json_object *server_json(const struct rr_tp_server *v)
 	add_u64(o, "read_segments", v->read_segments);
 	add_u64(o, "write_segments", v->write_segments);
 	add_u64(o, "segment_bytes", v->segment_bytes);
+	add_u64(o, "calls", v->calls);
+	latency_json(o, &v->latency);
 	return o;
 }
 
@@ -202,6 +235,10 @@ void rr_trace_report_json(FILE *out, const struct rr_tp_stats *s,
 		for (unsigned i = 0; i < d->nservers; i++)
 			json_object_array_add(a, server_json(&d->servers[i]));
 		json_object_object_add(o, "server_connections", a);
+		a = json_object_new_array();
+		for (unsigned i = 0; i < d->nserver_procs; i++)
+			json_object_array_add(a, server_proc_json(&d->server_procs[i]));
+		json_object_object_add(o, "server_procedures", a);
 		a = json_object_new_array();
 		for (unsigned i = 0; i < d->npeers; i++)
 			json_object_array_add(a, peer_json(&d->peers[i]));
@@ -262,11 +299,17 @@ static void totals_prom(struct rr_prom *w, const struct rr_tp_stats *s)
 }
 
 /* The packet path's program label for the kernel's program name: "NFS"
- * for "nfs", "NFS_ACL" for "nfsacl", others in capitals. */
+ * for "nfs", "NFS_ACL" for "nfsacl", others in capitals; the procedure
+ * alone for the server's (no program). */
 static void program_label(char *lb, size_t n, const struct rr_tp_proc *p)
 {
 	char prog[sizeof(p->program)], v[16];
 	size_t i = 0;
+	lb[0] = '\0';
+	if (!p->program[0]) {
+		rr_prom_label(lb, n, "procedure", p->procedure);
+		return;
+	}
 	if (!strcmp(p->program, "nfsacl")) {
 		snprintf(prog, sizeof(prog), "NFS_ACL");
 	} else {
@@ -275,7 +318,6 @@ static void program_label(char *lb, size_t n, const struct rr_tp_proc *p)
 		prog[i] = '\0';
 	}
 	snprintf(v, sizeof(v), "%u", (unsigned)p->version);
-	lb[0] = '\0';
 	rr_prom_label(lb, n, "program", prog);
 	rr_prom_label(lb, n, "version", v);
 	rr_prom_label(lb, n, "procedure", p->procedure);
@@ -287,48 +329,66 @@ static bool same_procedure(const struct rr_tp_proc *x, const struct rr_tp_proc *
 	       !strcmp(x->procedure, y->procedure);
 }
 
-/* Procedure i's calls and histogram summed over every client, when i is
- * the first of its (program, version, procedure); false for the others. */
-static bool procedure_total(const struct rr_tp_detail *d, unsigned i,
+/* Procedure i's calls and histogram summed over every connection, when i
+ * is the first of its (program, version, procedure) in p; false for the
+ * others. */
+static bool procedure_total(const struct rr_tp_proc *p, unsigned n, unsigned i,
 			    uint64_t *calls, struct rr_latency *h)
 {
 	for (unsigned j = 0; j < i; j++)
-		if (same_procedure(&d->procs[j], &d->procs[i]))
+		if (same_procedure(&p[j], &p[i]))
 			return false;
 	*calls = 0;
 	memset(h, 0, sizeof(*h));
-	for (unsigned j = i; j < d->nprocs; j++) {
-		if (!same_procedure(&d->procs[j], &d->procs[i]))
+	for (unsigned j = i; j < n; j++) {
+		if (!same_procedure(&p[j], &p[i]))
 			continue;
-		*calls += d->procs[j].calls;
-		rr_latency_merge(h, &d->procs[j].latency);
+		*calls += p[j].calls;
+		rr_latency_merge(h, &p[j].latency);
 	}
 	return true;
 }
 
-static void procs_prom(struct rr_prom *w, const struct rr_tp_detail *d)
+/* The calls and latency histogram of each procedure in p, summed over
+ * connections. */
+static void procedures_prom(struct rr_prom *w, const struct rr_tp_proc *p, unsigned n,
+			    const char *calls_name, const char *calls_help,
+			    const char *latency_name, const char *latency_help)
 {
 	char lb[256];
 	uint64_t calls;
 	struct rr_latency h;
-	rr_prom_family(w, "rpcrdma_rpc_calls_total", "counter",
-		       "RPCs xprtrdma sent that the kernel completed, by program, version "
-		       "and procedure (rpc_stats_latency)");
-	for (unsigned i = 0; i < d->nprocs; i++) {
-		if (!procedure_total(d, i, &calls, &h))
+	rr_prom_family(w, calls_name, "counter", calls_help);
+	for (unsigned i = 0; i < n; i++) {
+		if (!procedure_total(p, n, i, &calls, &h))
 			continue;
-		program_label(lb, sizeof(lb), &d->procs[i]);
-		rr_prom_sample_u64(w, "rpcrdma_rpc_calls_total", "", lb, calls);
+		program_label(lb, sizeof(lb), &p[i]);
+		rr_prom_sample_u64(w, calls_name, "", lb, calls);
 	}
-	rr_prom_family(w, "rpcrdma_rpc_latency_seconds", "histogram",
-		       "the kernel's round trip of an RPC (rpc_stats_latency rtt), "
-		       "by procedure");
-	for (unsigned i = 0; i < d->nprocs; i++) {
-		if (!procedure_total(d, i, &calls, &h))
+	rr_prom_family(w, latency_name, "histogram", latency_help);
+	for (unsigned i = 0; i < n; i++) {
+		if (!procedure_total(p, n, i, &calls, &h))
 			continue;
-		program_label(lb, sizeof(lb), &d->procs[i]);
-		rr_prom_latency_histogram(w, "rpcrdma_rpc_latency_seconds", lb, &h);
+		program_label(lb, sizeof(lb), &p[i]);
+		rr_prom_latency_histogram(w, latency_name, lb, &h);
 	}
+}
+
+static void procs_prom(struct rr_prom *w, const struct rr_tp_detail *d)
+{
+	procedures_prom(w, d->procs, d->nprocs, "rpcrdma_rpc_calls_total",
+			"RPCs xprtrdma sent that the kernel completed, by program, "
+			"version and procedure (rpc_stats_latency)",
+			"rpcrdma_rpc_latency_seconds",
+			"the kernel's round trip of an RPC (rpc_stats_latency rtt), "
+			"by procedure");
+	procedures_prom(w, d->server_procs, d->nserver_procs,
+			"rpcrdma_trace_server_rpc_calls_total",
+			"RPC calls the server answered over RDMA, by procedure "
+			"(svc_stats_latency)",
+			"rpcrdma_trace_server_rpc_latency_seconds",
+			"the server's time from receiving an RPC call to sending its "
+			"reply (svc_stats_latency execute), by procedure");
 }
 
 static void connections_prom(struct rr_prom *w, const struct rr_tp_detail *d)

@@ -100,22 +100,30 @@ struct rr_tp_proc {
 	struct rr_latency latency; /* the kernel's round trip (rtt) of those
 				    * answered */
 };
+/* A procedure served over one svcrdma connection: as rr_tp_proc with
+ * client_id its connection's cq_id, no program or version (the kernel's
+ * event names the procedure only), every call answered, and as latency the
+ * server's time from receiving the call to sending its reply (execute). */
 struct rr_tp_server {              /* an svcrdma connection */
 	uint32_t cq_id;            /* its receive completion queue's id */
 	uint64_t requests, by_proc[5];
 	uint64_t read_segments, write_segments, segment_bytes;
 	uint32_t credits, credits_max;
+	uint64_t calls;            /* RPC calls served (its procedures') */
+	struct rr_latency latency; /* its procedures' together */
 };
 struct rr_tp_peer {
 	char addr[48], port[8];
 	uint64_t connects, connect_failures, disconnects;
 };
 struct rr_tp_detail {
-	unsigned nclients, nprocs, nservers, npeers;   /* each sorted */
-	unsigned cap_clients, cap_procs, cap_servers, cap_peers; /* allocated */
+	unsigned nclients, nprocs, nservers, nserver_procs, npeers; /* sorted */
+	unsigned cap_clients, cap_procs, cap_servers, cap_server_procs,
+		cap_peers; /* allocated */
 	struct rr_tp_client *clients;
 	struct rr_tp_proc *procs;
 	struct rr_tp_server *servers;
+	struct rr_tp_proc *server_procs;
 	struct rr_tp_peer *peers;
 };
 /* "inline", "pullup", "mapped", "read list", "*read list" (a Long Call),

@@ -52,6 +52,20 @@ struct {
 } servers SEC(".maps");
 
 struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, RR_TPB_MAX_REQUESTS);
+	__type(key, __u32); /* xid */
+	__type(value, struct rr_tpb_request);
+} requests SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, RR_TPB_MAX_PROCS);
+	__type(key, struct rr_tpb_proc_key);
+	__type(value, struct rr_tpb_proc);
+} server_procs SEC(".maps");
+
+struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, RR_TPB_MAX_PEERS);
 	__type(key, struct rr_tpb_peer_key);
@@ -118,6 +132,22 @@ static __always_inline void gauge(__u32 *last, __u32 *max, __u32 v)
 	*last = v;
 	if (v > *max)
 		*max = v;
+}
+
+/* One time into a histogram, by rr_latency_record's rule. */
+static __always_inline void latency_add(struct rr_tpb_latency *h, __u64 ns)
+{
+	/* plain stores: a race between two CPUs leaves one of their values */
+	if (!h->count || ns < h->min_ns)
+		h->min_ns = ns;
+	if (ns > h->max_ns)
+		h->max_ns = ns;
+	__sync_fetch_and_add(&h->count, 1);
+	__sync_fetch_and_add(&h->sum_ns, ns);
+	__sync_fetch_and_add(&h->bucket[rr_latency_bucket_of(ns) & (RR_LAT_BUCKETS - 1)], 1);
+	unsigned b = rr_latency_bound_of(ns);
+	if (b <= RR_LAT_BOUNDS)
+		__sync_fetch_and_add(&h->le[b], 1);
 }
 
 SEC("tracepoint")
@@ -241,20 +271,8 @@ int rpc_stats_latency(void *ctx)
 		return 0;
 	__sync_fetch_and_add(&p->calls, 1);
 	__u64 ns = field(ctx, RR_TPB_LATENCY, 4) * 1000; /* microseconds */
-	if (!ns)
-		return 0; /* no reply: no round trip */
-	struct rr_tpb_latency *h = &p->latency;
-	__sync_fetch_and_add(&h->count, 1);
-	__sync_fetch_and_add(&h->sum_ns, ns);
-	/* plain stores: a race between two CPUs leaves one of their values */
-	if (!h->min_ns || ns < h->min_ns)
-		h->min_ns = ns;
-	if (ns > h->max_ns)
-		h->max_ns = ns;
-	__sync_fetch_and_add(&h->bucket[rr_latency_bucket_of(ns) & (RR_LAT_BUCKETS - 1)], 1);
-	unsigned b = rr_latency_bound_of(ns);
-	if (b <= RR_LAT_BOUNDS)
-		__sync_fetch_and_add(&h->le[b], 1);
+	if (ns) /* else no reply: no round trip */
+		latency_add(&p->latency, ns);
 	return 0;
 }
 
@@ -269,6 +287,10 @@ int svcrdma_decode_rqst(void *ctx)
 	if (proc < 5)
 		__sync_fetch_and_add(&s->by_proc[proc], 1);
 	gauge(&s->credits, &s->credits_max, (__u32)field(ctx, RR_TPB_SVC_RQST, 2));
+	/* (a backward reply's xid stays until the LRU drops it) */
+	__u32 xid = (__u32)field(ctx, RR_TPB_SVC_RQST, 3);
+	struct rr_tpb_request r = { .cq_id = (__u32)field(ctx, RR_TPB_SVC_RQST, 0) };
+	bpf_map_update_elem(&requests, &xid, &r, BPF_ANY);
 	return 0;
 }
 
@@ -289,3 +311,25 @@ SEC("tracepoint")
 int svcrdma_decode_rseg(void *ctx) { return server_segment(ctx, RR_TPB_SVC_RSEG); }
 SEC("tracepoint")
 int svcrdma_decode_wseg(void *ctx) { return server_segment(ctx, RR_TPB_SVC_WSEG); }
+
+/* Every RPC server's calls report here once answered: only those svcrdma
+ * received are kept, under their connection. */
+SEC("tracepoint")
+int svc_stats_latency(void *ctx)
+{
+	__u32 xid = (__u32)field(ctx, RR_TPB_SVC_LATENCY, 0);
+	struct rr_tpb_request *r = bpf_map_lookup_elem(&requests, &xid);
+	if (!r)
+		return 0;
+	struct rr_tpb_proc_key k = { 0 };
+	k.client_id = r->cq_id;
+	bpf_map_delete_elem(&requests, &xid);
+	field_str(ctx, RR_TPB_SVC_LATENCY, 2, k.procedure, sizeof(k.procedure));
+	struct rr_tpb_proc *p = entry(&server_procs, &k, &proc_zero);
+	if (!p)
+		return 0;
+	__sync_fetch_and_add(&p->calls, 1);
+	/* microseconds, rounded down: a call served in less is 0 */
+	latency_add(&p->latency, field(ctx, RR_TPB_SVC_LATENCY, 1) * 1000);
+	return 0;
+}

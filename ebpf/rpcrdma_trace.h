@@ -24,9 +24,10 @@
 	X(RR_TPB_CONNECT, "rpcrdma", "xprtrdma_connect", "rc", "addr", "port", "", "", "") \
 	X(RR_TPB_DISCONNECT, "rpcrdma", "xprtrdma_disconnect", "rc", "addr", "port", "", "", "") \
 	X(RR_TPB_LATENCY, "sunrpc", "rpc_stats_latency", "client_id", "version", "progname", "procname", "rtt", "task_id") \
-	X(RR_TPB_SVC_RQST, "rpcrdma", "svcrdma_decode_rqst", "cq_id", "proc", "credits", "", "", "") \
+	X(RR_TPB_SVC_RQST, "rpcrdma", "svcrdma_decode_rqst", "cq_id", "proc", "credits", "xid", "", "") \
 	X(RR_TPB_SVC_RSEG, "rpcrdma", "svcrdma_decode_rseg", "cq_id", "length", "", "", "", "") \
-	X(RR_TPB_SVC_WSEG, "rpcrdma", "svcrdma_decode_wseg", "cq_id", "length", "", "", "", "")
+	X(RR_TPB_SVC_WSEG, "rpcrdma", "svcrdma_decode_wseg", "cq_id", "length", "", "", "", "") \
+	X(RR_TPB_SVC_LATENCY, "sunrpc", "svc_stats_latency", "xid", "execute", "procedure", "", "", "")
 #define RR_TPB_X_ENUM(sym, sys, name, f0, f1, f2, f3, f4, f5) sym,
 enum rr_tpb_event { RR_TPB_EVENT_LIST(RR_TPB_X_ENUM) RR_TPB_EVENTS };
 #define RR_TPB_SLOTS 6
@@ -56,7 +57,11 @@ struct rr_tpb_client {
 
 /* RPC latency by client, program, version and procedure (the kernel's
  * own round trip, rpc_stats_latency's rtt), as an rr_latency histogram
- * (rpcrdma/latency.h: the same layout, filled by the same bucket rule). */
+ * (rpcrdma/latency.h: the same layout, filled by the same bucket rule).
+ * The server's by connection and procedure have the same key, client_id
+ * being the connection's cq_id and program and version left empty (its
+ * time from receiving a call to sending the reply, svc_stats_latency's
+ * execute, names only the procedure). */
 #define RR_TPB_NAME 24
 struct rr_tpb_proc_key {
 	__u32 client_id;
@@ -71,7 +76,8 @@ struct rr_tpb_latency {
 };
 struct rr_tpb_proc {
 	__u64 calls;                  /* tasks completed, answered or not */
-	struct rr_tpb_latency latency; /* those answered (rtt > 0) */
+	struct rr_tpb_latency latency; /* those answered (rtt > 0); the
+					* server's: every call */
 };
 
 /* An RPC task marshalled by xprtrdma, until its statistics come: only
@@ -89,6 +95,14 @@ struct rr_tpb_server {
 	__u32 credits, credits_max;
 };
 
+/* A request svcrdma received (svcrdma_decode_rqst), by xid, until the
+ * server's statistics of it come (svc_stats_latency, which names neither
+ * transport nor connection): only those are counted by procedure, under
+ * the connection that brought them. */
+struct rr_tpb_request {
+	__u32 cq_id;
+};
+
 /* Connection attempts and losses by peer (xprtrdma_connect, _disconnect). */
 struct rr_tpb_peer_key {
 	char addr[48];
@@ -103,5 +117,6 @@ struct rr_tpb_peer {
 #define RR_TPB_MAX_SERVERS 1024
 #define RR_TPB_MAX_PEERS 256
 #define RR_TPB_MAX_TASKS 16384
+#define RR_TPB_MAX_REQUESTS 16384
 
 #endif

@@ -105,6 +105,9 @@ int rr_tpb_each(const struct rr_tpb *t, enum rr_tpb_map m,
 				     sizeof(struct rr_tpb_server) },
 		[RR_TPB_PEERS] = { t->skel->maps.peers, sizeof(struct rr_tpb_peer_key),
 				   sizeof(struct rr_tpb_peer) },
+		[RR_TPB_SERVER_PROCS] = { t->skel->maps.server_procs,
+					  sizeof(struct rr_tpb_proc_key),
+					  sizeof(struct rr_tpb_proc) },
 	};
 	int fd = bpf_map__fd(maps[m].map);
 	unsigned char key[64], next[64];

@@ -53,6 +53,10 @@ static const struct place linux_6[] = {
 	{ RR_TPB_SVC_RQST, 0, 8, 4 },       /* cq_id */
 	{ RR_TPB_SVC_RQST, 1, 24, 4 },      /* proc */
 	{ RR_TPB_SVC_WSEG, 1, 24, 4 },      /* length */
+	{ RR_TPB_SVC_RQST, 3, 16, 4 },      /* xid */
+	{ RR_TPB_SVC_LATENCY, 0, 20, 4 },   /* xid, after the endpoints */
+	{ RR_TPB_SVC_LATENCY, 1, 24, 8 },   /* execute: unsigned long */
+	{ RR_TPB_SVC_LATENCY, 2, 32, 4 },   /* procedure: __data_loc */
 	{ RR_TPB_ERR_VERS, 1, 0, 0 },       /* no second slot */
 };
 
@@ -69,6 +73,10 @@ static const struct place linux_5_10[] = {
 	{ RR_TPB_SVC_RQST, 0, 8, 4 },
 	{ RR_TPB_SVC_WSEG, 0, 0, 0 },       /* no cq_id: read as 0 */
 	{ RR_TPB_SVC_WSEG, 1, 12, 4 },
+	{ RR_TPB_SVC_RQST, 3, 16, 4 },
+	{ RR_TPB_SVC_LATENCY, 0, 8, 4 },    /* xid first: no endpoints yet */
+	{ RR_TPB_SVC_LATENCY, 1, 16, 8 },
+	{ RR_TPB_SVC_LATENCY, 2, 24, 4 },
 };
 
 /* Events a kernel does not have (its programs are not loaded). */
