@@ -18,8 +18,6 @@
 #include <rpcrdma/analyzer.h>
 
 #include "live-source.h"
-#include "trace-report.h"
-#include "trace-source.h"
 #include "top.h"
 
 static volatile sig_atomic_t stop;
@@ -30,13 +28,6 @@ static void on_signal(int sig)
 	(void)sig;
 	stop = 1;
 	rr_live_break(live);
-}
-
-static double now_s(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
 /* ---- collecting ----------------------------------------------------------- */
@@ -84,7 +75,7 @@ static void on_frame(void *ctx, uint64_t ts, const uint8_t *data,
 /* Now, in seconds: the capture's time for a file, else the machine's. */
 static double clock_s(const struct top *t)
 {
-	return t->capture_clock ? (double)t->capture_ns / 1e9 : now_s();
+	return t->capture_clock ? (double)t->capture_ns / 1e9 : top_now_s();
 }
 
 static bool row_shown(const struct top *t, const struct row *r)
@@ -199,82 +190,6 @@ static void snapshot(struct top *t)
 	qsort_r(t->rows, t->nrows, sizeof(t->rows[0]), compare, &t->o.sort);
 }
 
-/* The kernel's view on the screen: the text report, redrawn each refresh
- * (q quits); what does not fit the terminal is cut. */
-static void trace_screen(const struct rr_tp_stats *s, const struct rr_tp_stats *prev,
-			 const struct rr_tp_detail *d, double dt)
-{
-	char *text = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&text, &len);
-	if (!f)
-		return;
-	rr_trace_report_text(f, s, prev, d, dt);
-	fclose(f);
-	erase();
-	int row = 0;
-	for (char *line = text, *end; line && *line && row < LINES; line = end ? end + 1 : NULL) {
-		end = strchr(line, '\n');
-		int n = end ? (int)(end - line) : (int)strlen(line);
-		mvaddnstr(row++, 0, line, n < COLS ? n : COLS);
-	}
-	refresh();
-	free(text);
-}
-
-static int trace_main(struct top *t)
-{
-	char msg[512];
-	struct rr_trace *tr = rr_trace_open(msg, sizeof(msg));
-	if (!tr) {
-		fprintf(stderr, "rpcrdma-top: %s\n", msg);
-		return TOP_EXIT_INPUT;
-	}
-	fprintf(stderr, "rpcrdma-top: %s\n", msg);
-	if (!t->o.batch) {
-		if (!isatty(1) || !initscr()) {
-			fprintf(stderr, "rpcrdma-top: the screen needs a terminal; "
-					"use -b for text\n");
-			rr_trace_close(tr);
-			return TOP_EXIT_USAGE;
-		}
-		t->curses = true;
-		cbreak();
-		noecho();
-		nodelay(stdscr, TRUE);
-		curs_set(0);
-	}
-	struct sigaction sa = { .sa_handler = on_signal };
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	struct rr_tp_stats prev = { 0 };
-	double last = now_s();
-	for (long shown = 0; !stop && (t->o.count < 0 || shown < t->o.count); shown++) {
-		double until = last + t->o.interval;
-		while (!stop && now_s() < until) {
-			rr_trace_poll(tr, 100);
-			if (t->curses && getch() == 'q')
-				stop = 1;
-		}
-		double now = now_s();
-		rr_trace_refresh(tr);
-		const struct rr_tp_stats *s = rr_trace_stats(tr);
-		if (t->curses)
-			trace_screen(s, &prev, rr_trace_detail(tr), now - last);
-		else if (t->o.json)
-			rr_trace_report_json(stdout, s, rr_trace_detail(tr));
-		else
-			rr_trace_report_text(stdout, s, &prev, rr_trace_detail(tr), now - last);
-		fflush(stdout);
-		prev = *s;
-		last = now;
-	}
-	if (t->curses)
-		endwin();
-	rr_trace_close(tr);
-	return 0;
-}
-
 /* The lines above the table: title, totals, rates, a blank, column heads */
 #define HEAD_LINES 5
 
@@ -361,6 +276,19 @@ static void prompt(const char *what, char *out, size_t n)
 	nodelay(stdscr, TRUE);
 }
 
+bool top_scroll_key(int ch, unsigned *scroll, unsigned page)
+{
+	switch (ch) {
+	case KEY_DOWN: case 'j': ++*scroll; return true;
+	case KEY_UP: case 'k': *scroll -= *scroll > 0; return true;
+	case KEY_NPAGE: *scroll += page; return true;
+	case KEY_PPAGE: *scroll -= *scroll < page ? *scroll : page; return true;
+	case KEY_HOME: *scroll = 0; return true;
+	case KEY_END: *scroll = UINT32_MAX / 2; return true; /* the draw stops at the end */
+	default: return false;
+	}
+}
+
 /* Keys: true to quit. */
 static bool keys(struct top *t)
 {
@@ -381,12 +309,6 @@ static bool keys(struct top *t)
 		case '?':
 			t->help = true;
 			break;
-		case KEY_DOWN: case 'j': t->scroll++; break;
-		case KEY_UP: case 'k': t->scroll -= t->scroll > 0; break;
-		case KEY_NPAGE: t->scroll += t->page; break;
-		case KEY_PPAGE: t->scroll -= t->scroll < t->page ? t->scroll : t->page; break;
-		case KEY_HOME: t->scroll = 0; break;
-		case KEY_END: t->scroll = UINT32_MAX / 2; break;
 		case 'c': t->o.sort = SORT_CALLS; break;
 		case 'b': t->o.sort = SORT_BYTES; break;
 		case 'i': t->o.sort = SORT_INFLIGHT; break;
@@ -404,7 +326,7 @@ static bool keys(struct top *t)
 			       t->prog_filter, sizeof(t->prog_filter));
 			break;
 		default:
-			redraw = false;
+			redraw = top_scroll_key(ch, &t->scroll, t->page);
 			break;
 		}
 	}
@@ -440,14 +362,14 @@ int main(int argc, char **argv)
 		fprintf(stderr, "rpcrdma-top: not enough memory\n");
 		return TOP_EXIT_INPUT;
 	}
-	if (t.o.tracepoints)
-		return trace_main(&t);
-	t.src = live = rr_live_open(&t.o.src, on_frame, &t);
-	if (!t.src)
-		return TOP_EXIT_INPUT;
 	struct sigaction sa = { .sa_handler = on_signal };
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
+	if (t.o.tracepoints)
+		return top_trace_main(&t, &stop);
+	t.src = live = rr_live_open(&t.o.src, on_frame, &t);
+	if (!t.src)
+		return TOP_EXIT_INPUT;
 	if (!t.o.batch) {
 		if (!isatty(1) || !initscr()) {
 			fprintf(stderr, "rpcrdma-top: the screen needs a terminal; "
@@ -464,11 +386,11 @@ int main(int argc, char **argv)
 	}
 	t.capture_clock = t.o.src.kind == RR_LIVE_FILE;
 	t.last_t = clock_s(&t);
-	double next = now_s() + t.o.interval;
+	double next = top_now_s() + t.o.interval;
 	long shown = 0;
 	bool quit = false;
 	while (!stop && !quit) {
-		double left = next - now_s();
+		double left = next - top_now_s();
 		if (left > 0 && !t.ended) {
 			int ms = (int)(left * 1000) + 1;
 			int rc = rr_live_poll(t.src, ms > 100 ? 100 : ms);
@@ -490,10 +412,10 @@ int main(int argc, char **argv)
 		}
 		if (t.curses)
 			quit = keys(&t);
-		if (now_s() >= next) {
+		if (top_now_s() >= next) {
 			next += t.o.interval;
-			if (next < now_s())
-				next = now_s() + t.o.interval;
+			if (next < top_now_s())
+				next = top_now_s() + t.o.interval;
 			if (!t.paused) {
 				snapshot(&t);
 				show(&t);

@@ -2,15 +2,17 @@
 /*
  * rpcrdma-top's parts: its command line (top-options.c), what it collects
  * from the analyzer's reports and statistics each interval
- * (rpcrdma-top.c), and the snapshot rendered as the screen's lines or as
- * JSON (top-render.c).
+ * (rpcrdma-top.c), the snapshot rendered as the screen's lines or as
+ * JSON (top-render.c), and the kernel's tracepoints' view (top-trace.c).
  */
 #ifndef RR_TOP_H
 #define RR_TOP_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <time.h>
 
 #include <rpcrdma/analyzer.h>
 
@@ -91,6 +93,13 @@ static inline uint64_t top_quantile_us(const struct rr_latency *h, double q)
 	return (rr_latency_quantile_ns(h, q) + 500) / 1000;
 }
 
+static inline double top_now_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
 /* The command line into o: -1 after saying what is wrong on stderr. */
 int top_parse_args(int argc, char **argv, struct opts *o);
 void top_usage(FILE *to);
@@ -98,5 +107,12 @@ void top_usage(FILE *to);
  * JSON object on stdout (docs/json-schema.md, "top"). */
 void top_render(const struct top *t, struct lines *L);
 void top_print_json(const struct top *t);
+/* A scrolling key (Up, Down, j, k, PgUp, PgDn, Home, End) applied to a
+ * table scrolled past scroll lines, page lines on the screen: false for
+ * any other key (rpcrdma-top.c). */
+bool top_scroll_key(int ch, unsigned *scroll, unsigned page);
+/* -t: the kernel's tracepoints instead of packets (top-trace.c), until
+ * *stop or the count of snapshots; the exit status. */
+int top_trace_main(struct top *t, volatile sig_atomic_t *stop);
 
 #endif
