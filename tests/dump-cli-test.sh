@@ -80,8 +80,10 @@ if [ -n "$first_epoch" ]; then
 		"$(date -d "@$secs" +%H:%M:%S).$(echo "$frac9" | cut -c1-6)" -r "$linux"
 	stamp_check "--utc -tttt: date and time in UTC" "$(date -u -d "@$secs" +%Y-%m-%d)" --utc -tttt -r "$linux"
 	unset TZ
+	# (the first RoCEv2 frame: a capture may open with ARP and TCP)
 	stamp_check "-t: no time stamp, the line starts with the source" \
-		"$(tshark -r "$linux" -c 1 -T fields -e ip.src -e ipv6.src 2>/dev/null | tr -d '\t')" -t -r "$linux"
+		"$(tshark -r "$linux" -Y 'udp.port == 4791' -T fields -e ip.src 2>/dev/null | head -n 1)" \
+		-t -r "$linux" udp port 4791
 	# a nanosecond pcap (editcap -F nsecpcap): nine digits unless told
 	editcap -F nsecpcap "$linux" "$work/nsec.pcap" 2>/dev/null
 	stamp_check "a nanosecond file: nanoseconds" "$secs.$frac9" -tt -r "$work/nsec.pcap"

@@ -60,6 +60,50 @@ mountstats_xprt() {
 	awk '$1 == "xprt:" && $2 == "rdma" { for (i = 3; i <= NF; i++) print $i; exit }' "$1"
 }
 
+# check_restart JOB: nfsd restarted between two of the client's steps (a
+# forced disconnect, lab/jobs/workload.sh): the client reconnected and read
+# the file again; every connection it made is on the wire, each later one
+# naming the one before.
+check_restart() {
+	rj=$1
+	check_eq "$rj/$t: nfsd stopped (no thread left)" 0 "$(workload_value server nfsd_stopped)"
+	check_eq "$rj/$t: nfsd restarted" 0 "$(workload_value client nfsd_restarted)"
+	check_eq "$rj/$t: the file read again after the restart" 262144 \
+		"$(workload_value client read_after_restart_bytes)"
+	set -- $(mountstats_xprt client/mountstats)
+	check_ge "$rj/$t: connections the client made (mountstats connect_count)" 2 "${3:-}"
+	check_eq "$rj/$t: connections with calls on the wire as mountstats connect_count" "${3:-}" \
+		"$(jq '[.connections[] | select(.calls > 0)] | length' "$work/stats.json")"
+	check_eq "$rj/$t: reconnects: each later connection with calls names the one before" \
+		"$(jq '[.connections[] | select(.calls > 0)] | length - 1' "$work/stats.json")" \
+		"$(jq '.reconnects' "$work/stats.json")"
+}
+
+# check_screen JOB: rpcrdma-top -t's screen in the client (tmux, 100x24),
+# kept after each key typed at the end of the workload.
+check_screen() {
+	sc=client/screen
+	line() { sed -n "$2p" "$sc-$1.txt"; }
+	check_eq "$1/$t: rpcrdma-top -t's screen: BPF programs add the events up" 1 \
+		"$(grep -c 'through BPF programs' "$sc.err")"
+	check_eq "$1/$t: rpcrdma-top -t's screen: the title, the client table, its server, the keys" "1 1 1 1" \
+		"$(for re in '^rpcrdma-top  kernel tracepoints' '^CLIENT ' ' 192\.0\.2\.1:20049 ' \
+			'^h help  space pause  q quit  \[down: more\]'; do
+			grep -q -e "$re" "$sc-first.txt" && echo 1 || echo 0; done | paste -sd' ' -)"
+	check_eq "$1/$t: rpcrdma-top -t's screen: End scrolls the tables to their end, the totals stay" \
+		"yes" "$(if [ "$(line end 1)" = "$(line first 1)" ] && [ "$(line end 5)" != "$(line first 5)" ] &&
+			grep -q '\[up: more\]' "$sc-end.txt"; then echo yes; else echo no; fi)"
+	check_eq "$1/$t: rpcrdma-top -t's screen: Home shows the tables' first line again" \
+		"$(line first 5)" "$(line home 5)"
+	check_eq "$1/$t: rpcrdma-top -t's screen: Down scrolls one line" "$(line home 6)" "$(line down 5)"
+	check_eq "$1/$t: rpcrdma-top -t's screen: space pauses it (said in the foot, the screen held)" \
+		"yes" "$(if grep -q 'PAUSED' "$sc-paused.txt" && cmp -s "$sc-paused.txt" "$sc-paused-later.txt"; then
+			echo yes; else echo no; fi)"
+	check_eq "$1/$t: rpcrdma-top -t's screen: h shows the help, any key goes back" "1 0" \
+		"$(grep -c 'this help' "$sc-help.txt") $(grep -c 'this help' "$sc-back.txt")"
+	check_eq "$1/$t: rpcrdma-top -t's screen: q quits" 1 "$(grep -c TOP-EXITED "$sc-quit.txt")"
+}
+
 # check_watchers JOB: the live sources that ran in the client beside tcpdump
 # (lab/guest/job.sh watch_start), and the server's tracepoint watcher
 # (server_trace_start), against the capture's decode in $work/stats.json.
@@ -128,6 +172,7 @@ check_watchers() {
 		"$(echo "$last" | jq '[.connection_events[] | select(.address == "192.0.2.1" and .port == "20049") | .connects] | add')"
 	check_ge "$1/$t: rpcrdma-top -t: the refused mount's failed connects" 1 \
 		"$(echo "$last" | jq '[.connection_events[] | select(.port == "20050") | .connect_failures] | add')"
+	check_screen "$1"
 	# the server's tracepoints (svcrdma): a decoded request for every
 	# message the client sent it, forward calls and backward replies
 	srv=server/watch-trace.jsonl
@@ -137,6 +182,25 @@ check_watchers() {
 			"$received" "$(tail -n 1 "$srv" | jq .server.requests)"
 		check_eq "$1/$t: rpcrdma-top -t on the server: requests by connection add up" \
 			"$received" "$(tail -n 1 "$srv" | jq '[.server_connections[].requests] | add')"
+		# the server's own time per call (svc_stats_latency): one for
+		# each reply it sent, each under the connection that brought it
+		check_eq "$1/$t: rpcrdma-top -t on the server: calls served, one per forward reply on the wire" \
+			"$(jq '.total.messages.reply | add' "$work/stats.json")" \
+			"$(tail -n 1 "$srv" | jq '[.server_procedures[].calls] | add // 0')"
+		check_eq "$1/$t: rpcrdma-top -t on the server: its JSON as docs/schema/rpcrdma-top.schema.json says" valid \
+			"$(if tail -n 1 "$srv" | python3 "$lab/../tests/tools/json-validate.py" --require top_tracepoints \
+				"$lab/../docs/schema/rpcrdma-top.schema.json" >/dev/null 2>&1; then echo valid; else echo invalid; fi)"
+		check_eq "$1/$t: rpcrdma-top -t on the server: no connection served more calls than it received" 0 \
+			"$(tail -n 1 "$srv" | jq '[.server_connections[] | select(.calls > .requests)] | length')"
+		check_ge "$1/$t: rpcrdma-top -t on the server: the server's time for its busiest procedure (p50, us)" 1 \
+			"$(tail -n 1 "$srv" | jq '.server_procedures | max_by(.calls) | .latency_p50_us')"
+		# rpcrdma-exporter -t beside it, scraped just before it stopped
+		check_eq "$1/$t: rpcrdma-exporter -t on the server: rpcrdma_trace_server_rpc_calls_total as top's calls served" \
+			"$(tail -n 1 "$srv" | jq '[.server_procedures[].calls] | add // 0')" \
+			"$(awk '$1 ~ /^rpcrdma_trace_server_rpc_calls_total[{]/ { n += $NF } END { printf "%d", n }' server/exporter-trace.metrics)"
+		check_eq "$1/$t: rpcrdma-exporter -t on the server: rpcrdma_trace_server_rpc_latency_seconds_count as the calls served" \
+			"$(awk '$1 ~ /^rpcrdma_trace_server_rpc_calls_total[{]/ { n += $NF } END { printf "%d", n }' server/exporter-trace.metrics)" \
+			"$(awk '$1 ~ /^rpcrdma_trace_server_rpc_latency_seconds_count[{]/ { n += $NF } END { printf "%d", n }' server/exporter-trace.metrics)"
 	fi
 	# rpcrdma-exporter -t, scraped at the end of the workload: the same
 	# replies, and no metric of the packet path (absent, not zero)

@@ -5,6 +5,7 @@ t=$transport
 check_run nfs41
 check_eq "nfs41/$t: server's write went through" yes "$(workload_value client delegation_recalled)"
 check_ge "nfs41/$t: delegations returned (DELEGRETURN)" 1 "$(workload_value client delegations_returned)"
+check_restart nfs41
 
 # Every COMPOUND the client had sent when it copied mountstats is on the
 # wire; the unmount that follows sends a few more (DESTROY_SESSION, ...).

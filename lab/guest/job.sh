@@ -125,6 +125,37 @@ watch_start() {
 		sleep 1
 	done 2>/dev/null
 }
+# rpcrdma-top -t on a terminal (tmux's, 100x24: the tables run past it)
+# for the whole workload; at its end the keys are typed and each screen
+# kept (screen-NAME.txt).
+screen_start() {
+	if ! command -v tmux >/dev/null; then
+		say "no tmux in the guest: rpcrdma-top -t's screen is not tried"
+		return
+	fi
+	TERM=xterm tmux new-session -d -s top -x 100 -y 24 \
+		"$bin/rpcrdma-top -t -d 1 2>$out/screen.err; echo TOP-EXITED; sleep 300"
+}
+screen_keys() { # NAME [KEY...]: the screen once the keys are typed
+	name=$1
+	shift
+	[ $# -eq 0 ] || tmux send-keys -t top "$@"
+	sleep 2
+	tmux capture-pane -p -t top >"$out/screen-$name.txt"
+}
+screen_stop() {
+	command -v tmux >/dev/null || return 0
+	screen_keys first
+	screen_keys end End
+	screen_keys home Home
+	screen_keys down Down
+	screen_keys paused Home Space
+	screen_keys paused-later
+	screen_keys help h
+	screen_keys back x
+	screen_keys quit q
+	tmux kill-server
+}
 # The rdma-core sniffer on the guest's RDMA device: it works, or says why
 # not and what to use instead.
 sniff_try() {
@@ -132,12 +163,14 @@ sniff_try() {
 	timeout 60 "$bin/rpcrdma-dump" --rdma "${LAB_TRANSPORT}0" -c 1 >"$out/sniff.out" 2>"$out/sniff.err"
 	echo $? >"$out/sniff.status"
 }
+# scrape PORT FILE: the exporter's metrics (minbase has bash, not curl)
+scrape() {
+	bash -c 'exec 3<>/dev/tcp/127.0.0.1/'"$1"' &&
+		printf "GET /metrics HTTP/1.0\r\nHost: lab\r\n\r\n" >&3 && cat <&3' >"$2" 2>&1
+}
 watch_stop() {
 	sleep 1
-	# minbase has bash, not curl
-	bash -c 'exec 3<>/dev/tcp/127.0.0.1/10186 &&
-		printf "GET /metrics HTTP/1.0\r\nHost: lab\r\n\r\n" >&3 && cat <&3' \
-		>"$out/exporter-trace.metrics" 2>&1
+	scrape 10186 "$out/exporter-trace.metrics"
 	kill -TERM "$exporter_pid" 2>/dev/null
 	wait "$exporter_pid"
 	echo "exporter -t exit $?"
@@ -151,6 +184,8 @@ watch_stop() {
 server_trace_start() {
 	"$bin/rpcrdma-top" -t -b -j -d 1 >"$out/watch-trace.jsonl" 2>"$out/watch-trace.err" &
 	trace_pid=$!
+	"$bin/rpcrdma-exporter" -t -l 127.0.0.1:10187 >/dev/null 2>"$out/exporter-trace.err" &
+	server_exporter_pid=$!
 	n=0
 	until [ -s "$out/watch-trace.jsonl" ] || ! kill -0 "$trace_pid" 2>/dev/null; do
 		n=$((n + 1)); [ "$n" -gt 120 ] && { say "tracepoint watcher not ready"; break; }
@@ -159,6 +194,10 @@ server_trace_start() {
 }
 server_trace_stop() {
 	sleep 1
+	scrape 10187 "$out/exporter-trace.metrics"
+	kill -TERM "$server_exporter_pid" 2>/dev/null
+	wait "$server_exporter_pid"
+	echo "server exporter -t exit $?"
 	kill -INT "$trace_pid" 2>/dev/null
 	wait "$trace_pid"
 	echo "server tracepoint watcher exit $?"
@@ -186,10 +225,12 @@ else
 	if [ "${job_watchers:-yes}" = yes ]; then
 		capture_start
 		watch_start
+		screen_start
 	fi
 	client_job
 	status=$?
 	if [ "${job_watchers:-yes}" = yes ]; then
+		screen_stop
 		watch_stop
 		capture_stop
 		sniff_try

@@ -1,9 +1,12 @@
-# NFSv4.1 over RDMA: the same files workload in COMPOUNDs, and a delegation
-# recalled by the server (CB_RECALL on the backchannel, RFC 8167) when a
-# process on the server writes a file the client holds open for reading.
+# NFSv4.1 over RDMA: the same files workload in COMPOUNDs, a server restart
+# the client rides out (reconnecting, and establishing its client ID and
+# session again), and a delegation recalled by the server (CB_RECALL on
+# the backchannel, RFC 8167) when a process on the server writes a file
+# the client holds open for reading.
 . "$lab/jobs/workload.sh"
 
 server_job() {
+	workload_server_restart
 	(
 		wait_for "$peer_out/deleg-open" 600 || exit 1
 		# nfsd's own view of the client: callback state, delegations
@@ -22,6 +25,7 @@ client_job() {
 	mount -t nfs -o vers=4.1,proto=rdma,port=20049 192.0.2.1:/ /mnt || return 1
 	grep ' /mnt ' /proc/mounts
 	workload_files /mnt
+	workload_restart /mnt
 	echo hello >/mnt/deleg
 	# nfsd grants no read delegation while a writer has the file open, and
 	# its file cache keeps the client's write open a moment after CLOSE

@@ -64,3 +64,33 @@ workload_refused() {
 		record refused_mount failed
 	fi
 }
+
+# A forced disconnect: nfsd stopped (its transports closed, its NFSv4
+# state gone) and started again between two of the client's steps.  The
+# server's side waits in the background for the client's word.
+workload_server_restart() {
+	(
+		wait_for "$peer_out/restart-nfsd" 900 || exit 1
+		rpc.nfsd 0
+		record nfsd_stopped "$(cat /proc/fs/nfsd/threads)"
+		rpc.nfsd 4
+		# as at the start: no grace period to wait out
+		echo Y >/proc/fs/nfsd/v4_end_grace
+		echo "rdma 20049" >/proc/fs/nfsd/portlist
+		cat /proc/fs/nfsd/portlist
+		# lockd started again with nfsd: its grace period, which also
+		# holds back NFSv4 delegations, passes first
+		sleep $(($(cat /proc/sys/fs/nfs/nlm_grace_period) + 1))
+		touch "$out/nfsd-restarted"
+	) &
+	restarter=$!
+}
+# workload_restart DIR: the client's side; the next call finds the
+# transport closed, and the client reconnects to read the file again.
+workload_restart() {
+	touch "$out/restart-nfsd"
+	wait_for "$peer_out/nfsd-restarted" 300
+	record nfsd_restarted "$?"
+	dd if="$1/data" of=/tmp/again bs=64k iflag=direct 2>/dev/null &&
+		cmp /tmp/data /tmp/again && record read_after_restart_bytes 262144
+}
