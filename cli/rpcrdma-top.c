@@ -234,7 +234,7 @@ static void show(struct top *t)
 	}
 	erase();
 	int rows = LINES, cols = COLS;
-	if (t->help) {
+	if (t->keys.help) {
 		for (unsigned i = 0; help_text[i] && (int)i < rows - 1; i++)
 			mvaddnstr((int)i, 0, help_text[i], cols);
 		mvaddnstr(rows - 1, 0, "any key: back", cols);
@@ -244,9 +244,9 @@ static void show(struct top *t)
 	/* the summary and the column heads stay; the table scrolls below */
 	unsigned table = L.n > HEAD_LINES ? L.n - HEAD_LINES : 0;
 	unsigned room = rows - 1 > HEAD_LINES ? (unsigned)rows - 1 - HEAD_LINES : 0;
-	if (t->scroll + room > table)
-		t->scroll = table > room ? table - room : 0;
-	t->page = room;
+	if (t->keys.scroll + room > table)
+		t->keys.scroll = table > room ? table - room : 0;
+	t->keys.page = room;
 	for (unsigned i = 0; i < HEAD_LINES && i < L.n && (int)i < rows - 1; i++) {
 		if (i == HEAD_LINES - 1)
 			attron(A_REVERSE);
@@ -254,12 +254,12 @@ static void show(struct top *t)
 		if (i == HEAD_LINES - 1)
 			attroff(A_REVERSE);
 	}
-	for (unsigned i = 0; i < room && HEAD_LINES + t->scroll + i < L.n; i++)
-		mvaddnstr((int)(HEAD_LINES + i), 0, L.l[HEAD_LINES + t->scroll + i], cols);
+	for (unsigned i = 0; i < room && HEAD_LINES + t->keys.scroll + i < L.n; i++)
+		mvaddnstr((int)(HEAD_LINES + i), 0, L.l[HEAD_LINES + t->keys.scroll + i], cols);
 	char foot[96];
 	snprintf(foot, sizeof(foot), "h help  c b i l f a sort  v view  / p filter  "
-		 "space pause  q quit%s", t->scroll + room < table ? "  [down: more]" :
-					   t->scroll ? "  [up: more]" : "");
+		 "space pause  q quit%s", t->keys.scroll + room < table ? "  [down: more]" :
+					   t->keys.scroll ? "  [up: more]" : "");
 	mvaddnstr(rows - 1, 0, foot, cols);
 	refresh();
 }
@@ -276,17 +276,25 @@ static void prompt(const char *what, char *out, size_t n)
 	nodelay(stdscr, TRUE);
 }
 
-bool top_scroll_key(int ch, unsigned *scroll, unsigned page)
+enum top_key top_common_key(struct top_keys *k, int ch)
 {
-	switch (ch) {
-	case KEY_DOWN: case 'j': ++*scroll; return true;
-	case KEY_UP: case 'k': *scroll -= *scroll > 0; return true;
-	case KEY_NPAGE: *scroll += page; return true;
-	case KEY_PPAGE: *scroll -= *scroll < page ? *scroll : page; return true;
-	case KEY_HOME: *scroll = 0; return true;
-	case KEY_END: *scroll = UINT32_MAX / 2; return true; /* the draw stops at the end */
-	default: return false;
+	if (k->help) { /* any key leaves the help screen; q quits */
+		k->help = false;
+		return ch == 'q' ? TOP_KEY_QUIT : TOP_KEY_TAKEN;
 	}
+	switch (ch) {
+	case 'q': return TOP_KEY_QUIT;
+	case 'h': case '?': k->help = true; break;
+	case ' ': k->paused = !k->paused; break;
+	case KEY_DOWN: case 'j': k->scroll++; break;
+	case KEY_UP: case 'k': k->scroll -= k->scroll > 0; break;
+	case KEY_NPAGE: k->scroll += k->page; break;
+	case KEY_PPAGE: k->scroll -= k->scroll < k->page ? k->scroll : k->page; break;
+	case KEY_HOME: k->scroll = 0; break;
+	case KEY_END: k->scroll = UINT32_MAX / 2; break; /* the draw stops at the end */
+	default: return TOP_KEY_OTHER;
+	}
+	return TOP_KEY_TAKEN;
 }
 
 /* Keys: true to quit. */
@@ -296,19 +304,12 @@ static bool keys(struct top *t)
 	bool redraw = false;
 	while ((ch = getch()) != ERR) {
 		redraw = true;
-		if (t->help) { /* any key leaves the help screen; q quits */
-			t->help = false;
-			if (ch == 'q')
-				return true;
-			continue;
-		}
-		switch (ch) {
-		case 'q':
+		enum top_key k = top_common_key(&t->keys, ch);
+		if (k == TOP_KEY_QUIT)
 			return true;
-		case 'h':
-		case '?':
-			t->help = true;
-			break;
+		if (k == TOP_KEY_TAKEN)
+			continue;
+		switch (ch) {
 		case 'c': t->o.sort = SORT_CALLS; break;
 		case 'b': t->o.sort = SORT_BYTES; break;
 		case 'i': t->o.sort = SORT_INFLIGHT; break;
@@ -316,7 +317,6 @@ static bool keys(struct top *t)
 		case 'f': t->o.sort = SORT_FINDINGS; break;
 		case 'a': t->o.sort = SORT_PEERS; break;
 		case 'v': t->view = (enum view)((t->view + 1) % VIEWS); break;
-		case ' ': t->paused = !t->paused; break;
 		case '/':
 			prompt("address contains (empty: all): ", t->addr_filter,
 			       sizeof(t->addr_filter));
@@ -326,7 +326,7 @@ static bool keys(struct top *t)
 			       t->prog_filter, sizeof(t->prog_filter));
 			break;
 		default:
-			redraw = top_scroll_key(ch, &t->scroll, t->page);
+			redraw = false;
 			break;
 		}
 	}
@@ -416,7 +416,7 @@ int main(int argc, char **argv)
 			next += t.o.interval;
 			if (next < top_now_s())
 				next = top_now_s() + t.o.interval;
-			if (!t.paused) {
+			if (!t.keys.paused) {
 				snapshot(&t);
 				show(&t);
 				shown++;

@@ -23,8 +23,7 @@ struct trace_screen {
 	char *text;             /* the last report, lines cut in place */
 	char **line;
 	unsigned nlines, cap;
-	unsigned scroll, page;
-	bool paused, help;
+	struct top_keys keys;
 };
 
 static const char *const trace_help[] = {
@@ -86,7 +85,7 @@ static void screen_draw(struct trace_screen *sc)
 {
 	int rows = LINES, cols = COLS;
 	erase();
-	if (sc->help) {
+	if (sc->keys.help) {
 		for (int i = 0; trace_help[i] && i < rows - 1; i++)
 			mvaddnstr(i, 0, trace_help[i], cols);
 		mvaddnstr(rows - 1, 0, "any key: back", cols);
@@ -96,18 +95,18 @@ static void screen_draw(struct trace_screen *sc)
 	unsigned head = sc->nlines < TRACE_HEAD_LINES ? sc->nlines : TRACE_HEAD_LINES;
 	unsigned body = sc->nlines - head;
 	unsigned room = rows - 1 > (int)head ? (unsigned)rows - 1 - head : 0;
-	if (sc->scroll + room > body)
-		sc->scroll = body > room ? body - room : 0;
-	sc->page = room;
+	if (sc->keys.scroll + room > body)
+		sc->keys.scroll = body > room ? body - room : 0;
+	sc->keys.page = room;
 	for (unsigned i = 0; i < head && (int)i < rows - 1; i++)
 		mvaddnstr((int)i, 0, sc->line[i], cols);
-	for (unsigned i = 0; i < room && head + sc->scroll + i < sc->nlines; i++)
-		mvaddnstr((int)(head + i), 0, sc->line[head + sc->scroll + i], cols);
+	for (unsigned i = 0; i < room && head + sc->keys.scroll + i < sc->nlines; i++)
+		mvaddnstr((int)(head + i), 0, sc->line[head + sc->keys.scroll + i], cols);
 	char foot[96];
 	snprintf(foot, sizeof(foot), "h help  space pause  q quit%s%s",
-		 sc->paused ? "  PAUSED" : "",
-		 sc->scroll + room < body ? "  [down: more]" :
-		 sc->scroll ? "  [up: more]" : "");
+		 sc->keys.paused ? "  PAUSED" : "",
+		 sc->keys.scroll + room < body ? "  [down: more]" :
+		 sc->keys.scroll ? "  [up: more]" : "");
 	attron(A_REVERSE);
 	mvaddnstr(rows - 1, 0, foot, cols);
 	attroff(A_REVERSE);
@@ -120,19 +119,10 @@ static bool screen_keys(struct trace_screen *sc)
 	int ch;
 	bool redraw = false;
 	while ((ch = getch()) != ERR) {
-		redraw = true;
-		if (sc->help) { /* any key leaves the help screen; q quits */
-			sc->help = false;
-			if (ch == 'q')
-				return true;
-			continue;
-		}
-		switch (ch) {
-		case 'q': return true;
-		case 'h': case '?': sc->help = true; break;
-		case ' ': sc->paused = !sc->paused; break;
-		default: redraw = top_scroll_key(ch, &sc->scroll, sc->page); break;
-		}
+		enum top_key k = top_common_key(&sc->keys, ch);
+		if (k == TOP_KEY_QUIT)
+			return true;
+		redraw |= k == TOP_KEY_TAKEN;
 	}
 	if (redraw)
 		screen_draw(sc);
@@ -176,7 +166,7 @@ int top_trace_main(struct top *t, volatile sig_atomic_t *stop)
 		rr_trace_refresh(tr);
 		const struct rr_tp_stats *s = rr_trace_stats(tr);
 		if (t->curses) {
-			if (!sc.paused)
+			if (!sc.keys.paused)
 				screen_take(&sc, s, &prev, rr_trace_detail(tr), now - last);
 			screen_draw(&sc);
 		} else if (t->o.json) {

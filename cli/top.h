@@ -44,6 +44,20 @@ struct conn_view {
 	uint8_t programs;                   /* 1 NFS, 2 NFS4_CB, 4 other */
 };
 
+/* What the keys both screens take set: the help screen (h, ?; any key
+ * leaves it), a pause (space), the scrolling of the table (Up, Down, j, k,
+ * PgUp, PgDn, Home, End). */
+struct top_keys {
+	bool help;              /* the help screen instead of the table */
+	bool paused;
+	unsigned scroll;        /* table lines scrolled past */
+	unsigned page;          /* table lines on the screen */
+};
+enum top_key { TOP_KEY_OTHER, TOP_KEY_TAKEN, TOP_KEY_QUIT };
+/* Key ch as both screens take it (q quits): TOP_KEY_OTHER for the
+ * screen's own keys (rpcrdma-top.c). */
+enum top_key top_common_key(struct top_keys *k, int ch);
+
 /* One row of a snapshot. */
 struct row {
 	uint32_t conn;
@@ -70,10 +84,8 @@ struct top {
 	 * the last frame's stamp, 0 before the first */
 	bool capture_clock;
 	uint64_t capture_ns;
-	bool paused, ended;
-	bool help;              /* the help screen instead of the table */
-	unsigned scroll;        /* table lines scrolled past */
-	unsigned page;          /* table lines on the screen */
+	struct top_keys keys;   /* help, pause, scrolling */
+	bool ended;
 	enum view view;
 	char addr_filter[64], prog_filter[16];
 	bool curses;
@@ -107,10 +119,6 @@ void top_usage(FILE *to);
  * JSON object on stdout (docs/json-schema.md, "top"). */
 void top_render(const struct top *t, struct lines *L);
 void top_print_json(const struct top *t);
-/* A scrolling key (Up, Down, j, k, PgUp, PgDn, Home, End) applied to a
- * table scrolled past scroll lines, page lines on the screen: false for
- * any other key (rpcrdma-top.c). */
-bool top_scroll_key(int ch, unsigned *scroll, unsigned page);
 /* -t: the kernel's tracepoints instead of packets (top-trace.c), until
  * *stop or the count of snapshots; the exit status. */
 int top_trace_main(struct top *t, volatile sig_atomic_t *stop);
