@@ -39,7 +39,8 @@ workload_files() {
 # workload_acl DIR: reads the server's ACLs (NFSACL GETACL, reply chunks),
 # then sets one of 400 entries (SETACL, a Long Call).  Linux 6.1 fails the
 # last two: its client offers GETACL a 256-byte reply chunk, and its server
-# answers the SETACL Long Call with GARBAGE_ARGS.
+# answers the SETACL Long Call with GARBAGE_ARGS (over TCP too: nfsd takes
+# no ACL over about 4 KiB, README "Real kernels").
 workload_acl() {
 	record acl_small_users_read "$(getfacl -n "$1/acl-small" | grep -c '^user:[0-9]')"
 	if getfacl -n "$1/acl-large" >/tmp/acl-large 2>"$out/getfacl.log"; then
