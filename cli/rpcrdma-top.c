@@ -276,6 +276,22 @@ static void prompt(const char *what, char *out, size_t n)
 	nodelay(stdscr, TRUE);
 }
 
+bool top_screen_open(struct top *t)
+{
+	if (!isatty(1) || !initscr()) {
+		fprintf(stderr, "rpcrdma-top: the screen needs a terminal; "
+				"use -b for text\n");
+		return false;
+	}
+	t->curses = true;
+	cbreak();
+	noecho();
+	nodelay(stdscr, TRUE); /* keys are polled between refreshes */
+	keypad(stdscr, TRUE);
+	curs_set(0);
+	return true;
+}
+
 enum top_key top_common_key(struct top_keys *k, int ch)
 {
 	if (k->help) { /* any key leaves the help screen; q quits */
@@ -344,6 +360,11 @@ int main(int argc, char **argv)
 		top_usage(stderr);
 		return TOP_EXIT_USAGE;
 	}
+	struct sigaction sa = { .sa_handler = on_signal };
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	if (t.o.tracepoints)
+		return top_trace_main(&t, &stop);
 	t.cv = calloc(MAX_CONNS, sizeof(*t.cv));
 	t.rows = calloc(MAX_CONNS, sizeof(*t.rows));
 	struct rr_config cfg;
@@ -362,27 +383,12 @@ int main(int argc, char **argv)
 		fprintf(stderr, "rpcrdma-top: not enough memory\n");
 		return TOP_EXIT_INPUT;
 	}
-	struct sigaction sa = { .sa_handler = on_signal };
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	if (t.o.tracepoints)
-		return top_trace_main(&t, &stop);
 	t.src = live = rr_live_open(&t.o.src, on_frame, &t);
 	if (!t.src)
 		return TOP_EXIT_INPUT;
-	if (!t.o.batch) {
-		if (!isatty(1) || !initscr()) {
-			fprintf(stderr, "rpcrdma-top: the screen needs a terminal; "
-					"use -b for text\n");
-			rr_live_close(t.src);
-			return TOP_EXIT_USAGE;
-		}
-		t.curses = true;
-		cbreak();
-		noecho();
-		nodelay(stdscr, TRUE);
-		keypad(stdscr, TRUE);
-		curs_set(0);
+	if (!t.o.batch && !top_screen_open(&t)) {
+		rr_live_close(t.src);
+		return TOP_EXIT_USAGE;
 	}
 	t.capture_clock = t.o.src.kind == RR_LIVE_FILE;
 	t.last_t = clock_s(&t);

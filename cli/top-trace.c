@@ -138,19 +138,9 @@ int top_trace_main(struct top *t, volatile sig_atomic_t *stop)
 		return TOP_EXIT_INPUT;
 	}
 	fprintf(stderr, "rpcrdma-top: %s\n", msg);
-	if (!t->o.batch) {
-		if (!isatty(1) || !initscr()) {
-			fprintf(stderr, "rpcrdma-top: the screen needs a terminal; "
-					"use -b for text\n");
-			rr_trace_close(tr);
-			return TOP_EXIT_USAGE;
-		}
-		t->curses = true;
-		cbreak();
-		noecho();
-		nodelay(stdscr, TRUE);
-		keypad(stdscr, TRUE);
-		curs_set(0);
+	if (!t->o.batch && !top_screen_open(t)) {
+		rr_trace_close(tr);
+		return TOP_EXIT_USAGE;
 	}
 	struct trace_screen sc = { 0 };
 	struct rr_tp_stats prev = { 0 };

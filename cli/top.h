@@ -119,6 +119,9 @@ void top_usage(FILE *to);
  * JSON object on stdout (docs/json-schema.md, "top"). */
 void top_render(const struct top *t, struct lines *L);
 void top_print_json(const struct top *t);
+/* The curses screen, keys polled; false (said on stderr) without a
+ * terminal (rpcrdma-top.c). */
+bool top_screen_open(struct top *t);
 /* -t: the kernel's tracepoints instead of packets (top-trace.c), until
  * *stop or the count of snapshots; the exit status. */
 int top_trace_main(struct top *t, volatile sig_atomic_t *stop);

@@ -219,17 +219,17 @@ static void on_client(void *ctx, const void *key, const void *value)
 	o->credits_max = c->credits_max;
 }
 
-static void on_proc(void *ctx, const void *key, const void *value)
+/* Entry (key, value) of a procedures map into *a (n used, cap allocated). */
+static void take_proc(struct rr_tp_proc **a, unsigned *n, unsigned *cap,
+		      const void *key, const void *value)
 {
 	const struct rr_tpb_proc_key *k = key;
 	const struct rr_tpb_proc *p = value;
-	struct reading *r = ctx;
-	struct rr_tp_detail *d = r->d;
-	void *grown = room(d->procs, &d->cap_procs, d->nprocs, sizeof(*d->procs));
+	void *grown = room(*a, cap, *n, sizeof(**a));
 	if (!grown)
 		return;
-	d->procs = grown;
-	struct rr_tp_proc *o = &d->procs[d->nprocs++];
+	*a = grown;
+	struct rr_tp_proc *o = &(*a)[(*n)++];
 	o->client_id = k->client_id;
 	o->version = k->version;
 	snprintf(o->program, sizeof(o->program), "%.*s", (int)sizeof(k->program),
@@ -240,23 +240,16 @@ static void on_proc(void *ctx, const void *key, const void *value)
 	memcpy(&o->latency, &p->latency, sizeof(o->latency));
 }
 
+static void on_proc(void *ctx, const void *key, const void *value)
+{
+	struct rr_tp_detail *d = ((struct reading *)ctx)->d;
+	take_proc(&d->procs, &d->nprocs, &d->cap_procs, key, value);
+}
+
 static void on_server_proc(void *ctx, const void *key, const void *value)
 {
-	const struct rr_tpb_proc_key *k = key;
-	const struct rr_tpb_proc *p = value;
 	struct rr_tp_detail *d = ((struct reading *)ctx)->d;
-	void *grown = room(d->server_procs, &d->cap_server_procs, d->nserver_procs,
-			   sizeof(*d->server_procs));
-	if (!grown)
-		return;
-	d->server_procs = grown;
-	struct rr_tp_proc *o = &d->server_procs[d->nserver_procs++];
-	memset(o, 0, sizeof(*o));
-	o->client_id = k->client_id;
-	snprintf(o->procedure, sizeof(o->procedure), "%.*s",
-		 (int)sizeof(k->procedure), k->procedure);
-	o->calls = p->calls;
-	memcpy(&o->latency, &p->latency, sizeof(o->latency));
+	take_proc(&d->server_procs, &d->nserver_procs, &d->cap_server_procs, key, value);
 }
 
 static void on_server(void *ctx, const void *key, const void *value)

@@ -100,10 +100,6 @@ struct rr_tp_proc {
 	struct rr_latency latency; /* the kernel's round trip (rtt) of those
 				    * answered */
 };
-/* A procedure served over one svcrdma connection: as rr_tp_proc with
- * client_id its connection's cq_id, no program or version (the kernel's
- * event names the procedure only), every call answered, and as latency the
- * server's time from receiving the call to sending its reply (execute). */
 struct rr_tp_server {              /* an svcrdma connection */
 	uint32_t cq_id;            /* its receive completion queue's id */
 	uint64_t requests, by_proc[5];
@@ -123,6 +119,10 @@ struct rr_tp_detail {
 	struct rr_tp_client *clients;
 	struct rr_tp_proc *procs;
 	struct rr_tp_server *servers;
+	/* procedures served over each svcrdma connection: client_id is its
+	 * cq_id, no program or version (the kernel's event names the
+	 * procedure only), every call answered, and as latency the server's
+	 * time from receiving the call to sending its reply (execute) */
 	struct rr_tp_proc *server_procs;
 	struct rr_tp_peer *peers;
 };

@@ -287,7 +287,11 @@ int svcrdma_decode_rqst(void *ctx)
 	if (proc < 5)
 		__sync_fetch_and_add(&s->by_proc[proc], 1);
 	gauge(&s->credits, &s->credits_max, (__u32)field(ctx, RR_TPB_SVC_RQST, 2));
-	/* (a backward reply's xid stays until the LRU drops it) */
+	/* kept for svc_stats_latency, when the kernel has it (the loader's
+	 * config is constant: the verifier drops this otherwise); a backward
+	 * reply's xid stays until the LRU drops it */
+	if (!config.field[RR_TPB_SVC_LATENCY][0].size)
+		return 0;
 	__u32 xid = (__u32)field(ctx, RR_TPB_SVC_RQST, 3);
 	struct rr_tpb_request r = { .cq_id = (__u32)field(ctx, RR_TPB_SVC_RQST, 0) };
 	bpf_map_update_elem(&requests, &xid, &r, BPF_ANY);

@@ -60,6 +60,12 @@ mountstats_xprt() {
 	awk '$1 == "xprt:" && $2 == "rdma" { for (i = 3; i <= NF; i++) print $i; exit }' "$1"
 }
 
+# metric_sum FILE NAME: the samples of metric NAME in a scrape, summed
+# over their labels.
+metric_sum() {
+	awk -v m="$2" '$1 ~ "^" m "({|$)" { s += $2 } END { printf "%d", s }' "$1"
+}
+
 # check_restart JOB: nfsd restarted between two of the client's steps (a
 # forced disconnect, lab/jobs/workload.sh): the client reconnected and read
 # the file again; every connection it made is on the wire, each later one
@@ -177,30 +183,31 @@ check_watchers() {
 	# message the client sent it, forward calls and backward replies
 	srv=server/watch-trace.jsonl
 	if [ -e "$srv" ]; then
+		srv_last=$(tail -n 1 "$srv")
 		received=$(jq '[.total.messages.call[], .total.messages.backward_reply[]] | add' "$work/stats.json")
 		check_eq "$1/$t: rpcrdma-top -t on the server: requests (forward calls and backward replies received)" \
-			"$received" "$(tail -n 1 "$srv" | jq .server.requests)"
+			"$received" "$(echo "$srv_last" | jq .server.requests)"
 		check_eq "$1/$t: rpcrdma-top -t on the server: requests by connection add up" \
-			"$received" "$(tail -n 1 "$srv" | jq '[.server_connections[].requests] | add')"
+			"$received" "$(echo "$srv_last" | jq '[.server_connections[].requests] | add')"
 		# the server's own time per call (svc_stats_latency): one for
 		# each reply it sent, each under the connection that brought it
 		check_eq "$1/$t: rpcrdma-top -t on the server: calls served, one per forward reply on the wire" \
 			"$(jq '.total.messages.reply | add' "$work/stats.json")" \
-			"$(tail -n 1 "$srv" | jq '[.server_procedures[].calls] | add // 0')"
+			"$(echo "$srv_last" | jq '[.server_procedures[].calls] | add // 0')"
 		check_eq "$1/$t: rpcrdma-top -t on the server: its JSON as docs/schema/rpcrdma-top.schema.json says" valid \
-			"$(if tail -n 1 "$srv" | python3 "$lab/../tests/tools/json-validate.py" --require top_tracepoints \
+			"$(if echo "$srv_last" | python3 "$lab/../tests/tools/json-validate.py" --require top_tracepoints \
 				"$lab/../docs/schema/rpcrdma-top.schema.json" >/dev/null 2>&1; then echo valid; else echo invalid; fi)"
 		check_eq "$1/$t: rpcrdma-top -t on the server: no connection served more calls than it received" 0 \
-			"$(tail -n 1 "$srv" | jq '[.server_connections[] | select(.calls > .requests)] | length')"
+			"$(echo "$srv_last" | jq '[.server_connections[] | select(.calls > .requests)] | length')"
 		check_ge "$1/$t: rpcrdma-top -t on the server: the server's time for its busiest procedure (p50, us)" 1 \
-			"$(tail -n 1 "$srv" | jq '.server_procedures | max_by(.calls) | .latency_p50_us')"
+			"$(echo "$srv_last" | jq '.server_procedures | max_by(.calls) | .latency_p50_us')"
 		# rpcrdma-exporter -t beside it, scraped just before it stopped
 		check_eq "$1/$t: rpcrdma-exporter -t on the server: rpcrdma_trace_server_rpc_calls_total as top's calls served" \
-			"$(tail -n 1 "$srv" | jq '[.server_procedures[].calls] | add // 0')" \
-			"$(awk '$1 ~ /^rpcrdma_trace_server_rpc_calls_total[{]/ { n += $NF } END { printf "%d", n }' server/exporter-trace.metrics)"
+			"$(echo "$srv_last" | jq '[.server_procedures[].calls] | add // 0')" \
+			"$(metric_sum server/exporter-trace.metrics rpcrdma_trace_server_rpc_calls_total)"
 		check_eq "$1/$t: rpcrdma-exporter -t on the server: rpcrdma_trace_server_rpc_latency_seconds_count as the calls served" \
-			"$(awk '$1 ~ /^rpcrdma_trace_server_rpc_calls_total[{]/ { n += $NF } END { printf "%d", n }' server/exporter-trace.metrics)" \
-			"$(awk '$1 ~ /^rpcrdma_trace_server_rpc_latency_seconds_count[{]/ { n += $NF } END { printf "%d", n }' server/exporter-trace.metrics)"
+			"$(metric_sum server/exporter-trace.metrics rpcrdma_trace_server_rpc_calls_total)" \
+			"$(metric_sum server/exporter-trace.metrics rpcrdma_trace_server_rpc_latency_seconds_count)"
 	fi
 	# rpcrdma-exporter -t, scraped at the end of the workload: the same
 	# replies, and no metric of the packet path (absent, not zero)
@@ -212,13 +219,13 @@ check_watchers() {
 		"$(grep -c -E '^rpcrdma_(frames_total|messages_total)' "$m")"
 	# the packet path's names for what the kernel's events give
 	check_eq "$1/$t: rpcrdma-exporter -t: rpcrdma_connection_replies_total, summed" "$fwd_replies" \
-		"$(awk '$1 ~ /^rpcrdma_connection_replies_total[{]/ { n += $NF } END { printf "%d", n }' "$m")"
+		"$(metric_sum "$m" rpcrdma_connection_replies_total)"
 	check_eq "$1/$t: rpcrdma-exporter -t: rpcrdma_rpc_calls_total as rpcrdma-top -t's procedures" \
 		"$(echo "$last" | jq '[.procedures[].calls] | add')" \
-		"$(awk '$1 ~ /^rpcrdma_rpc_calls_total[{]/ { n += $NF } END { printf "%d", n }' "$m")"
+		"$(metric_sum "$m" rpcrdma_rpc_calls_total)"
 	check_eq "$1/$t: rpcrdma-exporter -t: rpcrdma_rpc_latency_seconds_count as rpcrdma-top -t's answered procedures" \
 		"$(echo "$last" | jq '[.procedures[].answered] | add')" \
-		"$(awk '$1 ~ /^rpcrdma_rpc_latency_seconds_count[{]/ { n += $2 } END { printf "%d", n }' "$m")"
+		"$(metric_sum "$m" rpcrdma_rpc_latency_seconds_count)"
 }
 
 # check_exporter JOB: rpcrdma-exporter on the run's capture and the real
@@ -244,7 +251,7 @@ check_exporter() {
 	curl -s --max-time 30 "http://127.0.0.1:$port/metrics" >"$work/metrics"
 	kill "$exporter_pid" 2>/dev/null
 	wait "$exporter_pid" 2>/dev/null
-	metric() { awk -v m="$1" '$1 ~ "^" m "({|$)" { s += $2 } END { printf "%d", s }' "$work/metrics"; }
+	metric() { metric_sum "$work/metrics" "$1"; }
 	set -- "$1" $(mountstats_xprt client/mountstats)
 	check_eq "$1/$t: exporter: rpcrdma_kernel_xprt_sends_total as mountstats" "${7:-}" "$(metric rpcrdma_kernel_xprt_sends_total)"
 	check_eq "$1/$t: exporter: rpcrdma_kernel_xprt_read_chunk_count_total as mountstats" "${12:-}" "$(metric rpcrdma_kernel_xprt_read_chunk_count_total)"

@@ -15,11 +15,12 @@ check_restart nfs3
 # often as nfsd counted it (proc3 in /proc/net/rpc/nfsd, in RFC 1813's
 # order; NULL aside: svc_stats_latency names NFS_ACL's NULL the same).
 if [ -e server/watch-trace.jsonl ]; then
+	served=$(tail -n 1 server/watch-trace.jsonl)
 	set -- $(awk '$1 == "proc3" { for (i = 4; i <= NF; i++) print $i }' server/nfsd)
 	for proc in GETATTR SETATTR LOOKUP ACCESS READLINK READ WRITE CREATE MKDIR SYMLINK MKNOD \
 		REMOVE RMDIR RENAME LINK READDIR READDIRPLUS FSSTAT FSINFO PATHCONF COMMIT; do
 		check_eq "nfs3/$t: rpcrdma-top -t on the server: $proc served as nfsd counts it" "${1:-}" \
-			"$(tail -n 1 server/watch-trace.jsonl | jq --arg p "$proc" '[.server_procedures[] | select(.procedure == $p) | .calls] | add // 0')"
+			"$(echo "$served" | jq --arg p "$proc" '[.server_procedures[] | select(.procedure == $p) | .calls] | add // 0')"
 		shift
 	done
 fi
