@@ -5,7 +5,8 @@
 # Standard input is always read by libpcap, so `-r - < FILE` is the
 # reference.  Besides every bundled and Linux capture: the same frames in
 # the other byte order, in nanoseconds, in pcapng, with records longer
-# than the file's snapshot length, cut short mid-record and mid-header.
+# than the file's snapshot length, cut short mid-record and mid-header,
+# and a file large enough to be read ahead (cut short too).
 # usage: mapped-read-test.sh RPCRDMA_DUMP SOURCE_DIR
 set -u
 dump=$1
@@ -67,11 +68,23 @@ def write(name, endian, snaplen, records):
 write('swapped.pcap', '>', hdr[5], recs)
 # a snapshot length shorter than some records (libpcap cuts them)
 write('snap.pcap', '<', 200, recs)
+# past the read-ahead's 4 MiB: six times the capture (11 MB, its 1 MiB
+# chunks mapped ahead and unmapped behind the walk), and that cut short
+# past its eighth MiB, where libpcap takes over
+write('large.pcap', '<', hdr[5], recs * 6)
+large = open(work + '/large.pcap', 'rb').read()
+at = 24
+while at < 8 << 20:
+    at += 16 + struct.unpack('<I', large[at + 8:at + 12])[0]
+open(work + '/large-cut.pcap', 'wb').write(large[:at + 16 + 10])
 whole = open(work + '/swapped.pcap', 'rb').read()
 first = 24 + sum(16 + r[2] for r in recs[:40])
 open(work + '/cut-data.pcap', 'wb').write(whole[:first + 16 + 10])
 open(work + '/cut-header.pcap', 'wb').write(whole[:first + 7])
 EOF
+same "a large file, read ahead on a second thread" "$work/large.pcap" -j -a
+same "its statistics" "$work/large.pcap" -q --stats
+same "a large file cut short past its eighth MiB" "$work/large-cut.pcap" -a -tt
 same "the other byte order" "$work/swapped.pcap" $full
 same "records longer than the snapshot length" "$work/snap.pcap" $full
 same "cut short in a record's data" "$work/cut-data.pcap" -a -tt
