@@ -35,7 +35,7 @@ struct rr_mapped {
 	size_t size, off;
 	bool swapped;
 	uint32_t frac_to_ns;    /* the file's fraction of a second to ns */
-	bool micro;             /* p gives microseconds: ns cut to them */
+	bool cut_to_micro;      /* a nanosecond file p reads in microseconds */
 	uint32_t snapshot;
 	/* the read-ahead, when it runs */
 	bool ahead;
@@ -215,7 +215,8 @@ struct rr_mapped *rr_mapped_open(pcap_t *p, const char *path)
 		return NULL;
 	}
 	m->frac_to_ns = magic == MAGIC_NANO ? 1 : 1000;
-	m->micro = pcap_get_tstamp_precision(p) != PCAP_TSTAMP_PRECISION_NANO;
+	m->cut_to_micro = magic == MAGIC_NANO &&
+			  pcap_get_tstamp_precision(p) != PCAP_TSTAMP_PRECISION_NANO;
 	m->snapshot = (uint32_t)pcap_snapshot(p);
 	/* read once, front to back */
 	madvise(base, m->size, MADV_SEQUENTIAL);
@@ -242,7 +243,7 @@ int rr_mapped_next(struct rr_mapped *m, uint64_t *ts_ns, const uint8_t **data,
 	if (cap > m->snapshot || cap > m->size - m->off - RECORD_HEADER_LEN)
 		return hand_over(m);
 	uint64_t frac = (uint64_t)word(m, h + 4) * m->frac_to_ns;
-	if (m->micro)
+	if (m->cut_to_micro)
 		frac -= frac % 1000u;   /* as libpcap scales a nanosecond file */
 	*ts_ns = (uint64_t)word(m, h) * 1000000000u + frac;
 	*caplen = cap;

@@ -83,14 +83,19 @@ static void print_hex(const struct rr_frame *decoded, const uint8_t *data,
 	rr_hexdump(stdout, data + from, caplen - from, o->hex_ascii);
 }
 
-/* One frame taken at ts_ns (h's own stamp may be micro- or nanoseconds). */
+/* One frame taken at ts_ns. */
 static void process(struct dump *d, struct run *r, const struct pcap_pkthdr *h,
 		    const u_char *data, uint64_t ts_ns)
 {
 	const struct opts *o = &d->o;
 	r->t.frames++;
 	if (r->writer) {
-		pcap_dump((u_char *)r->writer, h, data);
+		/* -w writes the stamp at the precision the file is opened with */
+		struct pcap_pkthdr w = *h;
+		w.ts.tv_sec = (time_t)(ts_ns / 1000000000u);
+		w.ts.tv_usec = (suseconds_t)(ts_ns % 1000000000u /
+					     (r->writer_nano ? 1u : 1000u));
+		pcap_dump((u_char *)r->writer, &w, data);
 		if (o->packet_buffered)
 			pcap_dump_flush(r->writer);
 	}
@@ -138,11 +143,7 @@ static void on_frame(void *ctx, uint64_t ts_ns, const uint8_t *data,
 	long count = sc->d->o.count;
 	if (count >= 0 && (long)sc->r->t.frames >= count)
 		return;
-	/* -w writes the stamp at the precision the file is opened with */
 	struct pcap_pkthdr h = { .caplen = caplen, .len = wirelen };
-	h.ts.tv_sec = (time_t)(ts_ns / 1000000000u);
-	h.ts.tv_usec = (suseconds_t)(ts_ns % 1000000000u /
-				     (sc->r->writer_nano ? 1u : 1000u));
 	process(sc->d, sc->r, &h, data, ts_ns);
 	if (count >= 0 && (long)sc->r->t.frames >= count)
 		rr_live_break(live); /* -c: done */

@@ -361,7 +361,7 @@ void rra_chunk_data_at(struct rr_analyzer *a, uint32_t cn,
 		       uint64_t pos, uint32_t len);
 void rra_message(struct rr_analyzer *a, uint32_t cn, int to,
 		 const uint8_t *m, uint32_t kept, uint32_t len,
-		 uint32_t inv_key);
+		 uint32_t inv_key, const struct rr_frame *pre);
 void rra_reply_chunk_head(struct rr_analyzer *a, uint32_t si, uint64_t va,
 			  const uint8_t *p, uint32_t have);
 

@@ -403,8 +403,14 @@ void rra_frame_addrs(const struct rr_frame *f, uint8_t src[16],
 	memset(src, 0, 16);
 	memset(dst, 0, 16);
 	if (rr_has(f, RR_LAYER_IPV4) || rr_has(f, RR_LAYER_IPV6)) {
-		memcpy(src, f->data + f->ip.src_off, f->ip.addr_len);
-		memcpy(dst, f->data + f->ip.dst_off, f->ip.addr_len);
+		/* copies of known size, inlined: this runs for every frame */
+		if (f->ip.addr_len == 4) {
+			memcpy(src, f->data + f->ip.src_off, 4);
+			memcpy(dst, f->data + f->ip.dst_off, 4);
+		} else {
+			memcpy(src, f->data + f->ip.src_off, 16);
+			memcpy(dst, f->data + f->ip.dst_off, 16);
+		}
 	} else if (rr_has(f, RR_LAYER_GRH)) {
 		memcpy(src, f->data + f->grh.sgid_off, 16);
 		memcpy(dst, f->data + f->grh.dgid_off, 16);

@@ -19,6 +19,9 @@ struct rr_cur {
 	uint32_t pos;
 	uint32_t cap;        /* readable bytes end */
 	uint32_t lim;        /* message end by the protocol (>= cap or not) */
+	/* note->status, kept here too: a check per field reads a local, not
+	 * the frame (which every decoded field is stored into) */
+	uint8_t status;
 	struct rr_note *note;
 };
 
@@ -30,6 +33,7 @@ static inline void cur_init(struct rr_cur *c, const uint8_t *p, uint32_t pos,
 	c->cap = cap < lim ? cap : lim;
 	c->lim = lim;
 	c->note = note;
+	c->status = RR_COMPLETE;
 	note->status = RR_COMPLETE;
 	note->problem = RR_PROBLEM_NONE;
 	note->off = pos;
@@ -38,14 +42,15 @@ static inline void cur_init(struct rr_cur *c, const uint8_t *p, uint32_t pos,
 
 static inline bool cur_ok(const struct rr_cur *c)
 {
-	return c->note->status == RR_COMPLETE;
+	return c->status == RR_COMPLETE;
 }
 
 /* Record a failure unless one is already recorded. */
 static inline bool cur_fail(struct rr_cur *c, enum rr_status st,
 			    enum rr_problem pr, const char *field)
 {
-	if (c->note->status == RR_COMPLETE) {
+	if (c->status == RR_COMPLETE) {
+		c->status = (uint8_t)st;
 		c->note->status = (uint8_t)st;
 		c->note->problem = (uint8_t)pr;
 		c->note->off = c->pos;
@@ -59,7 +64,7 @@ static inline bool cur_need(struct rr_cur *c, uint32_t n, const char *field)
 {
 	if (!cur_ok(c))
 		return false;
-	if (c->pos <= c->cap && n <= c->cap - c->pos)
+	if ((uint64_t)c->pos + n <= c->cap) /* in 64 bits: no wrap */
 		return true;
 	if (c->pos > c->lim || n > c->lim - c->pos)
 		return cur_fail(c, RR_MALFORMED, RR_PROBLEM_BAD_LENGTH, field);
@@ -184,5 +189,11 @@ void rr_decode_tcp_payload(const struct rr_config *cfg, struct rr_frame *f);
 bool rr_decode_iwarp_unit(const struct rr_config *cfg, struct rr_frame *f);
 void rr_decode_send_payload(const struct rr_config *cfg, struct rr_frame *f,
 			    bool first_of_many);
+/* A header decoded at base in its buffer, as a decode of the same bytes
+ * starting at 0 gives it (the analyzer's message from a frame's decode). */
+void rr_rpcrdma_rebase(struct rr_rpcrdma *to, const struct rr_rpcrdma *from,
+		       uint32_t base);
+void rr_rpc_rebase(struct rr_rpc *to, const struct rr_rpc *from, uint32_t base);
+void rr_note_rebase(struct rr_note *to, const struct rr_note *from, uint32_t base);
 
 #endif /* RR_CURSOR_H */

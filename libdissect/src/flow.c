@@ -305,15 +305,33 @@ static uint8_t direction(struct rr_analyzer *a, uint32_t cn, int sender,
 	}
 }
 
+/* Whether pre, the frame message m lies whole in, decoded m's header as
+ * message() would: from the same bytes with the same bounds. */
+static bool decoded_in_frame(const struct rr_frame *pre, const uint8_t *m,
+			     uint32_t kept, uint32_t len)
+{
+	return pre && kept == len && rr_has(pre, RR_LAYER_RPCRDMA) &&
+	       m == pre->unit_data + pre->payload.off && len == pre->payload.len;
+}
+
 static void message(struct rr_analyzer *a, uint32_t cn, int to,
 		    const uint8_t *m, uint32_t kept, uint32_t len,
-		    uint32_t inv_key)
+		    uint32_t inv_key, const struct rr_frame *pre)
 {
 	struct conn *k = &a->conns[cn];
 	struct rr_rpcrdma *h = &a->hdr;
-	/* a multi-packet message: the header lies within what was kept */
-	rr_rpcrdma_decode(m, 0, kept, kept < len ? UINT32_MAX : len, h,
-			  &a->note);
+	/* a message whole in its packet was decoded with the frame: taken
+	 * from there (its offsets from the message's start), not again */
+	bool taken = decoded_in_frame(pre, m, kept, len);
+	if (taken) {
+		rr_rpcrdma_rebase(h, &pre->rdma, pre->payload.off);
+		rr_note_rebase(&a->note, &pre->note[RR_LAYER_RPCRDMA],
+			       pre->payload.off);
+	} else {
+		/* a multi-packet message: the header lies within what was kept */
+		rr_rpcrdma_decode(m, 0, kept, kept < len ? UINT32_MAX : len, h,
+				  &a->note);
+	}
 	if (!k->rpcrdma) {
 		/* traffic alone must show it is RPC-over-RDMA */
 		if (!rr_rpcrdma_recognised(h, a->note.status))
@@ -343,13 +361,21 @@ static void message(struct rr_analyzer *a, uint32_t cn, int to,
 	}
 	const struct rr_rpc *rpc = NULL;
 	if (h->payload.len && (h->proc == RR_RDMA_MSG || h->proc == RR_RDMA_MSGP)) {
-		uint32_t cap = kept > h->payload.off ? kept - h->payload.off : 0;
-		/* still arriving: the end is unknown, so bound it safely */
-		if (rr_rpc_decode(m, h->payload.off, cap,
-				  kept < len ? UINT32_MAX - h->payload.off :
-					       h->payload.len,
-				  &a->rpc, &a->note) != RR_MALFORMED &&
-		    a->rpc.msg_type <= RR_RPC_REPLY)
+		enum rr_status st;
+		if (taken && rr_has(pre, RR_LAYER_RPC)) {
+			rr_rpc_rebase(&a->rpc, &pre->rpc, pre->payload.off);
+			rr_note_rebase(&a->note, &pre->note[RR_LAYER_RPC],
+				       pre->payload.off);
+			st = (enum rr_status)a->note.status;
+		} else {
+			uint32_t cap = kept > h->payload.off ? kept - h->payload.off : 0;
+			/* still arriving: the end is unknown, so bound it safely */
+			st = rr_rpc_decode(m, h->payload.off, cap,
+					   kept < len ? UINT32_MAX - h->payload.off :
+							h->payload.len,
+					   &a->rpc, &a->note);
+		}
+		if (st != RR_MALFORMED && a->rpc.msg_type <= RR_RPC_REPLY)
 			rpc = &a->rpc;
 	}
 	int sender = 1 - to;
@@ -397,13 +423,14 @@ static void message(struct rr_analyzer *a, uint32_t cn, int to,
 
 /*
  * A whole SEND (its first `kept` bytes, `len` in all) arrived at side
- * `to` of connection cn: the report joins what it raises to it.
+ * `to` of connection cn: the report joins what it raises to it.  pre: the
+ * frame it came in whole, whose decode serves (NULL: decoded here).
  */
 void rra_message(struct rr_analyzer *a, uint32_t cn, int to,
 		 const uint8_t *m, uint32_t kept, uint32_t len,
-		 uint32_t inv_key)
+		 uint32_t inv_key, const struct rr_frame *pre)
 {
-	message(a, cn, to, m, kept, len, inv_key);
+	message(a, cn, to, m, kept, len, inv_key, pre);
 	rra_message_taken(a);
 }
 

@@ -72,8 +72,12 @@ static bool is_rc_send_start(uint8_t op, bool *first_of_many)
 
 uint32_t rr_icrc_compute(enum rr_transport t, const uint8_t *pkt, size_t len)
 {
-	/* Variant fields are replaced by ones (§7.8.1, annex A17.3.3). */
-	uint8_t hdr[8 + 60 + 8 + BTH_LEN];
+	/* Variant fields are replaced by ones (§7.8.1, annex A17.3.3).  The
+	 * masked headers are written where a short packet's payload follows
+	 * them, so that one CRC run covers both (one fold and one reduction,
+	 * not two). */
+	uint8_t whole[8 + 60 + 8 + BTH_LEN + 512];
+	uint8_t *hdr = whole;
 	size_t n = 0, net = 0;
 
 	if (t == RR_TRANSPORT_IB) {
@@ -98,7 +102,7 @@ uint32_t rr_icrc_compute(enum rr_transport t, const uint8_t *pkt, size_t len)
 			net = 40;
 			if (len < net)
 				return 0;
-			memcpy(hdr + n, pkt, net);
+			memcpy(hdr + n, pkt, 40);
 			hdr[n] |= 0x0F; /* traffic class and flow label */
 			hdr[n + 1] = hdr[n + 2] = hdr[n + 3] = 0xFF;
 			hdr[n + 7] = 0xFF; /* hop limit */
@@ -106,7 +110,11 @@ uint32_t rr_icrc_compute(enum rr_transport t, const uint8_t *pkt, size_t len)
 			net = len ? (pkt[0] & 0xF) * 4u : 0;
 			if (net < 20 || len < net)
 				return 0;
-			memcpy(hdr + n, pkt, net);
+			/* without options (nearly always): a copy of known size */
+			if (net == 20)
+				memcpy(hdr + n, pkt, 20);
+			else
+				memcpy(hdr + n, pkt, net);
 			hdr[n + 1] = 0xFF; /* TOS */
 			hdr[n + 8] = 0xFF; /* TTL */
 			hdr[n + 10] = hdr[n + 11] = 0xFF; /* checksum */
@@ -128,10 +136,7 @@ uint32_t rr_icrc_compute(enum rr_transport t, const uint8_t *pkt, size_t len)
 	n += BTH_LEN;
 	const uint8_t *rest = pkt + net + BTH_LEN;
 	size_t rest_len = len - net - BTH_LEN;
-	/* A short packet in one run: one fold and one reduction, not two. */
-	uint8_t whole[sizeof(hdr) + 512];
 	if (rest_len <= 512) {
-		memcpy(whole, hdr, n);
 		memcpy(whole + n, rest, rest_len);
 		return rr_crc32(0, whole, n + rest_len);
 	}

@@ -242,7 +242,7 @@ void rra_ib_packet(struct rr_analyzer *a, const struct rr_frame *f)
 	case RR_OP_RC_SEND_ONLY_INV:
 		rra_rsm_put(a, sd);
 		rra_message(a, cn, to, pl, have, plen,
-			    f->ext.present & RR_EXT_IETH ? f->ext.ieth.rkey : 0);
+			    f->ext.present & RR_EXT_IETH ? f->ext.ieth.rkey : 0, f);
 		break;
 	case RR_OP_RC_SEND_FIRST: {
 		rra_rsm_put(a, sd);
@@ -268,7 +268,8 @@ void rra_ib_packet(struct rr_analyzer *a, const struct rr_frame *f)
 		r->len += plen - have;
 		if (op != RR_OP_RC_SEND_MIDDLE) {
 			rra_message(a, cn, to, r->bytes, r->kept, r->len,
-				    f->ext.present & RR_EXT_IETH ? f->ext.ieth.rkey : 0);
+				    f->ext.present & RR_EXT_IETH ? f->ext.ieth.rkey : 0,
+				    NULL);
 			rra_rsm_put(a, sd);
 		}
 		break;

@@ -427,7 +427,8 @@ static void iwarp_ddp(struct rr_analyzer *a, uint32_t cn, int to,
 			   d->opcode == RR_RDMAP_SEND_SE_INV;
 		if (d->mo == 0 && d->last) {
 			rra_rsm_put(a, sd);
-			rra_message(a, cn, to, pl, have, plen, inv ? d->inv_stag : 0);
+			rra_message(a, cn, to, pl, have, plen, inv ? d->inv_stag : 0,
+				    NULL);
 			break;
 		}
 		if (d->mo == 0) {
@@ -446,7 +447,7 @@ static void iwarp_ddp(struct rr_analyzer *a, uint32_t cn, int to,
 		r->len += plen - have;
 		if (d->last) {
 			rra_message(a, cn, to, r->bytes, r->kept, r->len,
-				    inv ? d->inv_stag : 0);
+				    inv ? d->inv_stag : 0, NULL);
 			rra_rsm_put(a, sd);
 		}
 		break;

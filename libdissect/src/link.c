@@ -35,7 +35,7 @@ static void note_cut_capture(struct rr_frame *f, struct rr_cur *c,
 	if (end <= f->wirelen ||
 	    (f->caplen == f->wirelen && end == f->wirelen + icrc_slack))
 		return;
-	c->note->status = RR_TRUNCATED;
+	c->status = c->note->status = RR_TRUNCATED;
 	c->note->problem = RR_PROBLEM_SHORT;
 	c->note->off = field_off;
 	c->note->field = field;

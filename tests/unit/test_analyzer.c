@@ -3,10 +3,12 @@
  * The analyzer's modules driven directly through their internal header:
  * connections (conn.c: endpoints, the unknown-QPN lookup, LRU eviction,
  * reconnects, CM IDs), calls (calls.c: the age list, each connection's
- * list), the RPC-over-RDMA flow (flow.c: a call and its reply), the
+ * list), the RPC-over-RDMA flow (flow.c: a call and its reply, a header
+ * taken from its frame's decode), the
  * report of a frame (report.c: events joined to their message, bytes kept,
  * a full report), and the MPA marker rule (mpa.h).
  */
+#include <stddef.h>
 #include <string.h>
 
 #include <rpcrdma/encode.h>
@@ -169,13 +171,13 @@ static void flow(void)
 	uint8_t m[128];
 	uint32_t c = ib_to(a, host_a, host_b, 0x22, &to);
 	uint32_t n = null_rpc(m, sizeof(m), 0x77, true);
-	rra_message(a, c, 1, m, n, n, 0);
+	rra_message(a, c, 1, m, n, n, 0, NULL);
 	CHECK_EQ(a->st.total.calls, 1);
 	CHECK_EQ(a->conns[c].info.st.in_flight, 1);
 	CHECK(rra_call_find(a, c, RR_DIR_FWD_CALL, 0x77) != NONE);
 	a->now_ns += 50000;
 	n = null_rpc(m, sizeof(m), 0x77, false);
-	rra_message(a, c, 0, m, n, n, 0);
+	rra_message(a, c, 0, m, n, n, 0, NULL);
 	CHECK_EQ(a->st.total.replies, 1);
 	CHECK_EQ(a->conns[c].info.st.in_flight, 0);
 	CHECK_EQ(a->conns[c].info.st.grant, 32);
@@ -190,10 +192,76 @@ static void flow(void)
 	struct rr_rpcrdma done = { .xid = 0x77, .vers = 1, .credits = 32,
 				   .proc = RR_RDMA_DONE };
 	rr_rpcrdma_encode(&b, &done);
-	rra_message(a, c, 1, m, (uint32_t)b.len, (uint32_t)b.len, 0);
+	rra_message(a, c, 1, m, (uint32_t)b.len, (uint32_t)b.len, 0, NULL);
 	CHECK_EQ(a->st.findings[RR_FIND_DONE_NO_RRC], 1);
 	CHECK_EQ(a->st.total.findings, 1);
 	rr_analyzer_free(a);
+}
+
+/* A message whole in its packet takes its header from the frame's decode
+ * (flow.c, ib_flow.c): the same header, RPC header and note as its own
+ * decode, offsets from the message's start.  A call with a write chunk of
+ * two segments and a credential, and a message whose RPC is cut short. */
+static void message_from_frame(void)
+{
+	check_ctx = "message from frame";
+	for (int cut = 0; cut < 2; cut++) {
+		uint8_t m[256], ib[320], frame[400];
+		struct rr_buf b;
+		rr_buf_init(&b, m, sizeof(m));
+		struct rr_rpcrdma h = { .xid = 0x99, .vers = 1, .credits = 16,
+					.proc = RR_RDMA_MSG };
+		rr_rpcrdma_add_segment(&h, RR_LIST_WRITE, 0, 0, 0x1111, 4096, 0x10000);
+		rr_rpcrdma_add_segment(&h, RR_LIST_WRITE, 0, 0, 0x2222, 4096, 0x20000);
+		rr_rpcrdma_encode(&b, &h);
+		static const uint8_t cred[12] = { 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0 };
+		struct rr_rpc r = { .xid = 0x99, .msg_type = RR_RPC_CALL,
+				    .rpcvers = 2, .prog = RR_PROG_NFS, .vers = 3,
+				    .proc = 6, .cred_flavor = 1,
+				    .cred_len = sizeof(cred) };
+		rr_rpc_encode(&b, &r, cred, NULL);
+		/* cut: the RPC header's verifier runs past the message */
+		uint32_t n = (uint32_t)b.len - (cut ? 6 : 0);
+		struct rr_bth bth = { .opcode = RR_OP_RC_SEND_ONLY, .dqpn = 0x22,
+				      .psn = 5 };
+		struct rr_buf ibb, fb;
+		rr_buf_init(&ibb, ib, sizeof(ib));
+		rr_ib_encode(&ibb, &bth, NULL, m, n);
+		struct rr_endpoints ep = { .ip_version = 4, .src_ip = { 192, 0, 2, 2 },
+					   .dst_ip = { 192, 0, 2, 1 },
+					   .src_port = 49152,
+					   .dst_port = RR_ROCEV2_UDP_PORT, .ttl = 64 };
+		rr_buf_init(&fb, frame, sizeof(frame));
+		rr_frame_rocev2(&fb, &ep, ib, ibb.len);
+		struct rr_config cfg;
+		rr_config_init(&cfg);
+		static struct rr_frame f;
+		rr_decode_frame(&cfg, RR_LINK_ETHERNET, frame, (uint32_t)fb.len,
+				(uint32_t)fb.len, NULL, &f);
+		CHECK(rr_has(&f, RR_LAYER_RPCRDMA) && rr_has(&f, RR_LAYER_RPC));
+		CHECK_EQ(f.payload.len, n);
+		const uint8_t *pl = frame + f.payload.off;
+		struct rr_analyzer *own = analyzer(4, 16), *taken = analyzer(4, 16);
+		int to;
+		uint32_t c1 = ib_to(own, host_a, host_b, 0x22, &to);
+		uint32_t c2 = ib_to(taken, host_a, host_b, 0x22, &to);
+		rra_message(own, c1, 1, pl, n, n, 0, NULL);
+		rra_message(taken, c2, 1, pl, n, n, 0, &f);
+		const struct rr_rpcrdma *x = &own->hdr, *y = &taken->hdr;
+		CHECK_EQ(x->nsegs, 2);
+		CHECK(!memcmp(x, y, offsetof(struct rr_rpcrdma, segs)));
+		CHECK(!memcmp(x->segs, y->segs, x->nsegs * sizeof(x->segs[0])));
+		CHECK(x->payload.off == y->payload.off && x->payload.len == y->payload.len);
+		CHECK_EQ(x->write_list_off, 20); /* after four words and the read list's 0 */
+		CHECK(!memcmp(&own->rpc, &taken->rpc, sizeof(own->rpc)));
+		CHECK_EQ(own->rpc.cred_off, x->payload.off + 24);
+		CHECK(!memcmp(&own->note, &taken->note, sizeof(own->note)));
+		CHECK_EQ(own->note.status, cut ? RR_MALFORMED : RR_COMPLETE);
+		CHECK_EQ(own->st.total.calls, taken->st.total.calls);
+		CHECK_EQ(own->st.total.calls, cut ? 0 : 1);
+		rr_analyzer_free(own);
+		rr_analyzer_free(taken);
+	}
 }
 
 static void report(void)
@@ -207,7 +275,7 @@ static void report(void)
 	uint32_t n = null_rpc(frame + 40, sizeof(frame) - 40, 0x77, true);
 	a->frame_no = 1;
 	rra_report_begin(a, frame, sizeof(frame));
-	rra_message(a, c, 1, frame + 40, n, n, 0);
+	rra_message(a, c, 1, frame + 40, n, n, 0, NULL);
 	/* the call, whole in the frame: its place there, its header kept */
 	CHECK_EQ(r->nevents, 1);
 	const struct rr_event *call = &r->events[0];
@@ -226,7 +294,7 @@ static void report(void)
 	n = null_rpc(m, sizeof(m), 0x77, false);
 	uint32_t rpc_xid_at = 28; /* RPC header after a 28-byte MSG header */
 	m[rpc_xid_at + 3] ^= 1;
-	rra_message(a, c, 0, m, n, n, 0);
+	rra_message(a, c, 0, m, n, n, 0, NULL);
 	rra_finding(a, NONE, RR_FIND_TRUNCATED, "after"); /* the frame's own */
 	CHECK_EQ(r->frame, 2);
 	CHECK_EQ(r->nevents, 4);
@@ -280,6 +348,7 @@ int main(void)
 	reconnects();
 	calls();
 	flow();
+	message_from_frame();
 	report();
 	markers();
 	return check_done();
