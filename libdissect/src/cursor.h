@@ -179,6 +179,11 @@ static inline void frame_note(struct rr_frame *f, enum rr_layer l,
 	frame_mark(f, l);
 }
 
+/* CRC-32 (rr_crc32) of a then b; fastest when both are multiples of 16
+ * bytes long. */
+uint32_t rr_crc32_pair(uint32_t crc, const void *a, size_t alen,
+		       const void *b, size_t blen);
+
 /* Layer decoders shared between the translation units of libdissect. */
 void rr_frame_cm_private(struct rr_frame *f, uint32_t off, uint32_t len);
 struct rr_cur;

@@ -73,11 +73,10 @@ static bool is_rc_send_start(uint8_t op, bool *first_of_many)
 uint32_t rr_icrc_compute(enum rr_transport t, const uint8_t *pkt, size_t len)
 {
 	/* Variant fields are replaced by ones (§7.8.1, annex A17.3.3).  The
-	 * masked headers are written where a short packet's payload follows
-	 * them, so that one CRC run covers both (one fold and one reduction,
-	 * not two). */
-	uint8_t whole[8 + 60 + 8 + BTH_LEN + 512];
-	uint8_t *hdr = whole;
+	 * masked headers go 16 bytes into run, where zeros may precede them
+	 * and the payload's first bytes follow them (below). */
+	uint8_t run[16 + 8 + 60 + 8 + BTH_LEN + 16];
+	uint8_t *hdr = run + 16;
 	size_t n = 0, net = 0;
 
 	if (t == RR_TRANSPORT_IB) {
@@ -136,11 +135,23 @@ uint32_t rr_icrc_compute(enum rr_transport t, const uint8_t *pkt, size_t len)
 	n += BTH_LEN;
 	const uint8_t *rest = pkt + net + BTH_LEN;
 	size_t rest_len = len - net - BTH_LEN;
-	if (rest_len <= 512) {
-		memcpy(whole + n, rest, rest_len);
-		return rr_crc32(0, whole, n + rest_len);
-	}
-	return rr_crc32(rr_crc32(0, hdr, n), rest, rest_len);
+	if (rest_len > 512) /* the payload in a run of its own, the widest */
+		return rr_crc32(rr_crc32(0, hdr, n), rest, rest_len);
+	/*
+	 * One run of whole 16-byte blocks, the payload read where it lies:
+	 * its first rest_len % 16 bytes join the headers, and zeros before
+	 * them make the headers' part a multiple of 16.  A CRC register of 0
+	 * stays 0 through zeros, so the run starts from 0 and the ones it
+	 * would start from are folded into the first four bytes instead.
+	 */
+	size_t k = rest_len % 16, pad = (16 - (n + k) % 16) % 16;
+	uint8_t *start = hdr - pad;
+	memset(start, 0, pad);
+	for (int i = 0; i < 4; i++)
+		hdr[i] ^= 0xFF;
+	memcpy(hdr + n, rest, k);
+	return rr_crc32_pair(0xFFFFFFFFu, start, pad + n + k, rest + k,
+			     rest_len - k);
 }
 
 /* RDMA-CM header at the start of an IP-addressed REQ's private data. */

@@ -14,6 +14,8 @@
 
 /* libdissect's table-driven CRCs, internal to the library */
 uint32_t rr_crc32_portable(uint32_t crc, const void *buf, size_t len);
+uint32_t rr_crc32_pair(uint32_t crc, const void *a, size_t alen,
+		       const void *b, size_t blen);
 uint32_t rr_crc32c_portable(uint32_t crc, const void *buf, size_t len);
 
 /* Words in network order, as the RFC draws them. */
@@ -454,6 +456,24 @@ static void test_crc(void)
 				      rr_crc32_portable(0x5a5a5a5a, p, len);
 			mismatches += rr_crc32c(7, p, len) !=
 				      rr_crc32c_portable(7, p, len);
+		}
+	CHECK_EQ(mismatches, 0);
+
+	/* a run in two parts (the ICRC's headers, then its payload where it
+	 * lies) as one: parts of whole blocks, and others (chained) */
+	check_ctx = "CRC of two parts against one run";
+	mismatches = 0;
+	for (size_t alen = 0; alen <= 112; alen += 4)
+		for (size_t blen = 0; blen <= 1100; blen += alen % 16 ? 20 : 4) {
+			uint32_t want = rr_crc32_portable(0x5a5a5a5a, buf, alen + blen);
+			mismatches += rr_crc32_pair(0x5a5a5a5a, buf, alen,
+						    buf + alen, blen) != want;
+			/* b apart from a, as a payload is from the headers */
+			mismatches += rr_crc32_pair(0x5a5a5a5a, buf, alen,
+						    buf + 2000 + (alen + blen) % 7,
+						    blen) !=
+				      rr_crc32_portable(rr_crc32_portable(0x5a5a5a5a, buf, alen),
+							buf + 2000 + (alen + blen) % 7, blen);
 		}
 	CHECK_EQ(mismatches, 0);
 }
