@@ -8,9 +8,11 @@
  *   read+dec-nocrc  the same without computing the ICRC and CRC32c
  *   dec       decoding frames already in memory (CRCs verified)
  *   dec-nocrc decoding frames in memory, ICRC and CRC32c not computed
+ *   analyze   frames in memory through the analyzer as rpcrdma-dump -q
+ *             --stats runs it (no events, no rebuilt messages)
  *
  * Each is repeated until it has run for --seconds; the best pass counts.
- * usage: decode-bench [--seconds S] [--only read|read+dec|read+dec-nocrc|dec|dec-nocrc] FILE
+ * usage: decode-bench [--seconds S] [--only read|read+dec|read+dec-nocrc|dec|dec-nocrc|analyze] FILE
  * (--only runs one measure, for profiling it)
  */
 #define _DEFAULT_SOURCE /* pcap.h uses u_int and u_char */
@@ -20,6 +22,7 @@
 #include <string.h>
 #include <time.h>
 
+#include <rpcrdma/analyzer.h>
 #include <rpcrdma/dissect.h>
 
 struct frames {
@@ -126,7 +129,32 @@ static size_t memory_pass(const struct frames *fr, const struct rr_config *cfg)
 	return fr->n;
 }
 
-enum kind { READ, READ_DECODE, DECODE, DECODE_NOCRC, READ_DECODE_NOCRC };
+/* The frames through a new analyzer configured as rpcrdma-dump -q --stats
+ * configures its own. */
+static size_t analyze_pass(const struct frames *fr)
+{
+	struct rr_config cfg;
+	rr_config_init(&cfg);
+	cfg.flags |= RR_CFG_NO_EVENTS;
+	struct rr_analyzer_limits lim;
+	rr_analyzer_limits_init(&lim);
+	lim.rebuild_slots = 0;
+	struct rr_analyzer *a = rr_analyzer_new(&cfg, &lim);
+	if (!a) {
+		fprintf(stderr, "decode-bench: out of memory\n");
+		exit(2);
+	}
+	unsigned long acc = 0;
+	for (size_t i = 0; i < fr->n; i++)
+		acc += rr_analyzer_frame(a, (uint32_t)fr->link, i * 1000,
+					 fr->arena + fr->off[i], fr->caplen[i],
+					 fr->wirelen[i])->units.rpcrdma;
+	sink += acc;
+	rr_analyzer_free(a);
+	return fr->n;
+}
+
+enum kind { READ, READ_DECODE, DECODE, DECODE_NOCRC, READ_DECODE_NOCRC, ANALYZE };
 
 static double best_rate(enum kind k, const char *path, const struct frames *fr,
 			double seconds)
@@ -143,6 +171,7 @@ static double best_rate(enum kind k, const char *path, const struct frames *fr,
 			   k == READ_DECODE ? file_pass(path, &cfg) :
 			   k == READ_DECODE_NOCRC ? file_pass(path, &nocrc) :
 			   k == DECODE ? memory_pass(fr, &cfg) :
+			   k == ANALYZE ? analyze_pass(fr) :
 					 memory_pass(fr, &nocrc);
 		double rate = (double)n / (now() - t0);
 		if (rate > best)
@@ -155,7 +184,7 @@ static double best_rate(enum kind k, const char *path, const struct frames *fr,
 int main(int argc, char **argv)
 {
 	static const char *const kinds[] = { "read", "read+dec", "dec",
-					     "dec-nocrc", "read+dec-nocrc" };
+					     "dec-nocrc", "read+dec-nocrc", "analyze" };
 	double seconds = 3;
 	const char *path = NULL, *only = NULL;
 	for (int i = 1; i < argc; i++) {
@@ -168,13 +197,13 @@ int main(int argc, char **argv)
 	}
 	if (!path || seconds <= 0) {
 		fprintf(stderr, "usage: decode-bench [--seconds S] "
-				"[--only read|read+dec|read+dec-nocrc|dec|dec-nocrc] FILE\n");
+				"[--only read|read+dec|read+dec-nocrc|dec|dec-nocrc|analyze] FILE\n");
 		return 1;
 	}
 	struct frames fr;
 	load(path, &fr);
 	if (only) {
-		for (int k = 0; k < 5; k++)
+		for (int k = 0; k < 6; k++)
 			if (!strcmp(only, kinds[k])) {
 				printf("%s: %.0f frames/s\n", only,
 				       best_rate((enum kind)k, path, &fr, seconds));
@@ -194,6 +223,7 @@ int main(int argc, char **argv)
 	double read_dec_nocrc = best_rate(READ_DECODE_NOCRC, path, &fr, seconds);
 	double dec = best_rate(DECODE, path, &fr, seconds);
 	double dec_nocrc = best_rate(DECODE_NOCRC, path, &fr, seconds);
+	double analyze = best_rate(ANALYZE, path, &fr, seconds);
 	printf("file: %s (%zu frames, %lu RPC-over-RDMA messages)\n", path,
 	       fr.n, msgs);
 	printf("%-34s %14s %12s\n", "measure", "frames/s", "ratio");
@@ -205,7 +235,8 @@ int main(int argc, char **argv)
 	       read / read_dec_nocrc);
 	printf("%-34s %14.0f\n", "decode alone, CRCs checked", dec);
 	printf("%-34s %14.0f\n", "decode alone, CRCs not computed", dec_nocrc);
-	printf("ns/frame: decode %.1f, decode without CRC %.1f, read %.1f\n",
-	       1e9 / dec, 1e9 / dec_nocrc, 1e9 / read);
+	printf("%-34s %14.0f\n", "analyzer (decode included)", analyze);
+	printf("ns/frame: decode %.1f, decode without CRC %.1f, analyzer %.1f, "
+	       "read %.1f\n", 1e9 / dec, 1e9 / dec_nocrc, 1e9 / analyze, 1e9 / read);
 	return 0;
 }

@@ -369,9 +369,18 @@ void rra_reply_chunk_head(struct rr_analyzer *a, uint32_t si, uint64_t va,
 bool rra_report_alloc(struct rr_analyzer *a, void *(*alloc)(struct rr_analyzer *,
 							  size_t, size_t));
 void rra_report_free(struct rr_analyzer *a);
-void rra_report_begin(struct rr_analyzer *a, const uint8_t *frame,
-		      uint32_t len);
+/* The report of frame frame_no taken at ts_ns (the analyzer's frame_no
+ * and now_ns, given as values: a load of the two just stored apart would
+ * wait for both stores) */
+void rra_report_begin(struct rr_analyzer *a, uint64_t frame_no, uint64_t ts_ns,
+		      const uint8_t *frame, uint32_t len);
 void rra_emit(struct rr_analyzer *a, struct rr_event *ev);
+/* Whether reports list events (RR_CFG_NO_EVENTS unset): an event that
+ * only a report would show need not be made otherwise. */
+static inline bool rra_reporting(const struct rr_analyzer *a)
+{
+	return !(a->cfg.flags & RR_CFG_NO_EVENTS);
+}
 void rra_message_taken(struct rr_analyzer *a);
 
 /* ib_flow.c */

@@ -213,13 +213,13 @@ const struct rr_frame_report *
 rr_analyzer_frame(struct rr_analyzer *a, uint32_t link, uint64_t ts_ns,
 		  const uint8_t *data, uint32_t caplen, uint32_t wirelen)
 {
-	a->frame_no++;
+	uint64_t frame_no = ++a->frame_no;
 	a->now_ns = ts_ns;
 	a->st.frames++;
 	struct rr_frame *f = &a->f;
 	struct rr_frame_summary *units = &a->rep.pub.units;
 	bool counted_trunc = false, counted_bad = false, streamed = false;
-	rra_report_begin(a, data, caplen);
+	rra_report_begin(a, frame_no, ts_ns, data, caplen);
 	for (bool more = rr_decode_frame(&a->cfg, link, data, caplen, wirelen,
 					 NULL, f);
 	     more; more = rr_decode_next_unit(&a->cfg, f)) {
@@ -290,7 +290,7 @@ const struct rr_frame_report *rr_analyzer_finish(struct rr_analyzer *a)
 	uint32_t i = r->finish_at;
 	if (i >= a->lim.max_calls)
 		return NULL;
-	rra_report_begin(a, NULL, 0);
+	rra_report_begin(a, a->frame_no, a->now_ns, NULL, 0);
 	/* a finding per call at most: stop while one more fits */
 	for (; i < a->calls_taken && r->pub.nevents < RR_REPORT_EVENTS; i++) {
 		struct call *c = &a->calls[i];

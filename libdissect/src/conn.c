@@ -397,21 +397,35 @@ uint64_t rra_resent_of(struct rr_analyzer *a, uint32_t cn, uint32_t xid)
 
 /* ---- transports ------------------------------------------------------- */
 
+/* An IPv4 address in a 16-byte slot, zeros after it, in two 8-byte
+ * stores: the lookups' 8-byte loads that follow at once take them from
+ * the store buffer (a load spanning stores of other sizes waits for them
+ * to be written). */
+static void addr4(uint8_t out[16], const uint8_t *p)
+{
+	uint64_t lo = 0, hi = 0;
+	memcpy(&lo, p, 4);
+	memcpy(out, &lo, 8);
+	memcpy(out + 8, &hi, 8);
+}
+
 void rra_frame_addrs(const struct rr_frame *f, uint8_t src[16],
 		     uint8_t dst[16])
 {
-	memset(src, 0, 16);
-	memset(dst, 0, 16);
 	if (rr_has(f, RR_LAYER_IPV4) || rr_has(f, RR_LAYER_IPV6)) {
 		/* copies of known size, inlined: this runs for every frame */
 		if (f->ip.addr_len == 4) {
-			memcpy(src, f->data + f->ip.src_off, 4);
-			memcpy(dst, f->data + f->ip.dst_off, 4);
+			addr4(src, f->data + f->ip.src_off);
+			addr4(dst, f->data + f->ip.dst_off);
 		} else {
 			memcpy(src, f->data + f->ip.src_off, 16);
 			memcpy(dst, f->data + f->ip.dst_off, 16);
 		}
-	} else if (rr_has(f, RR_LAYER_GRH)) {
+		return;
+	}
+	memset(src, 0, 16);
+	memset(dst, 0, 16);
+	if (rr_has(f, RR_LAYER_GRH)) {
 		memcpy(src, f->data + f->grh.sgid_off, 16);
 		memcpy(dst, f->data + f->grh.dgid_off, 16);
 	} else if (rr_has(f, RR_LAYER_LRH)) {

@@ -223,17 +223,19 @@ static void on_reply(struct rr_analyzer *a, uint32_t cn, uint8_t dir,
 		}
 		/* forward and backward (RFC 8167) calls alike */
 		uint64_t lat = record_latency(a, c);
-		struct rr_event ev = { .kind = RR_EV_RPC_DONE, .conn = cn,
-				       .dir = dir, .xid = c->xid,
-				       .prog = c->prog, .vers = c->vers,
-				       .proc = c->proc, .latency_ns = lat,
-				       .bytes_inline = c->bytes_inline + len,
-				       .bytes_read = c->bytes_read,
-				       .bytes_write = c->bytes_write,
-				       /* calls age out long before 2^32 frames */
-				       .call_frame = a->frame_no -
-					       (uint32_t)((uint32_t)a->frame_no - c->frame) };
-		rra_emit(a, &ev);
+		if (rra_reporting(a)) {
+			struct rr_event ev = {
+				.kind = RR_EV_RPC_DONE, .conn = cn, .dir = dir,
+				.xid = c->xid, .prog = c->prog, .vers = c->vers,
+				.proc = c->proc, .latency_ns = lat,
+				.bytes_inline = c->bytes_inline + len,
+				.bytes_read = c->bytes_read,
+				.bytes_write = c->bytes_write,
+				/* calls age out long before 2^32 frames */
+				.call_frame = a->frame_no -
+					(uint32_t)((uint32_t)a->frame_no - c->frame) };
+			rra_emit(a, &ev);
+		}
 		/* a reply chunk rebuilt names the status first */
 		if (dir == RR_DIR_FWD_REPLY)
 			rra_reply_rebuild(a, ci, h, m, kept, len);
@@ -387,14 +389,16 @@ static void message(struct rr_analyzer *a, uint32_t cn, int to,
 	a->st.total.bytes_send += len;
 
 	/* the message first, then what is wrong with it */
-	struct rr_event ev = { .kind = RR_EV_MESSAGE, .conn = cn, .dir = dir,
-			       .hdr = h, .rpc = rpc, .msg_len = len,
-			       .data = m, .data_len = kept, .inv_stag = inv_key,
-			       .credits_granted = st->grant,
-			       .calls_in_flight = st->in_flight };
-	if (dir == RR_DIR_FWD_CALL)
-		ev.resent_of = rra_resent_of(a, cn, h->xid);
-	rra_emit(a, &ev);
+	uint64_t resent_of = dir == RR_DIR_FWD_CALL ? rra_resent_of(a, cn, h->xid) : 0;
+	if (rra_reporting(a)) {
+		struct rr_event ev = { .kind = RR_EV_MESSAGE, .conn = cn, .dir = dir,
+				       .hdr = h, .rpc = rpc, .msg_len = len,
+				       .data = m, .data_len = kept, .inv_stag = inv_key,
+				       .credits_granted = st->grant,
+				       .calls_in_flight = st->in_flight,
+				       .resent_of = resent_of };
+		rra_emit(a, &ev);
+	}
 
 	if (h->vers != 1 && !(h->proc == RR_RDMA_ERROR && h->err == RR_ERR_VERS))
 		rra_finding(a, cn, RR_FIND_VERS, NULL);

@@ -31,11 +31,12 @@ void rra_report_free(struct rr_analyzer *a)
 	free(a->rep.bytes);
 }
 
-void rra_report_begin(struct rr_analyzer *a, const uint8_t *frame, uint32_t len)
+void rra_report_begin(struct rr_analyzer *a, uint64_t frame_no, uint64_t ts_ns,
+		      const uint8_t *frame, uint32_t len)
 {
 	struct report *r = &a->rep;
-	r->pub.frame = a->frame_no;
-	r->pub.ts_ns = a->now_ns;
+	r->pub.frame = frame_no;
+	r->pub.ts_ns = ts_ns;
 	r->pub.decoded = frame ? &a->f : NULL;
 	memset(&r->pub.units, 0, sizeof(r->pub.units));
 	r->pub.units.conn = r->pub.units.conn_id = RR_CONN_NONE;
@@ -91,7 +92,7 @@ void rra_emit(struct rr_analyzer *a, struct rr_event *ev)
 	ev->frame = a->frame_no;
 	ev->ts_ns = a->now_ns;
 	ev->conn_id = ev->conn < a->nconns ? a->conns[ev->conn].info.id : RR_CONN_NONE;
-	if (a->cfg.flags & RR_CFG_NO_EVENTS)
+	if (!rra_reporting(a))
 		return;
 	bool message = ev->kind == RR_EV_MESSAGE;
 	if (r->pub.nevents == RR_REPORT_EVENTS ||

@@ -274,7 +274,7 @@ static void report(void)
 	uint32_t c = ib_to(a, host_a, host_b, 0x22, &to);
 	uint32_t n = null_rpc(frame + 40, sizeof(frame) - 40, 0x77, true);
 	a->frame_no = 1;
-	rra_report_begin(a, frame, sizeof(frame));
+	rra_report_begin(a, a->frame_no, a->now_ns, frame, sizeof(frame));
 	rra_message(a, c, 1, frame + 40, n, n, 0, NULL);
 	/* the call, whole in the frame: its place there, its header kept */
 	CHECK_EQ(r->nevents, 1);
@@ -290,7 +290,7 @@ static void report(void)
 	/* a reply reassembled elsewhere (copied), with a finding raised while
 	 * it was taken (its xid differs from the RPC's) and its completion */
 	a->frame_no = 2;
-	rra_report_begin(a, frame, sizeof(frame));
+	rra_report_begin(a, a->frame_no, a->now_ns, frame, sizeof(frame));
 	n = null_rpc(m, sizeof(m), 0x77, false);
 	uint32_t rpc_xid_at = 28; /* RPC header after a 28-byte MSG header */
 	m[rpc_xid_at + 3] ^= 1;
@@ -314,12 +314,12 @@ static void report(void)
 
 	/* more than a report holds: counted, not listed; bytes past
 	 * report_bytes: data NULL and counted */
-	rra_report_begin(a, NULL, 0);
+	rra_report_begin(a, a->frame_no, a->now_ns, NULL, 0);
 	for (unsigned i = 0; i < RR_REPORT_EVENTS + 3; i++)
 		rra_finding(a, NONE, RR_FIND_ICRC, NULL);
 	CHECK_EQ(r->nevents, RR_REPORT_EVENTS);
 	CHECK_EQ(r->unreported, 3);
-	rra_report_begin(a, NULL, 0);
+	rra_report_begin(a, a->frame_no, a->now_ns, NULL, 0);
 	uint8_t big[300] = { 0 };
 	struct rr_event ev = { .kind = RR_EV_RPC_MESSAGE, .conn = NONE,
 			       .data = big, .data_len = sizeof(big),
