@@ -27,6 +27,9 @@
  * without it. */
 #define CHUNK ((size_t)1 << 20)
 #define AHEAD_LIMIT (8 * CHUNK)
+/* The reader wakes the thread every WAKE_EVERY (a wake-up costs the
+ * reader some microseconds): half the distance it maps ahead. */
+#define WAKE_EVERY (4 * CHUNK)
 #define AHEAD_MIN_SIZE (4 * CHUNK)
 
 struct rr_mapped {
@@ -143,7 +146,7 @@ static void ahead_start(struct rr_mapped *m)
 		return;
 	pthread_mutex_init(&m->lock, NULL);
 	pthread_cond_init(&m->moved, NULL);
-	m->wake_at = CHUNK;
+	m->wake_at = WAKE_EVERY;
 	m->ahead = pthread_create(&m->ahead_thread, NULL, read_ahead, m) == 0;
 	if (!m->ahead) {
 		pthread_cond_destroy(&m->moved);
@@ -157,7 +160,7 @@ static void ahead_release(struct rr_mapped *m, size_t off)
 {
 	if (off < m->wake_at)
 		return;
-	m->wake_at = (off & ~(CHUNK - 1)) + CHUNK;
+	m->wake_at = (off & ~(CHUNK - 1)) + WAKE_EVERY;
 	atomic_store_explicit(&m->released, off, memory_order_release);
 	pthread_mutex_lock(&m->lock);
 	pthread_cond_signal(&m->moved);
