@@ -59,6 +59,16 @@ static uint32_t slice8(uint32_t tab[8][256], uint32_t crc, const uint8_t *p,
  */
 #define CRC32_K1K2 _mm_set_epi64x(0x1c6e41596, 0x154442bd4)
 
+/* A lane moved on by the distance k stands for, and the 16 bytes at p
+ * added. */
+__attribute__((target("pclmul,sse4.1"), always_inline)) static inline __m128i
+fold_by(__m128i x, __m128i k, const uint8_t *p)
+{
+	__m128i y = _mm_clmulepi64_si128(x, k, 0x00);
+	x = _mm_clmulepi64_si128(x, k, 0x11);
+	return _mm_xor_si128(_mm_xor_si128(x, y), _mm_loadu_si128((const __m128i *)p));
+}
+
 /* Lanes x[0..n), 16 bytes apart, into one; the rest of the run 16 bytes
  * at a time; then 128 bits to 32. */
 __attribute__((target("pclmul,sse4.1"), always_inline)) static inline uint32_t
@@ -74,14 +84,8 @@ crc32_finish(const __m128i *x, int n, const uint8_t *p, size_t len)
 		x1 = _mm_clmulepi64_si128(x1, k3k4, 0x11);
 		x1 = _mm_xor_si128(_mm_xor_si128(x1, x[i]), y);
 	}
-	while (len >= 16) {
-		__m128i y = _mm_clmulepi64_si128(x1, k3k4, 0x00);
-		x1 = _mm_clmulepi64_si128(x1, k3k4, 0x11);
-		x1 = _mm_xor_si128(_mm_xor_si128(x1, y),
-				   _mm_loadu_si128((const __m128i *)p));
-		p += 16;
-		len -= 16;
-	}
+	for (; len >= 16; p += 16, len -= 16)
+		x1 = fold_by(x1, k3k4, p);
 	/* 128 bits to 64, then to 32 */
 	x2 = _mm_clmulepi64_si128(x1, k3k4, 0x10);
 	x1 = _mm_xor_si128(_mm_srli_si128(x1, 8), x2);
@@ -109,16 +113,9 @@ crc32_fold(uint32_t state, const uint8_t *p, size_t len)
 		x[i] = _mm_loadu_si128((const __m128i *)(p + 16 * (i - 1)));
 	p += 48;
 	len -= 48;
-	while (len >= 64) {
-		for (int i = 0; i < 4; i++) {
-			__m128i y = _mm_clmulepi64_si128(x[i], k1k2, 0x00);
-			x[i] = _mm_clmulepi64_si128(x[i], k1k2, 0x11);
-			x[i] = _mm_xor_si128(_mm_xor_si128(x[i], y),
-				_mm_loadu_si128((const __m128i *)(p + 16 * i)));
-		}
-		p += 64;
-		len -= 64;
-	}
+	for (; len >= 64; p += 64, len -= 64)
+		for (int i = 0; i < 4; i++)
+			x[i] = fold_by(x[i], k1k2, p + 16 * i);
 	return crc32_finish(x, 4, p, len);
 }
 
@@ -146,12 +143,8 @@ crc32_fold_pair(uint32_t state, const uint8_t *a, size_t alen,
 	x[0] = _mm_xor_si128(x[0], _mm_cvtsi32_si128((int)state));
 	/* rounds of 64 bytes while a part of them lies in a */
 	for (pos = 64; pos < alen && total - pos >= 64; pos += 64)
-		for (int i = 0; i < 4; i++) {
-			__m128i y = _mm_clmulepi64_si128(x[i], k1k2, 0x00);
-			x[i] = _mm_clmulepi64_si128(x[i], k1k2, 0x11);
-			x[i] = _mm_xor_si128(_mm_xor_si128(x[i], y),
-				_mm_loadu_si128((const __m128i *)PAIR_AT(pos + 16 * (size_t)i)));
-		}
+		for (int i = 0; i < 4; i++)
+			x[i] = fold_by(x[i], k1k2, PAIR_AT(pos + 16 * (size_t)i));
 	if (pos < alen) {
 		/* under 64 bytes left, the start of them in a */
 		memcpy(tail, a + pos, alen - pos);
@@ -160,16 +153,9 @@ crc32_fold_pair(uint32_t state, const uint8_t *a, size_t alen,
 	}
 	const uint8_t *p = b + (pos - alen);
 	size_t len = total - pos;
-	while (len >= 64) {
-		for (int i = 0; i < 4; i++) {
-			__m128i y = _mm_clmulepi64_si128(x[i], k1k2, 0x00);
-			x[i] = _mm_clmulepi64_si128(x[i], k1k2, 0x11);
-			x[i] = _mm_xor_si128(_mm_xor_si128(x[i], y),
-				_mm_loadu_si128((const __m128i *)(p + 16 * i)));
-		}
-		p += 64;
-		len -= 64;
-	}
+	for (; len >= 64; p += 64, len -= 64)
+		for (int i = 0; i < 4; i++)
+			x[i] = fold_by(x[i], k1k2, p + 16 * i);
 	return crc32_finish(x, 4, p, len);
 #undef PAIR_AT
 }
