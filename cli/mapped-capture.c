@@ -5,7 +5,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
-#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,9 +44,9 @@ struct rr_mapped {
 	pthread_t ahead_thread;
 	pthread_mutex_t lock;
 	pthread_cond_t moved;
-	_Atomic size_t released;  /* the reader is done with all before */
-	size_t wake_at;           /* the reader's next offset to signal at */
+	size_t released;          /* under lock: the reader is done with all before */
 	bool stop;                /* under lock */
+	size_t wake_at;           /* the reader's next offset to signal at */
 	size_t unmapped;          /* the read-ahead's: [0, unmapped) is gone */
 	size_t mapped_to;         /* and [unmapped, mapped_to) mapped in */
 };
@@ -126,8 +125,7 @@ static void *read_ahead(void *arg)
 	struct rr_mapped *m = arg;
 	pthread_mutex_lock(&m->lock);
 	while (!m->stop) {
-		size_t released = atomic_load_explicit(&m->released,
-						       memory_order_acquire);
+		size_t released = m->released;
 		if (!ahead_due(m, released)) {
 			pthread_cond_wait(&m->moved, &m->lock);
 			continue;
@@ -155,14 +153,14 @@ static void ahead_start(struct rr_mapped *m)
 }
 
 /* The reader is at off: what lies before is the read-ahead's to unmap,
- * and a chunk more is its to map. */
+ * and AHEAD_LIMIT past it its to map. */
 static void ahead_release(struct rr_mapped *m, size_t off)
 {
 	if (off < m->wake_at)
 		return;
 	m->wake_at = (off & ~(CHUNK - 1)) + WAKE_EVERY;
-	atomic_store_explicit(&m->released, off, memory_order_release);
 	pthread_mutex_lock(&m->lock);
+	m->released = off;
 	pthread_cond_signal(&m->moved);
 	pthread_mutex_unlock(&m->lock);
 }
