@@ -31,6 +31,11 @@
 #define WAKE_EVERY (4 * CHUNK)
 #define AHEAD_MIN_SIZE (4 * CHUNK)
 
+static size_t chunk_start(size_t off)
+{
+	return off & ~(CHUNK - 1);
+}
+
 struct rr_mapped {
 	pcap_t *pcap;
 	const uint8_t *base;
@@ -99,7 +104,7 @@ static void map_in(const uint8_t *base, size_t from, size_t to)
  * unmapped, those up to AHEAD_LIMIT past it mapped. */
 static void ahead_step(struct rr_mapped *m, size_t released)
 {
-	size_t behind = released & ~(CHUNK - 1);
+	size_t behind = chunk_start(released);
 	if (behind > m->unmapped) {
 		munmap((void *)(m->base + m->unmapped), behind - m->unmapped);
 		m->unmapped = behind;
@@ -116,7 +121,7 @@ static void ahead_step(struct rr_mapped *m, size_t released)
 
 static bool ahead_due(const struct rr_mapped *m, size_t released)
 {
-	return (released & ~(CHUNK - 1)) > m->unmapped ||
+	return chunk_start(released) > m->unmapped ||
 	       (m->mapped_to < m->size && m->mapped_to < released + AHEAD_LIMIT);
 }
 
@@ -158,7 +163,7 @@ static void ahead_release(struct rr_mapped *m, size_t off)
 {
 	if (off < m->wake_at)
 		return;
-	m->wake_at = (off & ~(CHUNK - 1)) + WAKE_EVERY;
+	m->wake_at = chunk_start(off) + WAKE_EVERY;
 	pthread_mutex_lock(&m->lock);
 	m->released = off;
 	pthread_cond_signal(&m->moved);

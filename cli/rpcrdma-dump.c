@@ -84,25 +84,25 @@ static void print_hex(const struct rr_frame *decoded, const uint8_t *data,
 }
 
 /* One frame taken at ts_ns. */
-static void process(struct dump *d, struct run *r, const struct pcap_pkthdr *h,
-		    const u_char *data, uint64_t ts_ns)
+static void process(struct dump *d, struct run *r, const u_char *data,
+		    uint32_t caplen, uint32_t wirelen, uint64_t ts_ns)
 {
 	const struct opts *o = &d->o;
 	r->t.frames++;
 	if (r->writer) {
 		/* -w writes the stamp at the precision the file is opened with */
-		struct pcap_pkthdr w = *h;
-		w.ts.tv_sec = (time_t)(ts_ns / 1000000000u);
-		w.ts.tv_usec = (suseconds_t)(ts_ns % 1000000000u /
+		struct pcap_pkthdr h = { .caplen = caplen, .len = wirelen };
+		h.ts.tv_sec = (time_t)(ts_ns / 1000000000u);
+		h.ts.tv_usec = (suseconds_t)(ts_ns % 1000000000u /
 					     (r->writer_nano ? 1u : 1000u));
-		pcap_dump((u_char *)r->writer, &w, data);
+		pcap_dump((u_char *)r->writer, &h, data);
 		if (o->packet_buffered)
 			pcap_dump_flush(r->writer);
 	}
 	unsigned long lines_before = dump_lines;
 	dump_frame_ts_ns = ts_ns;
 	const struct rr_frame_report *rep =
-		rr_analyzer_frame(d->a, (uint32_t)r->link, ts_ns, data, h->caplen, h->len);
+		rr_analyzer_frame(d->a, (uint32_t)r->link, ts_ns, data, caplen, wirelen);
 	const struct rr_frame_summary *sum = &rep->units;
 	r->t.cm += sum->cm;
 	r->t.mpa += sum->mpa;
@@ -114,7 +114,7 @@ static void process(struct dump *d, struct run *r, const struct pcap_pkthdr *h,
 			 * (an iWARP segment's FPDUs, which the report takes
 			 * from the reassembled stream) */
 			for (bool more = rr_decode_frame(&r->cfg, (uint32_t)r->link, data,
-							 h->caplen, h->len, NULL, &r->f);
+							 caplen, wirelen, NULL, &r->f);
 			     more; more = rr_decode_next_unit(&r->cfg, &r->f))
 				dump_print_unit(&r->f, o, r->t.frames, sum->conn_id);
 		} else if (sum->cm || sum->mpa) {
@@ -123,7 +123,7 @@ static void process(struct dump *d, struct run *r, const struct pcap_pkthdr *h,
 	}
 	dump_print_report(d, rep);
 	if (o->hex && dump_lines != lines_before)
-		print_hex(rep->decoded, data, h->caplen, o);
+		print_hex(rep->decoded, data, caplen, o);
 	if (r->tty && time(NULL) - r->started >= 2 && time(NULL) != r->shown) {
 		r->shown = time(NULL);
 		fprintf(stderr, "\r%lu frames...", r->t.frames);
@@ -143,8 +143,7 @@ static void on_frame(void *ctx, uint64_t ts_ns, const uint8_t *data,
 	long count = sc->d->o.count;
 	if (count >= 0 && (long)sc->r->t.frames >= count)
 		return;
-	struct pcap_pkthdr h = { .caplen = caplen, .len = wirelen };
-	process(sc->d, sc->r, &h, data, ts_ns);
+	process(sc->d, sc->r, data, caplen, wirelen, ts_ns);
 	if (count >= 0 && (long)sc->r->t.frames >= count)
 		rr_live_break(live); /* -c: done */
 }

@@ -156,6 +156,21 @@ static inline bool cur_skip(struct rr_cur *c, uint32_t n, const char *field)
 	return true;
 }
 
+/* An offset of a decode at base as a decode of the same bytes at 0 gives
+ * it: every offset a decoder sets is at base or past it, one it leaves is
+ * 0 (base is past 0: a packet's payload). */
+static inline uint32_t rr_off_rebase(uint32_t off, uint32_t base)
+{
+	return off >= base ? off - base : off;
+}
+
+static inline void rr_note_rebase(struct rr_note *to, const struct rr_note *from,
+				  uint32_t base)
+{
+	*to = *from;
+	to->off = rr_off_rebase(from->off, base);
+}
+
 /* Mark a complete layer present in the frame and fold its status in. */
 static inline void frame_mark(struct rr_frame *f, enum rr_layer l)
 {
@@ -195,10 +210,10 @@ bool rr_decode_iwarp_unit(const struct rr_config *cfg, struct rr_frame *f);
 void rr_decode_send_payload(const struct rr_config *cfg, struct rr_frame *f,
 			    bool first_of_many);
 /* A header decoded at base in its buffer, as a decode of the same bytes
- * starting at 0 gives it (the analyzer's message from a frame's decode). */
+ * starting at 0 gives it (the analyzer's message from a frame's decode):
+ * each beside its decoder, which knows its offsets. */
 void rr_rpcrdma_rebase(struct rr_rpcrdma *to, const struct rr_rpcrdma *from,
 		       uint32_t base);
 void rr_rpc_rebase(struct rr_rpc *to, const struct rr_rpc *from, uint32_t base);
-void rr_note_rebase(struct rr_note *to, const struct rr_note *from, uint32_t base);
 
 #endif /* RR_CURSOR_H */

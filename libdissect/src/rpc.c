@@ -98,3 +98,13 @@ enum rr_status rr_rpc_decode(const uint8_t *msg, uint32_t base,
 	}
 	return (enum rr_status)note->status;
 }
+
+void rr_rpc_rebase(struct rr_rpc *to, const struct rr_rpc *from, uint32_t base)
+{
+	*to = *from;
+	to->off = rr_off_rebase(from->off, base);
+	to->cred_off = rr_off_rebase(from->cred_off, base);
+	to->verf_off = rr_off_rebase(from->verf_off, base);
+	to->stat_off = rr_off_rebase(from->stat_off, base);
+	to->body.off = rr_off_rebase(from->body.off, base);
+}

@@ -272,44 +272,20 @@ out:
 	return (enum rr_status)note->status;
 }
 
-/* An offset of a decode at base as a decode of the same bytes at 0 gives
- * it: every offset a decode sets is at base or past it, one it leaves is 0
- * (base is past 0: a packet's payload). */
-static uint32_t moved(uint32_t off, uint32_t base)
-{
-	return off >= base ? off - base : off;
-}
-
 void rr_rpcrdma_rebase(struct rr_rpcrdma *to, const struct rr_rpcrdma *from,
 		       uint32_t base)
 {
 	memcpy(to, from, offsetof(struct rr_rpcrdma, segs));
-	to->off = moved(from->off, base);
-	to->read_list_off = moved(from->read_list_off, base);
-	to->write_list_off = moved(from->write_list_off, base);
-	to->reply_chunk_off = moved(from->reply_chunk_off, base);
+	to->off = rr_off_rebase(from->off, base);
+	to->read_list_off = rr_off_rebase(from->read_list_off, base);
+	to->write_list_off = rr_off_rebase(from->write_list_off, base);
+	to->reply_chunk_off = rr_off_rebase(from->reply_chunk_off, base);
 	for (uint16_t i = 0; i < from->nsegs; i++) {
 		to->segs[i] = from->segs[i];
-		to->segs[i].off = moved(from->segs[i].off, base);
+		to->segs[i].off = rr_off_rebase(from->segs[i].off, base);
 	}
-	to->payload.off = moved(from->payload.off, base);
+	to->payload.off = rr_off_rebase(from->payload.off, base);
 	to->payload.len = from->payload.len;
-}
-
-void rr_rpc_rebase(struct rr_rpc *to, const struct rr_rpc *from, uint32_t base)
-{
-	*to = *from;
-	to->off = moved(from->off, base);
-	to->cred_off = moved(from->cred_off, base);
-	to->verf_off = moved(from->verf_off, base);
-	to->stat_off = moved(from->stat_off, base);
-	to->body.off = moved(from->body.off, base);
-}
-
-void rr_note_rebase(struct rr_note *to, const struct rr_note *from, uint32_t base)
-{
-	*to = *from;
-	to->off = moved(from->off, base);
 }
 
 bool rr_rpcrdma_recognised(const struct rr_rpcrdma *h, enum rr_status status)
