@@ -1,15 +1,19 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * The analyzer's internals, shared by its modules (as libpcap's pcap-int.h):
- *   analyzer.c        the analyzer's life, a frame's dispatch, findings
- *   report.c          the report of a frame: its events, kept in order
- *   analyzer-names.c  names, and the statistics' procedure slots
- *   conn.c            connections: endpoint hash, lists, setup, reconnects
- *   calls.c           calls, their chunk segments, RDMA operations in progress
- *   rebuild.c         RPC messages rebuilt from chunk data (RFC 8166 §3.5)
- *   flow.c            RPC-over-RDMA messages: credits, matching, chunks, findings
- *   ib_flow.c         InfiniBand and RoCE: IB CM, SEND reassembly, PSNs
+ * The analyzer's internals, shared by its modules (as libpcap's pcap-int.h),
+ * from the top layer down:
+ *   analyzer.c        the analyzer's life, a frame's dispatch
+ *   ib_flow.c         InfiniBand and RoCE: IB CM, PSNs, retransmissions
  *   iwarp_flow.c      iWARP: MPA, TCP streams, markers, DDP
+ *   reassembly.c      SENDs reassembled from their pieces, every transport
+ *   chunk_io.c        RDMA Writes and Reads of chunk data, every transport
+ *   flow.c            RPC-over-RDMA messages: credits, matching, findings
+ *   rebuild.c         RPC messages rebuilt from chunk data (RFC 8166 §3.5)
+ *   rpc_stats.c       reply statuses, NFSv4 operations, Long Calls named
+ *   calls.c           calls, their chunk segments, RDMA operations in progress
+ *   conn.c            connections: endpoint hash, lists, setup, reconnects
+ *   report.c          the report of a frame: its events and findings
+ *   analyzer-names.c  names, and the statistics' procedure slots
  * Functions named rra_ are these modules' to each other, hidden outside
  * the library.
  */
@@ -179,6 +183,7 @@ _Static_assert(RR_PROC_SLOTS <= 128 && RR_DIR_BWD_CALL < 4 &&
 /* One direction of an iWARP TCP connection, reassembled (RFC 9293 §3.10). */
 struct stream {
 	bool used, synced;
+	uint32_t conn;        /* whose it is, while one of its sides names it */
 	uint32_t next_seq;    /* sequence number of the next byte wanted */
 	uint32_t len;         /* bytes held, markers removed */
 	uint32_t discard;     /* bytes still to come of an FPDU decoded cut */
@@ -272,17 +277,44 @@ static inline uint32_t add_saturated(uint32_t x, uint64_t y)
 	return y >= UINT32_MAX - x ? UINT32_MAX : x + (uint32_t)y;
 }
 
-/* analyzer.c */
+/*
+ * The modules' functions, by layer from the bottom: each module calls
+ * only those of the layers below its own (tests/layers-test.sh checks it
+ * on the built objects; docs/design.md draws it).
+ */
+
+/* report.c: the frame's report, its events and findings */
+bool rra_report_alloc(struct rr_analyzer *a, void *(*alloc)(struct rr_analyzer *,
+							  size_t, size_t));
+void rra_report_free(struct rr_analyzer *a);
+/* The report of frame frame_no taken at ts_ns (the analyzer's frame_no
+ * and now_ns, given as values: a load of the two just stored apart would
+ * wait for both stores) */
+void rra_report_begin(struct rr_analyzer *a, uint64_t frame_no, uint64_t ts_ns,
+		      const uint8_t *frame, uint32_t len);
+void rra_emit(struct rr_analyzer *a, struct rr_event *ev);
+/* Whether reports list events (RR_CFG_NO_EVENTS unset): an event that
+ * only a report would show need not be made otherwise. */
+static inline bool rra_reporting(const struct rr_analyzer *a)
+{
+	return !(a->cfg.flags & RR_CFG_NO_EVENTS);
+}
 void rra_finding(struct rr_analyzer *a, uint32_t conn, enum rr_finding_id id,
 		 const char *detail);
+void rra_message_taken(struct rr_analyzer *a);
 
-/* conn.c */
+/* conn.c: the connection table, its lookups and lists */
 uint32_t rra_conn_by_comm(struct rr_analyzer *a, uint32_t comm);
-uint32_t rra_conn_for(struct rr_analyzer *a, uint8_t transport,
-		      const uint8_t *src, uint32_t src_id,
-		      const uint8_t *dst, uint32_t dst_id, bool src_id_known,
-		      int *to);
-uint32_t rra_conn_new(struct rr_analyzer *a, uint8_t transport);
+uint32_t rra_conn_find(struct rr_analyzer *a, uint8_t transport,
+		       const uint8_t *src, uint32_t src_id,
+		       const uint8_t *dst, uint32_t dst_id, bool src_id_known,
+		       int *to);
+void rra_conn_inferred(struct rr_analyzer *a, uint32_t cn,
+		       const uint8_t *src, uint32_t src_id,
+		       const uint8_t *dst, uint32_t dst_id, bool src_id_known);
+uint32_t rra_conn_victim(const struct rr_analyzer *a);
+void rra_conn_evict(struct rr_analyzer *a, uint32_t c);
+uint32_t rra_conn_new(struct rr_analyzer *a, uint32_t c, uint8_t transport);
 uint32_t rra_tcp_conn_find(struct rr_analyzer *a, const uint8_t *src,
 			   uint32_t sport, const uint8_t *dst,
 			   uint32_t dport, int *to);
@@ -304,7 +336,7 @@ void rra_set_private(struct rr_analyzer *a, uint32_t cn, int side,
 void rra_side_set(struct rr_analyzer *a, uint32_t c, int s,
 		  const uint8_t *addr, uint32_t id);
 
-/* calls.c */
+/* calls.c: calls, their segments, RDMA operations in progress */
 bool rra_op_live(const struct rr_analyzer *a, const struct rdma_op *o);
 bool rra_read_wanted(const struct rr_analyzer *a, uint32_t si, uint64_t va);
 struct rdma_op *rra_op_new(struct rr_analyzer *a, uint32_t cn, uint32_t si,
@@ -319,82 +351,76 @@ uint32_t rra_seg_find(const struct rr_analyzer *a, uint32_t conn,
 bool rra_seg_room(const struct rr_analyzer *a);
 unsigned rra_log2_bucket(uint64_t v, unsigned n);
 void rra_call_free(struct rr_analyzer *a, uint32_t ci);
-void rra_op_data(struct rr_analyzer *a, struct rdma_op *o, uint32_t at,
-		 const uint8_t *p, uint32_t have, uint32_t n);
 void rra_op_end(struct rr_analyzer *a, struct rdma_op *o);
 void rra_seg_add(struct rr_analyzer *a, uint32_t ci,
 		 const struct rr_rdma_seg *s, uint8_t list);
 
-/* rebuild.c */
+/* rpc_stats.c: reply statuses, NFSv4 operations, Long Calls named */
 bool rra_data_last_of(struct rr_analyzer *a, const uint8_t *m,
 		      const struct rr_rpc *rpc, uint32_t kept, uint32_t end,
 		      const struct rr_rpcrdma *h);
+void rra_name_long_call(struct rr_analyzer *a, uint32_t ci,
+			const uint8_t *p, uint32_t have);
+void rra_record_status(struct rr_analyzer *a, struct call *c, const struct rr_rpc *rpc);
+
+/* rebuild.c: RPC messages rebuilt from chunk data; a call's end */
 struct rebuild *rra_rebuild_get(struct rr_analyzer *a, uint32_t ci,
 				uint64_t size);
 uint64_t rra_chunk_space(const struct rr_analyzer *a, const struct call *c,
 			 bool rrc);
 uint64_t rra_seg_base(const struct rr_analyzer *a, uint32_t si);
+void rra_call_end(struct rr_analyzer *a, uint32_t ci);
 void rra_call_rebuild_setup(struct rr_analyzer *a, uint32_t ci,
 			    const struct rr_rpcrdma *h, const uint8_t *m,
 			    uint32_t kept, uint32_t len);
-void rra_name_long_call(struct rr_analyzer *a, uint32_t ci,
-			const uint8_t *p, uint32_t have);
+void rra_op_data(struct rr_analyzer *a, struct rdma_op *o, uint32_t at,
+		 const uint8_t *p, uint32_t have, uint32_t n);
 void rra_place(struct rr_analyzer *a, uint32_t si, uint64_t pos,
 	       const uint8_t *p, uint32_t have, uint32_t len);
 void rra_reads_landed(struct rr_analyzer *a, uint32_t si);
 void rra_rebuild_put(struct rr_analyzer *a, struct call *c);
-void rra_record_status(struct rr_analyzer *a, struct call *c, const struct rr_rpc *rpc);
 void rra_reply_rebuild(struct rr_analyzer *a, uint32_t ci,
 		       const struct rr_rpcrdma *h, const uint8_t *m,
 		       uint32_t kept, uint32_t len);
 
-/* flow.c */
-uint32_t rra_rdma_read(struct rr_analyzer *a, uint32_t cn, uint32_t key,
-		       uint64_t va, uint32_t len);
-uint32_t rra_rdma_write(struct rr_analyzer *a, uint32_t cn, uint32_t key,
-			uint64_t va, uint32_t len);
-uint64_t rra_chunk_pos(const struct rr_analyzer *a, uint32_t si, uint64_t va);
-void rra_chunk_data(struct rr_analyzer *a, uint32_t cn, uint32_t si,
-		    enum rr_access access, uint64_t seg_offset, uint32_t len);
-void rra_chunk_data_at(struct rr_analyzer *a, uint32_t cn,
-		       const struct rdma_op *o, enum rr_access access,
-		       uint64_t pos, uint32_t len);
+/* flow.c: RPC-over-RDMA messages (credits, matching, findings), the
+ * connections and calls they open and end */
+uint32_t rra_conn_open(struct rr_analyzer *a, uint8_t transport);
+uint32_t rra_conn_for(struct rr_analyzer *a, uint8_t transport,
+		      const uint8_t *src, uint32_t src_id,
+		      const uint8_t *dst, uint32_t dst_id, bool src_id_known,
+		      int *to);
 void rra_message(struct rr_analyzer *a, uint32_t cn, int to,
 		 const uint8_t *m, uint32_t kept, uint32_t len,
 		 uint32_t inv_key, const struct rr_frame *pre);
-void rra_reply_chunk_head(struct rr_analyzer *a, uint32_t si, uint64_t va,
-			  const uint8_t *p, uint32_t have);
+void rra_replies_lost(struct rr_analyzer *a, uint32_t cn);
 
-/* report.c */
-bool rra_report_alloc(struct rr_analyzer *a, void *(*alloc)(struct rr_analyzer *,
-							  size_t, size_t));
-void rra_report_free(struct rr_analyzer *a);
-/* The report of frame frame_no taken at ts_ns (the analyzer's frame_no
- * and now_ns, given as values: a load of the two just stored apart would
- * wait for both stores) */
-void rra_report_begin(struct rr_analyzer *a, uint64_t frame_no, uint64_t ts_ns,
-		      const uint8_t *frame, uint32_t len);
-void rra_emit(struct rr_analyzer *a, struct rr_event *ev);
-/* Whether reports list events (RR_CFG_NO_EVENTS unset): an event that
- * only a report would show need not be made otherwise. */
-static inline bool rra_reporting(const struct rr_analyzer *a)
-{
-	return !(a->cfg.flags & RR_CFG_NO_EVENTS);
-}
-void rra_message_taken(struct rr_analyzer *a);
+/*
+ * The four calls by which a transport's flow hands over what its packets
+ * carried: a message arrived (reassembly.c), a Write landed, a Read was
+ * requested, an operation's later data arrived (chunk_io.c).  The two
+ * files do not call each other.
+ */
+void rra_send_piece(struct rr_analyzer *a, uint32_t cn, int to, bool first,
+		    bool last, bool in_order, const uint8_t *p, uint32_t have,
+		    uint32_t plen, uint32_t inv_key, const struct rr_frame *pre);
+uint32_t rra_send_have(const struct rr_analyzer *a, const struct side *sd);
+struct rdma_op *rra_write_landed(struct rr_analyzer *a, uint32_t cn, int to,
+				 uint32_t key, uint64_t va, uint32_t len,
+				 const uint8_t *p, uint32_t have, uint32_t plen,
+				 bool follow);
+struct rdma_op *rra_read_requested(struct rr_analyzer *a, uint32_t cn, int to,
+				   uint32_t key, uint64_t va, uint32_t len);
+void rra_op_landed(struct rr_analyzer *a, uint32_t cn, struct rdma_op *o,
+		   enum rr_access access, uint32_t at, const uint8_t *p,
+		   uint32_t have, uint32_t plen);
 
-/* ib_flow.c */
-struct rsm *rra_rsm_get(struct rr_analyzer *a, struct side *sd);
+/* ib_flow.c: InfiniBand and RoCE: IB CM, PSNs */
 void rra_cm(struct rr_analyzer *a, const struct rr_frame *f);
 void rra_ib_packet(struct rr_analyzer *a, const struct rr_frame *f);
-void rra_replies_lost(struct rr_analyzer *a, uint32_t cn);
-void rra_rsm_append(const struct rr_analyzer *a, struct rsm *r,
-		    const uint8_t *p, uint32_t n);
-void rra_rsm_put(struct rr_analyzer *a, struct side *sd);
 
-/* iwarp_flow.c */
+/* iwarp_flow.c: iWARP: MPA, TCP streams, markers, DDP */
 bool rra_iwarp_segment(struct rr_analyzer *a, const struct rr_frame *f);
-void rra_iwarp_conn_gone(struct rr_analyzer *a, uint32_t cn);
 void rra_iwarp_mpa(struct rr_analyzer *a, const struct rr_frame *f);
 void rra_tcp_end(struct rr_analyzer *a, const struct rr_frame *f);
 

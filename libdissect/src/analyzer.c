@@ -184,20 +184,6 @@ size_t rr_analyzer_memory(const struct rr_analyzer *a)
 	return a->memory;
 }
 
-/* ---- findings --------------------------------------------------------- */
-
-void rra_finding(struct rr_analyzer *a, uint32_t conn, enum rr_finding_id id,
-		 const char *detail)
-{
-	a->st.findings[id]++;
-	a->st.total.findings++;
-	if (conn != NONE)
-		a->conns[conn].info.st.findings++;
-	struct rr_event ev = { .kind = RR_EV_FINDING, .conn = conn,
-			       .finding = (uint16_t)id, .detail = detail };
-	rra_emit(a, &ev);
-}
-
 static void frame_findings(struct rr_analyzer *a, const struct rr_frame *f)
 {
 	if (rr_has(f, RR_LAYER_ICRC) && f->icrc.state == RR_CRC_BAD)
@@ -300,7 +286,7 @@ const struct rr_frame_report *rr_analyzer_finish(struct rr_analyzer *a)
 			rra_finding(a, c->conn, RR_FIND_RRC_NOT_RELEASED, NULL);
 		else if (!c->answered && c->dir == RR_DIR_FWD_CALL)
 			a->conns[c->conn].info.st.unmatched++;
-		rra_call_free(a, i);
+		rra_call_end(a, i);
 	}
 	r->finish_at = i < a->calls_taken ? i : a->lim.max_calls;
 	if (r->pub.nevents)

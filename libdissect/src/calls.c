@@ -41,6 +41,8 @@ static void seg_unhash(struct rr_analyzer *a, uint32_t si)
 	}
 }
 
+/* The call's slot and segments free again; what it held of a rebuild is
+ * rebuild.c's to give back first (rra_call_end). */
 void rra_call_free(struct rr_analyzer *a, uint32_t ci)
 {
 	struct call *c = &a->calls[ci];
@@ -53,8 +55,6 @@ void rra_call_free(struct rr_analyzer *a, uint32_t ci)
 			a->st.total.in_flight--;
 		c->counted = false;
 	}
-	if (c->rebuild != NO_REBUILD)
-		rra_rebuild_put(a, c);
 	for (uint32_t s = c->segs; s != NONE;) {
 		uint32_t next = a->segs[s].next;
 		seg_unhash(a, s);
@@ -103,20 +103,14 @@ static uint32_t call_slot(struct rr_analyzer *a)
 	return a->calls_taken < a->lim.max_calls ? a->calls_taken++ : NONE;
 }
 
-/* Unanswered calls age out; with no room, the oldest call goes. */
+/* A call, NONE when the table is full: the caller, which knows what a
+ * call holds, ends the oldest (a->oldest_call) to make room. */
 uint32_t rra_call_new(struct rr_analyzer *a, uint32_t conn, uint8_t dir,
 		      uint32_t xid)
 {
 	uint32_t ci = call_slot(a);
-	if (ci == NONE) {
-		/* calls are made in time order: the oldest heads the age list */
-		uint32_t victim = a->oldest_call;
-		if (victim == NONE)
-			return NONE;
-		rra_call_free(a, victim);
-		a->st.calls_evicted++;
-		ci = call_slot(a);
-	}
+	if (ci == NONE)
+		return NONE;
 	struct call *c = &a->calls[ci];
 	memset(c, 0, sizeof(*c));
 	c->used = true;
@@ -246,17 +240,4 @@ void rra_op_end(struct rr_analyzer *a, struct rdma_op *o)
 {
 	o->used = false;
 	a->ops_live--;
-}
-
-/* Data of an RDMA op: n bytes (have captured) at offset `at` of it. */
-void rra_op_data(struct rr_analyzer *a, struct rdma_op *o, uint32_t at,
-		 const uint8_t *p, uint32_t have, uint32_t n)
-{
-	const struct seg *g = &a->segs[o->seg];
-	uint64_t pos = (uint64_t)o->pos + at;
-	if (o->read && g->position_zero && !g->rrc && pos == 0)
-		rra_name_long_call(a, o->call, p, have);
-	rra_place(a, o->seg, pos, p, have, n);
-	if (o->read)
-		rra_reads_landed(a, o->seg);
 }

@@ -284,25 +284,34 @@ void rra_sides_swap(struct rr_analyzer *a, uint32_t c)
 		rra_half_add(a, c, 1 - k->half_side);
 }
 
-uint32_t rra_conn_new(struct rr_analyzer *a, uint8_t transport)
+/* The connection a new one replaces when the table is full: the least
+ * recently used.  NONE while there is room. */
+uint32_t rra_conn_victim(const struct rr_analyzer *a)
 {
-	uint32_t c = NONE;
-	if (a->nconns < a->lim.max_connections) {
-		c = a->nconns++;
-	} else {
-		/* evict the least recently used connection, and its calls */
-		c = a->lru_last;
-		if (c == NONE)
+	return a->nconns < a->lim.max_connections ? NONE : a->lru_last;
+}
+
+/* A connection evicted: off every lookup and list, counted.  Its calls
+ * were ended before, by the layer that knows what they hold; its slot
+ * goes to the next rra_conn_new. */
+void rra_conn_evict(struct rr_analyzer *a, uint32_t c)
+{
+	rra_ep_del(a, c, 0);
+	rra_ep_del(a, c, 1);
+	for (unsigned l = 0; l < LISTS; l++)
+		rra_list_del(a, l, c);
+	a->conns[c].used = false;
+	a->st.connections_evicted++;
+}
+
+/* A new connection in slot c (an evicted one's), or in a slot never used
+ * when c is NONE; NONE when there is none. */
+uint32_t rra_conn_new(struct rr_analyzer *a, uint32_t c, uint8_t transport)
+{
+	if (c == NONE) {
+		if (a->nconns >= a->lim.max_connections)
 			return NONE;
-		rra_ep_del(a, c, 0);
-		rra_ep_del(a, c, 1);
-		if (a->conns[c].info.transport == RR_TRANSPORT_IWARP)
-			rra_iwarp_conn_gone(a, c);
-		while (a->conns[c].calls != NONE)
-			rra_call_free(a, a->conns[c].calls);
-		for (unsigned l = 0; l < LISTS; l++)
-			rra_list_del(a, l, c);
-		a->st.connections_evicted++;
+		c = a->nconns++;
 	}
 	struct conn *k = &a->conns[c];
 	memset(k, 0, sizeof(*k));
@@ -474,12 +483,12 @@ uint32_t rra_conn_by_comm(struct rr_analyzer *a, uint32_t comm)
 /*
  * The connection and receiving side of a packet to (dst, id) from src.
  * Unknown endpoints are linked to a connection still missing its other
- * side between the same addresses, else open a connection of their own.
+ * side between the same addresses; NONE when there is none.
  */
-uint32_t rra_conn_for(struct rr_analyzer *a, uint8_t transport,
-		      const uint8_t *src, uint32_t src_id,
-		      const uint8_t *dst, uint32_t dst_id, bool src_id_known,
-		      int *to)
+uint32_t rra_conn_find(struct rr_analyzer *a, uint8_t transport,
+		       const uint8_t *src, uint32_t src_id,
+		       const uint8_t *dst, uint32_t dst_id, bool src_id_known,
+		       int *to)
 {
 	uint32_t cn = transport == RR_TRANSPORT_IWARP ?
 		rra_tcp_conn_find(a, src, src_id, dst, dst_id, to) :
@@ -503,9 +512,15 @@ uint32_t rra_conn_for(struct rr_analyzer *a, uint8_t transport,
 		}
 		i = next;
 	}
-	cn = rra_conn_new(a, transport);
-	if (cn == NONE)
-		return NONE;
+	return NONE;
+}
+
+/* A connection opened for traffic between endpoints nothing named
+ * before (no setup seen): the sender of its first packet to dst. */
+void rra_conn_inferred(struct rr_analyzer *a, uint32_t cn,
+		       const uint8_t *src, uint32_t src_id,
+		       const uint8_t *dst, uint32_t dst_id, bool src_id_known)
+{
 	struct conn *k = &a->conns[cn];
 	k->info.inferred = true;
 	k->info.roles_inferred = true;
@@ -516,8 +531,6 @@ uint32_t rra_conn_for(struct rr_analyzer *a, uint8_t transport,
 		rra_side_set(a, cn, 0, src, src_id);
 	else
 		rra_half_add(a, cn, 0);
-	*to = 1;
-	return cn;
 }
 
 /* The end of an iWARP connection: its TCP connection's FIN or RST (RFC

@@ -1,8 +1,72 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* RPC-over-RDMA messages (RFC 8166 §4, RFC 8167): direction, credits,
- * call and reply matching, the chunk each RDMA packet serves, findings. */
+ * call and reply matching, findings; the connections and calls they open
+ * and end. */
 #include "analyzer-int.h"
 #include "cursor.h"
+
+/* ---- connections and calls, opened and ended with what they hold ---- */
+
+/* A connection; with the table full, the least recently used one is
+ * evicted, its calls ended first (conn.c picks it, the calls' and
+ * rebuilds' layers give back what they held). */
+uint32_t rra_conn_open(struct rr_analyzer *a, uint8_t transport)
+{
+	uint32_t victim = rra_conn_victim(a);
+	if (victim != NONE) {
+		while (a->conns[victim].calls != NONE)
+			rra_call_end(a, a->conns[victim].calls);
+		rra_conn_evict(a, victim);
+	}
+	return rra_conn_new(a, victim, transport);
+}
+
+/* The connection and receiving side of a packet to (dst, dst_id) from
+ * src; one of their own for endpoints no connection has yet. */
+uint32_t rra_conn_for(struct rr_analyzer *a, uint8_t transport,
+		      const uint8_t *src, uint32_t src_id,
+		      const uint8_t *dst, uint32_t dst_id, bool src_id_known,
+		      int *to)
+{
+	uint32_t cn = rra_conn_find(a, transport, src, src_id, dst, dst_id,
+				    src_id_known, to);
+	if (cn != NONE)
+		return cn;
+	cn = rra_conn_open(a, transport);
+	if (cn == NONE)
+		return NONE;
+	rra_conn_inferred(a, cn, src, src_id, dst, dst_id, src_id_known);
+	*to = 1;
+	return cn;
+}
+
+/* A call; with no room, the oldest call is ended for it and counted
+ * (calls are made in time order: the oldest heads the age list). */
+static uint32_t call_start(struct rr_analyzer *a, uint32_t cn, uint8_t dir,
+			   uint32_t xid)
+{
+	uint32_t ci = rra_call_new(a, cn, dir, xid);
+	if (ci != NONE || a->oldest_call == NONE)
+		return ci;
+	rra_call_end(a, a->oldest_call);
+	a->st.calls_evicted++;
+	return rra_call_new(a, cn, dir, xid);
+}
+
+/*
+ * What the responder sent went missing from the capture: replies may be
+ * lost.  Later ones still match, but none of the calls now out counts
+ * against the credits any more.
+ */
+void rra_replies_lost(struct rr_analyzer *a, uint32_t cn)
+{
+	struct rr_conn_stats *cs = &a->conns[cn].info.st;
+	for (uint32_t i = a->conns[cn].calls; i != NONE; i = a->calls[i].conn_link.next)
+		a->calls[i].counted = false;
+	if (a->st.total.in_flight >= cs->in_flight)
+		a->st.total.in_flight -= cs->in_flight;
+	cs->in_flight = 0;
+}
 
 /* ---- messages ----------------------------------------------------------- */
 
@@ -80,7 +144,7 @@ static void on_call(struct rr_analyzer *a, uint32_t cn, uint8_t dir,
 	uint32_t dup = rra_call_find(a, cn, dir, h->xid);
 	if (dup != NONE) {
 		rra_finding(a, cn, RR_FIND_DUP_XID, NULL);
-		rra_call_free(a, dup);
+		rra_call_end(a, dup);
 	}
 	bool counted = dir == RR_DIR_FWD_CALL;
 	if (counted) {
@@ -93,7 +157,7 @@ static void on_call(struct rr_analyzer *a, uint32_t cn, uint8_t dir,
 	}
 	st->calls++;
 	a->st.total.calls++;
-	uint32_t ci = rra_call_new(a, cn, dir, h->xid);
+	uint32_t ci = call_start(a, cn, dir, h->xid);
 	if (ci == NONE)
 		return;
 	struct call *c = &a->calls[ci];
@@ -262,7 +326,7 @@ static void on_reply(struct rr_analyzer *a, uint32_t cn, uint8_t dir,
 		return;
 	}
 	remember_done_xid(a, c->xid);
-	rra_call_free(a, ci);
+	rra_call_end(a, ci);
 }
 
 static void on_done(struct rr_analyzer *a, uint32_t cn,
@@ -273,7 +337,7 @@ static void on_done(struct rr_analyzer *a, uint32_t cn,
 		if (inv_key)
 			check_swi_allowed(a, cn);
 		remember_done_xid(a, h->xid);
-		rra_call_free(a, ci);
+		rra_call_end(a, ci);
 		return;
 	}
 	rra_finding(a, cn, recently_done(a, h->xid) || ci != NONE ?
@@ -436,111 +500,4 @@ void rra_message(struct rr_analyzer *a, uint32_t cn, int to,
 {
 	message(a, cn, to, m, kept, len, inv_key, pre);
 	rra_message_taken(a);
-}
-
-/* ---- RDMA data traffic ------------------------------------------------ */
-
-static enum rr_chunk_kind seg_kind(const struct seg *g)
-{
-	if (g->rrc)
-		return RR_KIND_RRC;
-	if (g->list == RR_LIST_READ)
-		return g->position_zero ? RR_KIND_PZRC : RR_KIND_READ;
-	return g->list == RR_LIST_WRITE ? RR_KIND_WRITE : RR_KIND_REPLY;
-}
-
-/* Which chunk an RDMA packet serves, and where in segment si its data
- * goes: RR_EV_CHUNK_DATA, when asked for. */
-static void chunk_event(struct rr_analyzer *a, uint32_t cn, uint32_t si,
-			enum rr_access access, uint64_t seg_offset, uint32_t len)
-{
-	const struct seg *g = &a->segs[si];
-	const struct call *c = &a->calls[g->call];
-	struct rr_event ev = { .kind = RR_EV_CHUNK_DATA, .conn = cn, .dir = c->dir,
-			       .xid = c->xid, .source = (uint8_t)seg_kind(g),
-			       .access = (uint8_t)access, .handle = g->handle,
-			       .seg_offset = seg_offset, .data_len = len };
-	rra_emit(a, &ev);
-}
-
-/* A first packet, at seg_offset of segment si. */
-void rra_chunk_data(struct rr_analyzer *a, uint32_t cn, uint32_t si,
-		    enum rr_access access, uint64_t seg_offset, uint32_t len)
-{
-	if (a->cfg.flags & RR_CFG_CHUNK_EVENTS)
-		chunk_event(a, cn, si, access, seg_offset, len);
-}
-
-/* A packet of op o, at `pos` of its call's chunk space (the segment's
- * base is summed only when the event is wanted). */
-void rra_chunk_data_at(struct rr_analyzer *a, uint32_t cn,
-		       const struct rdma_op *o, enum rr_access access,
-		       uint64_t pos, uint32_t len)
-{
-	if (a->cfg.flags & RR_CFG_CHUNK_EVENTS)
-		chunk_event(a, cn, o->seg, access, pos - rra_seg_base(a, o->seg), len);
-}
-
-/* An RDMA Write (its first packet) to a chunk segment: the segment. */
-uint32_t rra_rdma_write(struct rr_analyzer *a, uint32_t cn, uint32_t key,
-			uint64_t va, uint32_t len)
-{
-	struct conn *k = &a->conns[cn];
-	k->info.st.bytes_write += len;
-	a->st.total.bytes_write += len;
-	if (!k->rpcrdma)
-		return NONE;
-	uint32_t si = rra_seg_find(a, cn, key, va);
-	if (si == NONE)
-		return NONE;
-	const struct seg *g = &a->segs[si];
-	a->calls[g->call].bytes_write = add_saturated(a->calls[g->call].bytes_write, len);
-	if (va < g->offset || va - g->offset + len > g->length)
-		rra_finding(a, cn, RR_FIND_WRITE_BEYOND, NULL);
-	return va >= g->offset ? si : NONE;
-}
-
-/* Not rebuilding (-q), the first bytes written to a reply chunk still
- * hold the reply's RPC header (RFC 8166 §3.5.4, RFC 5531 §9): its status
- * goes to the statistics when the reply comes. */
-void rra_reply_chunk_head(struct rr_analyzer *a, uint32_t si, uint64_t va,
-			  const uint8_t *p, uint32_t have)
-{
-	const struct seg *g = &a->segs[si];
-	if (a->lim.rebuild_slots || g->list != RR_LIST_REPLY || va != g->offset)
-		return;
-	struct call *c = &a->calls[g->call];
-	/* the chain runs from the last segment advertised to the first */
-	uint32_t first = NONE;
-	for (uint32_t x = c->segs; x != NONE; x = a->segs[x].next)
-		if (a->segs[x].list == RR_LIST_REPLY)
-			first = x;
-	struct rr_rpc rpc;
-	if (first != si ||
-	    rr_rpc_decode(p, 0, have, UINT32_MAX, &rpc, &a->note) != RR_COMPLETE ||
-	    rpc.msg_type != RR_RPC_REPLY || rpc.xid != c->xid)
-		return;
-	c->head_status = (uint8_t)(rr_reply_status_of(&rpc) + 1);
-}
-
-/* Where an access at va of segment si lands in its call's chunk space. */
-uint64_t rra_chunk_pos(const struct rr_analyzer *a, uint32_t si, uint64_t va)
-{
-	return rra_seg_base(a, si) + (va - a->segs[si].offset);
-}
-
-/* A Read Request names the source buffer: a read chunk segment. */
-uint32_t rra_rdma_read(struct rr_analyzer *a, uint32_t cn, uint32_t key,
-		       uint64_t va, uint32_t len)
-{
-	struct conn *k = &a->conns[cn];
-	k->info.st.bytes_read += len;
-	a->st.total.bytes_read += len;
-	if (!k->rpcrdma)
-		return NONE;
-	uint32_t si = rra_seg_find(a, cn, key, va);
-	if (si != NONE)
-		a->calls[a->segs[si].call].bytes_read =
-			add_saturated(a->calls[a->segs[si].call].bytes_read, len);
-	return si;
 }

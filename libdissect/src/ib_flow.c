@@ -16,7 +16,7 @@ void rra_cm(struct rr_analyzer *a, const struct rr_frame *f)
 	case RR_CM_REQ:
 		cn = rra_conn_by_comm(a, m->local_comm_id);
 		if (cn == NONE)
-			cn = rra_conn_new(a, f->transport);
+			cn = rra_conn_open(a, f->transport);
 		if (cn == NONE)
 			break;
 		if (!(a->conns[cn].listed & (1u << LIST_COMM))) {
@@ -74,57 +74,6 @@ void rra_cm(struct rr_analyzer *a, const struct rr_frame *f)
 	}
 	a->rep.pub.units.conn = cn;
 	a->rep.pub.units.conn_id = cn != NONE ? a->conns[cn].info.id : RR_CONN_NONE;
-}
-
-struct rsm *rra_rsm_get(struct rr_analyzer *a, struct side *sd)
-{
-	if (sd->slot != NONE)
-		return &a->rsm[sd->slot];
-	for (uint32_t n = 0; n < a->lim.reassembly_slots; n++) {
-		uint32_t i = (a->free_rsm_hint + n) % a->lim.reassembly_slots;
-		if (!a->rsm[i].used) {
-			a->rsm[i].used = true;
-			a->rsm[i].len = a->rsm[i].kept = 0;
-			sd->slot = i;
-			a->free_rsm_hint = i + 1;
-			return &a->rsm[i];
-		}
-	}
-	a->st.reassembly_dropped++;
-	return NULL;
-}
-
-void rra_rsm_put(struct rr_analyzer *a, struct side *sd)
-{
-	if (sd->slot != NONE) {
-		a->rsm[sd->slot].used = false;
-		sd->slot = NONE;
-	}
-}
-
-void rra_rsm_append(const struct rr_analyzer *a, struct rsm *r,
-		    const uint8_t *p, uint32_t n)
-{
-	uint32_t room = a->lim.send_keep - r->kept;
-	uint32_t take = n < room ? n : room;
-	memcpy(r->bytes + r->kept, p, take);
-	r->kept += take;
-	r->len += n;
-}
-
-/*
- * What the responder sent went missing from the capture: replies may be
- * lost.  Later ones still match, but none of the calls now out counts
- * against the credits any more.
- */
-void rra_replies_lost(struct rr_analyzer *a, uint32_t cn)
-{
-	struct rr_conn_stats *cs = &a->conns[cn].info.st;
-	for (uint32_t i = a->conns[cn].calls; i != NONE; i = a->calls[i].conn_link.next)
-		a->calls[i].counted = false;
-	if (a->st.total.in_flight >= cs->in_flight)
-		a->st.total.in_flight -= cs->in_flight;
-	cs->in_flight = 0;
 }
 
 /* Request packets: they take the sender's PSNs one by one (a Read
@@ -236,63 +185,33 @@ void rra_ib_packet(struct rr_analyzer *a, const struct rr_frame *f)
 		sd->next_psn = (psn + 1) & 0xFFFFFF;
 		psn_frame_put(a, k, to, psn);
 	}
+	uint32_t inv_key = f->ext.present & RR_EXT_IETH ? f->ext.ieth.rkey : 0;
 	switch (op) {
 	case RR_OP_RC_SEND_ONLY:
 	case RR_OP_RC_SEND_ONLY_IMM:
 	case RR_OP_RC_SEND_ONLY_INV:
-		rra_rsm_put(a, sd);
-		rra_message(a, cn, to, pl, have, plen,
-			    f->ext.present & RR_EXT_IETH ? f->ext.ieth.rkey : 0, f);
+		rra_send_piece(a, cn, to, true, true, true, pl, have, plen,
+			       inv_key, f);
 		break;
-	case RR_OP_RC_SEND_FIRST: {
-		rra_rsm_put(a, sd);
-		struct rsm *r = rra_rsm_get(a, sd);
-		if (r) {
-			rra_rsm_append(a, r, pl, have);
-			r->len += plen - have;
-		}
-		break;
-	}
+	case RR_OP_RC_SEND_FIRST:
 	case RR_OP_RC_SEND_MIDDLE:
 	case RR_OP_RC_SEND_LAST:
 	case RR_OP_RC_SEND_LAST_IMM:
-	case RR_OP_RC_SEND_LAST_INV: {
-		if (sd->slot == NONE)
-			break; /* its FIRST is not in the capture */
-		struct rsm *r = &a->rsm[sd->slot];
-		if (gap) {
-			rra_rsm_put(a, sd); /* its middle is lost */
-			break;
-		}
-		rra_rsm_append(a, r, pl, have);
-		r->len += plen - have;
-		if (op != RR_OP_RC_SEND_MIDDLE) {
-			rra_message(a, cn, to, r->bytes, r->kept, r->len,
-				    f->ext.present & RR_EXT_IETH ? f->ext.ieth.rkey : 0,
-				    NULL);
-			rra_rsm_put(a, sd);
-		}
+	case RR_OP_RC_SEND_LAST_INV:
+		rra_send_piece(a, cn, to, op == RR_OP_RC_SEND_FIRST,
+			       op != RR_OP_RC_SEND_FIRST && op != RR_OP_RC_SEND_MIDDLE,
+			       !gap, pl, have, plen, inv_key, NULL);
 		break;
-	}
 	case RR_OP_RC_WRITE_FIRST:
 	case RR_OP_RC_WRITE_ONLY:
 	case RR_OP_RC_WRITE_ONLY_IMM: {
-		uint32_t si = rra_rdma_write(a, cn, f->ext.reth.rkey, f->ext.reth.va,
-					     f->ext.reth.dma_len);
-		if (si == NONE)
-			break;
-		rra_chunk_data(a, cn, si, RR_ACCESS_WRITE,
-			       f->ext.reth.va - a->segs[si].offset, plen);
-		rra_reply_chunk_head(a, si, f->ext.reth.va, pl, have);
-		if (!a->lim.rebuild_slots)
-			break;
-		struct rdma_op *o = rra_op_new(a, cn, si, false, 1 - to,
-					       rra_chunk_pos(a, si, f->ext.reth.va),
-					       f->ext.reth.dma_len);
+		/* later packets carry no address: they follow by PSN */
+		struct rdma_op *o = rra_write_landed(a, cn, to, f->ext.reth.rkey,
+						     f->ext.reth.va,
+						     f->ext.reth.dma_len, pl, have,
+						     plen, true);
 		if (!o)
 			break;
-		rra_op_data(a, o, 0, pl, have, plen);
-		o->pos += plen;
 		o->match_id = (f->bth.psn + 1) & 0xFFFFFF;
 		if (op != RR_OP_RC_WRITE_FIRST)
 			rra_op_end(a, o);
@@ -309,9 +228,8 @@ void rra_ib_packet(struct rr_analyzer *a, const struct rr_frame *f)
 		struct rdma_op *o = op_by_psn(a, cn, 1 - to, read, f->bth.psn);
 		if (!o)
 			break;
-		rra_chunk_data_at(a, cn, o, read ? RR_ACCESS_READ_RESPONSE : RR_ACCESS_WRITE,
-				  o->pos, plen);
-		rra_op_data(a, o, 0, pl, have, plen);
+		rra_op_landed(a, cn, o, read ? RR_ACCESS_READ_RESPONSE : RR_ACCESS_WRITE,
+			      0, pl, have, plen);
 		o->pos += plen;
 		o->match_id = (f->bth.psn + 1) & 0xFFFFFF;
 		if (op == RR_OP_RC_WRITE_LAST || op == RR_OP_RC_WRITE_LAST_IMM ||
@@ -321,18 +239,11 @@ void rra_ib_packet(struct rr_analyzer *a, const struct rr_frame *f)
 	}
 	case RR_OP_RC_READ_REQUEST: {
 		/* RETH names the source buffer (IBA vol. 1 §9.4.5), at the
-		 * receiver of the request, which sends the data back */
-		uint32_t si = rra_rdma_read(a, cn, f->ext.reth.rkey, f->ext.reth.va,
-					    f->ext.reth.dma_len);
-		if (si != NONE && f->ext.reth.va >= a->segs[si].offset)
-			rra_chunk_data(a, cn, si, RR_ACCESS_READ_REQUEST,
-				       f->ext.reth.va - a->segs[si].offset,
-				       f->ext.reth.dma_len);
-		if (si == NONE || !rra_read_wanted(a, si, f->ext.reth.va))
-			break;
-		struct rdma_op *o = rra_op_new(a, cn, si, true, to,
-					       rra_chunk_pos(a, si, f->ext.reth.va),
-					       f->ext.reth.dma_len);
+		 * receiver of the request, which sends the data back; its
+		 * responses take the request's PSNs (§9.7.5.1.3) */
+		struct rdma_op *o = rra_read_requested(a, cn, to, f->ext.reth.rkey,
+						       f->ext.reth.va,
+						       f->ext.reth.dma_len);
 		if (o)
 			o->match_id = f->bth.psn;
 		break;

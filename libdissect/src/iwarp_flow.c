@@ -9,14 +9,26 @@
 
 /* ---- iWARP ----------------------------------------------------------------- */
 
-static struct stream *stream_of(struct rr_analyzer *a, struct side *sd)
+/* A stream is its connection's while one of the connection's sides names
+ * it: an evicted connection's are free again once its slot is reused. */
+static bool stream_taken(const struct rr_analyzer *a, uint32_t i)
+{
+	const struct stream *st = &a->streams[i];
+	const struct conn *k = &a->conns[st->conn];
+	return st->used && k->used &&
+	       (k->side[0].stream == i || k->side[1].stream == i);
+}
+
+static struct stream *stream_of(struct rr_analyzer *a, uint32_t cn,
+				struct side *sd)
 {
 	if (sd->stream != NONE)
 		return &a->streams[sd->stream];
 	for (uint32_t i = 0; i < a->lim.tcp_streams; i++)
-		if (!a->streams[i].used) {
+		if (!stream_taken(a, i)) {
 			struct stream *st = &a->streams[i];
 			st->used = true;
+			st->conn = cn;
 			st->synced = false;
 			st->len = 0;
 			st->discard = 0;
@@ -157,7 +169,7 @@ static void stream_feed(struct rr_analyzer *a, uint32_t cn, int to,
 {
 	struct conn *k = &a->conns[cn];
 	struct side *from = &k->side[1 - to];
-	struct stream *st = stream_of(a, from);
+	struct stream *st = stream_of(a, cn, from);
 	if (!st || !st->synced)
 		return;
 	int32_t ahead = (int32_t)(seq - st->next_seq);
@@ -222,7 +234,7 @@ void rra_iwarp_mpa(struct rr_analyzer *a, const struct rr_frame *f)
 	const struct rr_mpa *m = &f->mpa;
 	uint32_t cn = rra_tcp_conn_find(a, src, f->tcp.sport, dst, f->tcp.dport, &to);
 	if (!m->reply && cn == NONE) {
-		cn = rra_conn_new(a, RR_TRANSPORT_IWARP);
+		cn = rra_conn_open(a, RR_TRANSPORT_IWARP);
 		if (cn == NONE)
 			return;
 		rra_side_set(a, cn, 1, dst, f->tcp.dport);
@@ -250,7 +262,7 @@ void rra_iwarp_mpa(struct rr_analyzer *a, const struct rr_frame *f)
 	uint32_t mpa_len = 20u + m->pd_len;
 	sender->marker_set = true;
 	sender->marker_seq0 = f->tcp.seq + mpa_len;
-	struct stream *st = stream_of(a, sender);
+	struct stream *st = stream_of(a, cn, sender);
 	if (st) {
 		st->synced = true;
 		st->len = 0;
@@ -304,14 +316,6 @@ static bool fpdu_starts_segment(const struct rr_frame *f)
 	       f->fpdu.crc_off + 4 <= f->tcp.payload.off + f->tcp.payload.len;
 }
 
-/* An iWARP connection evicted: its TCP streams are free again. */
-void rra_iwarp_conn_gone(struct rr_analyzer *a, uint32_t cn)
-{
-	for (int s = 0; s < 2; s++)
-		if (a->conns[cn].side[s].stream != NONE)
-			a->streams[a->conns[cn].side[s].stream].used = false;
-}
-
 /*
  * A TCP segment of an iWARP connection goes to its stream.  A connection
  * seen only mid-stream starts at a segment that begins with a whole FPDU.
@@ -337,7 +341,7 @@ bool rra_iwarp_segment(struct rr_analyzer *a, const struct rr_frame *f)
 	struct conn *k = &a->conns[cn];
 	rra_conn_touch(a, cn);
 	struct side *from = &k->side[1 - to];
-	struct stream *st = stream_of(a, from);
+	struct stream *st = stream_of(a, cn, from);
 	if (!st)
 		return true;
 	if (!st->synced && aligned) {
@@ -369,29 +373,16 @@ static void iwarp_ddp(struct rr_analyzer *a, uint32_t cn, int to,
 	if (have > plen)
 		have = plen;
 	switch (d->opcode) {
-	case RR_RDMAP_WRITE: {
+	case RR_RDMAP_WRITE:
 		/* every DDP segment is tagged with its own STag and TO */
-		uint32_t si = rra_rdma_write(a, cn, d->stag, d->to, plen);
-		if (si != NONE) {
-			rra_chunk_data(a, cn, si, RR_ACCESS_WRITE,
-				       d->to - a->segs[si].offset, plen);
-			rra_reply_chunk_head(a, si, d->to, pl, have);
-		}
-		if (si != NONE && a->lim.rebuild_slots)
-			rra_place(a, si, rra_chunk_pos(a, si, d->to), pl, have, plen);
+		rra_write_landed(a, cn, to, d->stag, d->to, plen, pl, have, plen,
+				 false);
 		break;
-	}
 	case RR_RDMAP_READ_REQUEST: {
-		uint32_t si = rra_rdma_read(a, cn, d->src_stag, d->src_to,
-					    d->read_size);
-		if (si != NONE && d->src_to >= a->segs[si].offset)
-			rra_chunk_data(a, cn, si, RR_ACCESS_READ_REQUEST,
-				       d->src_to - a->segs[si].offset, d->read_size);
-		if (si == NONE || !rra_read_wanted(a, si, d->src_to))
-			break;
-		struct rdma_op *o = rra_op_new(a, cn, si, true, to,
-					       rra_chunk_pos(a, si, d->src_to),
-					       d->read_size);
+		/* its responses are tagged with the sink STag and TO (RFC
+		 * 5040 §4.5) */
+		struct rdma_op *o = rra_read_requested(a, cn, to, d->src_stag,
+						       d->src_to, d->read_size);
 		if (o) {
 			o->match_id = d->sink_stag;
 			o->match_offset = d->sink_to;
@@ -406,12 +397,10 @@ static void iwarp_ddp(struct rr_analyzer *a, uint32_t cn, int to,
 			    d->to < o->match_offset || d->to - o->match_offset > o->left ||
 			    plen > o->left - (d->to - o->match_offset))
 				continue;
-			if (rra_op_live(a, o)) {
-				uint32_t at = (uint32_t)(d->to - o->match_offset);
-				rra_chunk_data_at(a, cn, o, RR_ACCESS_READ_RESPONSE,
-						  (uint64_t)o->pos + at, plen);
-				rra_op_data(a, o, at, pl, have, plen);
-			}
+			if (rra_op_live(a, o))
+				rra_op_landed(a, cn, o, RR_ACCESS_READ_RESPONSE,
+					      (uint32_t)(d->to - o->match_offset),
+					      pl, have, plen);
 			if (d->last)
 				rra_op_end(a, o);
 			break;
@@ -425,31 +414,14 @@ static void iwarp_ddp(struct rr_analyzer *a, uint32_t cn, int to,
 			break;
 		bool inv = d->opcode == RR_RDMAP_SEND_INV ||
 			   d->opcode == RR_RDMAP_SEND_SE_INV;
-		if (d->mo == 0 && d->last) {
-			rra_rsm_put(a, sd);
-			rra_message(a, cn, to, pl, have, plen, inv ? d->inv_stag : 0,
-				    NULL);
-			break;
-		}
-		if (d->mo == 0) {
-			rra_rsm_put(a, sd);
-			if (rra_rsm_get(a, sd))
-				sd->msn = d->msn;
-		}
-		if (sd->slot == NONE || d->msn != sd->msn)
-			break;
-		struct rsm *r = &a->rsm[sd->slot];
-		if (d->mo != r->len) {
-			rra_rsm_put(a, sd);
-			break;
-		}
-		rra_rsm_append(a, r, pl, have);
-		r->len += plen - have;
-		if (d->last) {
-			rra_message(a, cn, to, r->bytes, r->kept, r->len,
-				    inv ? d->inv_stag : 0, NULL);
-			rra_rsm_put(a, sd);
-		}
+		bool first = d->mo == 0;
+		if (!first && sd->slot != NONE && d->msn != sd->msn)
+			break; /* another message's: not this one's piece */
+		rra_send_piece(a, cn, to, first, d->last,
+			       d->mo == rra_send_have(a, sd), pl, have, plen,
+			       inv ? d->inv_stag : 0, NULL);
+		if (first && !d->last && sd->slot != NONE)
+			sd->msn = d->msn;
 		break;
 	}
 	default:

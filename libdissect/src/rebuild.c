@@ -141,20 +141,6 @@ void rra_rebuild_put(struct rr_analyzer *a, struct call *c)
 	c->rebuild = NO_REBUILD;
 }
 
-/* The reply's status, once a call: from its RPC header, inline or
- * rebuilt, else unseen. */
-void rra_record_status(struct rr_analyzer *a, struct call *c, const struct rr_rpc *rpc)
-{
-	if (c->status_counted)
-		return;
-	c->status_counted = true;
-	enum rr_reply_status s = rpc && rpc->msg_type == RR_RPC_REPLY ?
-		rr_reply_status_of(rpc) :
-		c->head_status ? (enum rr_reply_status)(c->head_status - 1) :
-				 RR_REPLY_UNSEEN;
-	a->st.rpc_replies[c->slot][s]++;
-}
-
 /* The message is len bytes at m: the slot itself when the chunk holds it
  * whole, else a->rebuilt. */
 static void emit_rebuilt(struct rr_analyzer *a, uint32_t ci, uint8_t dir,
@@ -433,83 +419,6 @@ void rra_place(struct rr_analyzer *a, uint32_t si, uint64_t pos,
 		r->write_have += len;
 }
 
-/* An NFSv4 COMPOUND call's operations, counted as nfsstat counts them;
- * those that cannot be named (past a cut or an operation the walker does
- * not know) count under the last slot, so the counts add up to numops. */
-static bool count_nfs4_ops(struct rr_analyzer *a, const uint8_t *m,
-			   const struct rr_rpc *rpc, uint32_t kept, uint32_t end,
-			   const struct rr_rpcrdma *h)
-{
-	struct rr_nfs4_moved moved[RR_MAX_CHUNKS];
-	unsigned nmoved = 0;
-	for (unsigned i = 0; h && i < h->nsegs; i++) {
-		const struct rr_rdma_seg *g = &h->segs[i];
-		if (g->list != RR_LIST_READ)
-			continue;
-		if (nmoved && moved[nmoved - 1].position == g->position)
-			moved[nmoved - 1].length += g->length;
-		else if (nmoved < RR_MAX_CHUNKS)
-			moved[nmoved++] = (struct rr_nfs4_moved){ g->position,
-								  g->length };
-	}
-	struct rr_nfs4_compound cp;
-	struct rr_note note;
-	rr_nfs4_compound_decode(m, rpc->off, rpc->body.off, kept, end, moved,
-				nmoved, &cp, &note);
-	for (uint32_t i = 0; i < cp.named && i < RR_NFS4_OPS_KEPT; i++)
-		a->st.nfs4_ops[rr_nfs4_op_slot(cp.op[i])]++;
-	/* past the kept ones, named or not, the slot is unknown */
-	uint32_t kept_ops = cp.named < RR_NFS4_OPS_KEPT ? cp.named : RR_NFS4_OPS_KEPT;
-	a->st.nfs4_ops[RR_NFS4_OP_OTHER] += cp.numops - kept_ops;
-	/* READ (RFC 8881 §18.22.2) and READLINK (§18.24.2) end their
-	 * results with the data a write chunk carries */
-	uint16_t last = cp.named ? cp.op[(cp.named - 1) % RR_NFS4_OPS_KEPT] : 0;
-	return cp.named == cp.numops && cp.named <= RR_NFS4_OPS_KEPT &&
-	       (last == RR_OP_READ || last == RR_OP_READLINK);
-}
-
-static bool is_nfs4_compound(const struct rr_rpc *rpc)
-{
-	return rpc->prog == RR_PROG_NFS && rpc->vers == 4 &&
-	       rpc->proc == 1; /* COMPOUND (RFC 8881 §16.2) */
-}
-
-/* A forward call's statistics of what it asks, and whether its reply
- * ends with the data a write chunk carries: the last item of an NFSv3
- * READ or READLINK result (RFC 1813 §3.3.6, §3.3.5), or of a COMPOUND's
- * last operation's. */
-bool rra_data_last_of(struct rr_analyzer *a, const uint8_t *m,
-		      const struct rr_rpc *rpc, uint32_t kept, uint32_t end,
-		      const struct rr_rpcrdma *h)
-{
-	if (is_nfs4_compound(rpc))
-		return count_nfs4_ops(a, m, rpc, kept, end, h);
-	return rpc->prog == RR_PROG_NFS && rpc->vers == 3 &&
-	       (rpc->proc == 6 || rpc->proc == 5);
-}
-
-/* The start of a Long Call's message names the call's procedure, slot or
- * not, so statistics count it under its name. */
-void rra_name_long_call(struct rr_analyzer *a, uint32_t ci,
-			const uint8_t *p, uint32_t have)
-{
-	struct call *c = &a->calls[ci];
-	struct rr_rpc rpc;
-	if (c->slot != RR_PROC_SLOTS - 1 ||
-	    rr_rpc_decode(p, 0, have, UINT32_MAX, &rpc, &a->note) == RR_MALFORMED ||
-	    rpc.msg_type != RR_RPC_CALL || rpc.xid != c->xid)
-		return;
-	c->prog = rpc.prog;
-	c->vers = rpc.vers;
-	c->proc = rpc.proc;
-	c->slot = (uint16_t)rr_analyzer_proc_slot(rpc.prog, rpc.vers, rpc.proc);
-	/* on_call counted it as unknown */
-	a->st.rpc_calls[RR_PROC_SLOTS - 1]--;
-	a->st.rpc_calls[c->slot]++;
-	if (c->dir == RR_DIR_FWD_CALL)
-		c->data_last = rra_data_last_of(a, p, &rpc, have, UINT32_MAX, NULL);
-}
-
 /* A call with read chunks keeps what rebuilding its message needs. */
 void rra_call_rebuild_setup(struct rr_analyzer *a, uint32_t ci,
 			    const struct rr_rpcrdma *h, const uint8_t *m,
@@ -542,4 +451,27 @@ void rra_call_rebuild_setup(struct rr_analyzer *a, uint32_t ci,
 	r->inline_len = h->payload.len;
 	memcpy(slot_bytes(a, (uint16_t)(r - a->rebuilds)) + inline_at,
 	       m + h->payload.off, h->payload.len);
+}
+
+/* Data of an RDMA op: n bytes (have captured) at offset `at` of it. */
+void rra_op_data(struct rr_analyzer *a, struct rdma_op *o, uint32_t at,
+		 const uint8_t *p, uint32_t have, uint32_t n)
+{
+	const struct seg *g = &a->segs[o->seg];
+	uint64_t pos = (uint64_t)o->pos + at;
+	if (o->read && g->position_zero && !g->rrc && pos == 0)
+		rra_name_long_call(a, o->call, p, have);
+	rra_place(a, o->seg, pos, p, have, n);
+	if (o->read)
+		rra_reads_landed(a, o->seg);
+}
+
+/* A call ends (answered, replaced, evicted or aged out): its rebuild
+ * slot goes back to the pool, then the call and its segments. */
+void rra_call_end(struct rr_analyzer *a, uint32_t ci)
+{
+	struct call *c = &a->calls[ci];
+	if (c->rebuild != NO_REBUILD)
+		rra_rebuild_put(a, c);
+	rra_call_free(a, ci);
 }

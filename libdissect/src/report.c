@@ -127,6 +127,20 @@ void rra_emit(struct rr_analyzer *a, struct rr_event *ev)
 	keep_bytes(a, e);
 }
 
+/* A finding (RR_FINDING_LIST) on connection conn, or on none: counted,
+ * and reported joined to the message that raised it. */
+void rra_finding(struct rr_analyzer *a, uint32_t conn, enum rr_finding_id id,
+		 const char *detail)
+{
+	a->st.findings[id]++;
+	a->st.total.findings++;
+	if (conn != NONE)
+		a->conns[conn].info.st.findings++;
+	struct rr_event ev = { .kind = RR_EV_FINDING, .conn = conn,
+			       .finding = (uint16_t)id, .detail = detail };
+	rra_emit(a, &ev);
+}
+
 /* The analyzer is done with the message: what follows is not its. */
 void rra_message_taken(struct rr_analyzer *a)
 {

@@ -4,9 +4,11 @@
  * connections (conn.c: endpoints, the unknown-QPN lookup, LRU eviction,
  * reconnects, CM IDs), calls (calls.c: the age list, each connection's
  * list), the RPC-over-RDMA flow (flow.c: a call and its reply, a header
- * taken from its frame's decode), the
- * report of a frame (report.c: events joined to their message, bytes kept,
- * a full report), and the MPA marker rule (mpa.h).
+ * taken from its frame's decode, calls and connections evicted with what
+ * they hold), SEND reassembly (reassembly.c), RDMA Writes and Reads of
+ * chunks with a Long Call rebuilt and named (chunk_io.c, rebuild.c,
+ * rpc_stats.c), the report of a frame (report.c: events joined to their
+ * message, bytes kept, a full report), and the MPA marker rule (mpa.h).
  */
 #include <stddef.h>
 #include <string.h>
@@ -134,18 +136,18 @@ static void calls(void)
 	CHECK_EQ(rra_call_find(a, c, RR_DIR_FWD_CALL, 2), NONE);
 	CHECK_EQ(a->calls[x1].age.next, x3);
 	CHECK_EQ(a->calls[x3].age.prev, x1);
-	/* full: a new call takes the oldest one's place */
-	rra_call_new(a, c, RR_DIR_FWD_CALL, 4);
-	uint32_t x5 = rra_call_new(a, c, RR_DIR_FWD_CALL, 5);
-	CHECK(x5 != NONE);
-	CHECK_EQ(a->st.calls_evicted, 1);
-	CHECK_EQ(rra_call_find(a, c, RR_DIR_FWD_CALL, 1), NONE);
-	CHECK_EQ(rra_call_find(a, c, RR_DIR_FWD_CALL, 3), x3);
+	/* full: no slot; the layer that knows what a call holds makes room
+	 * (flow.c ends the oldest, call_eviction below) */
+	uint32_t x4 = rra_call_new(a, c, RR_DIR_FWD_CALL, 4);
+	CHECK(x4 != NONE);
+	CHECK_EQ(rra_call_new(a, c, RR_DIR_FWD_CALL, 5), NONE);
+	CHECK_EQ(a->st.calls_evicted, 0);
+	CHECK_EQ(a->oldest_call, x1);
+	CHECK_EQ(a->newest_call, x4);
 	unsigned n = 0;
 	for (uint32_t i = a->conns[c].calls; i != NONE; i = a->calls[i].conn_link.next)
 		n++;
 	CHECK_EQ(n, 3);
-	CHECK_EQ(a->newest_call, x5);
 	rr_analyzer_free(a);
 }
 
@@ -330,6 +332,216 @@ static void report(void)
 	rr_analyzer_free(a);
 }
 
+/* With the call table full, a new call ends the oldest (flow.c), which
+ * leaves the credits it held. */
+static void call_eviction(void)
+{
+	check_ctx = "call eviction";
+	struct rr_analyzer *a = analyzer(4, 2);
+	int to;
+	uint8_t m[128];
+	uint32_t c = ib_to(a, host_a, host_b, 0x22, &to);
+	for (uint32_t xid = 1; xid <= 3; xid++) {
+		uint32_t n = null_rpc(m, sizeof(m), xid, true);
+		rra_message(a, c, 1, m, n, n, 0, NULL);
+	}
+	CHECK_EQ(a->st.calls_evicted, 1);
+	CHECK_EQ(rra_call_find(a, c, RR_DIR_FWD_CALL, 1), NONE);
+	CHECK(rra_call_find(a, c, RR_DIR_FWD_CALL, 2) != NONE);
+	CHECK(rra_call_find(a, c, RR_DIR_FWD_CALL, 3) != NONE);
+	CHECK_EQ(a->conns[c].info.st.in_flight, 2);
+	CHECK_EQ(a->st.total.in_flight, 2);
+	rr_analyzer_free(a);
+}
+
+/* A SEND in pieces (reassembly.c): whole when its last piece comes; a
+ * piece after a loss drops it; a piece whose first was not captured is
+ * not a message. */
+static void send_pieces(void)
+{
+	check_ctx = "send pieces";
+	struct rr_analyzer *a = analyzer(4, 16);
+	int to;
+	uint8_t m[128];
+	uint32_t c = ib_to(a, host_a, host_b, 0x22, &to);
+	const struct side *sd = &a->conns[c].side[1];
+	uint32_t n = null_rpc(m, sizeof(m), 0x51, true);
+	rra_send_piece(a, c, 1, true, false, true, m, 20, 20, 0, NULL);
+	CHECK(sd->slot != NONE);
+	CHECK_EQ(rra_send_have(a, sd), 20);
+	rra_send_piece(a, c, 1, false, false, true, m + 20, 20, 20, 0, NULL);
+	CHECK_EQ(rra_send_have(a, sd), 40);
+	CHECK_EQ(a->st.total.calls, 0);
+	rra_send_piece(a, c, 1, false, true, true, m + 40, n - 40, n - 40, 0, NULL);
+	CHECK_EQ(a->st.total.calls, 1);
+	CHECK(rra_call_find(a, c, RR_DIR_FWD_CALL, 0x51) != NONE);
+	CHECK_EQ(sd->slot, NONE);
+	/* a piece lost between the first and the last */
+	n = null_rpc(m, sizeof(m), 0x52, true);
+	rra_send_piece(a, c, 1, true, false, true, m, 20, 20, 0, NULL);
+	rra_send_piece(a, c, 1, false, true, false, m + 40, n - 40, n - 40, 0, NULL);
+	CHECK_EQ(sd->slot, NONE);
+	CHECK_EQ(a->st.total.calls, 1);
+	/* a last piece alone */
+	rra_send_piece(a, c, 1, false, true, true, m + 40, n - 40, n - 40, 0, NULL);
+	CHECK_EQ(a->st.total.calls, 1);
+	CHECK_EQ(a->st.total.findings, 0);
+	/* first and last at once: the message, its slot unused */
+	rra_send_piece(a, c, 1, true, true, true, m, n, n, 0, NULL);
+	CHECK_EQ(a->st.total.calls, 2);
+	CHECK_EQ(sd->slot, NONE);
+	/* cut by the capture: 10 of 20 bytes captured, the length still
+	 * counts the whole */
+	rra_send_piece(a, c, 1, true, false, true, m, 10, 20, 0, NULL);
+	CHECK_EQ(rra_send_have(a, sd), 20);
+	rr_analyzer_free(a);
+}
+
+/* A call on connection c with one chunk segment of `list` (a read
+ * segment at position 0: a Long Call, its message all in the chunk). */
+static void call_with_chunk(struct rr_analyzer *a, uint32_t c, uint32_t xid,
+			    uint8_t list, uint32_t handle, uint32_t length,
+			    uint64_t offset)
+{
+	uint8_t m[256];
+	struct rr_buf b;
+	rr_buf_init(&b, m, sizeof(m));
+	struct rr_rpcrdma h = { .xid = xid, .vers = 1, .credits = 16,
+				.proc = list == RR_LIST_READ ? RR_RDMA_NOMSG :
+							       RR_RDMA_MSG };
+	rr_rpcrdma_add_segment(&h, list, 0, 0, handle, length, offset);
+	rr_rpcrdma_encode(&b, &h);
+	if (list != RR_LIST_READ) {
+		struct rr_rpc r = { .xid = xid, .msg_type = RR_RPC_CALL,
+				    .rpcvers = 2, .prog = RR_PROG_NFS,
+				    .vers = 3, .proc = 6 };
+		rr_rpc_encode(&b, &r, NULL, NULL);
+	}
+	rra_message(a, c, 1, m, (uint32_t)b.len, (uint32_t)b.len, 0, NULL);
+}
+
+/* RDMA traffic of chunks (chunk_io.c), as a transport hands it over. */
+static void chunk_transfers(void)
+{
+	check_ctx = "chunk transfers";
+	struct rr_analyzer *a = analyzer(4, 16);
+	int to;
+	uint8_t data[200] = { 0 };
+	uint32_t c = ib_to(a, host_a, host_b, 0x22, &to);
+	call_with_chunk(a, c, 0x61, RR_LIST_WRITE, 0x1111, 4096, 0x10000);
+	uint32_t ci = rra_call_find(a, c, RR_DIR_FWD_CALL, 0x61);
+	CHECK(ci != NONE);
+	/* a Write whose later packets follow it (IB): an operation, its
+	 * data placed, its position past the first packet */
+	struct rdma_op *o = rra_write_landed(a, c, 0, 0x1111, 0x10000, 300,
+					     data, 100, 100, true);
+	CHECK(o != NULL);
+	if (o) {
+		CHECK_EQ(o->pos, 100);
+		CHECK_EQ(o->left, 300);
+		CHECK(!o->read);
+		CHECK_EQ(o->data_side, 1);
+		rra_op_landed(a, c, o, RR_ACCESS_WRITE, 0, data, 100, 100);
+		rra_op_end(a, o);
+	}
+	CHECK_EQ(a->conns[c].info.st.bytes_write, 300);
+	CHECK_EQ(a->calls[ci].bytes_write, 300);
+	CHECK(a->calls[ci].rebuild != NO_REBUILD);
+	CHECK_EQ(a->rebuilds[a->calls[ci].rebuild].write_have, 200);
+	/* each segment with its own address (iWARP): no operation */
+	CHECK(!rra_write_landed(a, c, 0, 0x1111, 0x10000 + 200, 100, data, 100,
+				100, false));
+	CHECK_EQ(a->rebuilds[a->calls[ci].rebuild].write_have, 300);
+	/* past the segment's end: a finding; on no segment: nothing */
+	rra_write_landed(a, c, 0, 0x1111, 0x10000 + 4000, 200, data, 100, 100,
+			 false);
+	CHECK_EQ(a->st.findings[RR_FIND_WRITE_BEYOND], 1);
+	CHECK(!rra_write_landed(a, c, 0, 0x9999, 0, 100, data, 100, 100, true));
+	CHECK_EQ(a->st.total.findings, 1);
+
+	/* a Long Call: the Read Request names its chunk, the data read
+	 * back is the call, which then names its procedure */
+	uint8_t m[128];
+	uint32_t n = null_rpc(m, sizeof(m), 0x62, true);
+	uint32_t rpc_at = 28; /* past the RDMA_MSG header null_rpc made */
+	call_with_chunk(a, c, 0x62, RR_LIST_READ, 0x3333, n - rpc_at, 0x5000);
+	unsigned unknown = RR_PROC_SLOTS - 1;
+	CHECK_EQ(a->st.rpc_calls[unknown], 1);
+	o = rra_read_requested(a, c, 0, 0x3333, 0x5000, n - rpc_at);
+	CHECK(o != NULL);
+	if (o) {
+		CHECK(o->read);
+		CHECK_EQ(o->data_side, 0);
+		rra_op_landed(a, c, o, RR_ACCESS_READ_RESPONSE, 0, m + rpc_at,
+			      n - rpc_at, n - rpc_at);
+		rra_op_end(a, o);
+	}
+	CHECK_EQ(a->st.messages_rebuilt, 1);
+	CHECK_EQ(a->st.rpc_calls[unknown], 0);
+	CHECK_EQ(a->st.rpc_calls[rr_analyzer_proc_slot(RR_PROG_NFS, 3, 0)], 1);
+	CHECK_EQ(a->conns[c].info.st.bytes_read, n - rpc_at);
+	/* a Read of no chunk: nothing to follow */
+	CHECK(!rra_read_requested(a, c, 0, 0x4444, 0, 10));
+	rr_analyzer_free(a);
+}
+
+/* A connection evicted (flow.c's rra_conn_open): its calls ended with
+ * their rebuild slots, and an iWARP connection's TCP streams free again
+ * for the next one (iwarp_flow.c). */
+static void conn_eviction(void)
+{
+	check_ctx = "connection eviction";
+	struct rr_analyzer *a = analyzer(1, 16);
+	int to;
+	uint32_t c = ib_to(a, host_a, host_b, 0x22, &to);
+	call_with_chunk(a, c, 0x71, RR_LIST_WRITE, 0x1111, 4096, 0x10000);
+	uint8_t data[64] = { 0 };
+	rra_write_landed(a, c, 0, 0x1111, 0x10000, 64, data, 64, 64, false);
+	uint32_t ci = rra_call_find(a, c, RR_DIR_FWD_CALL, 0x71);
+	CHECK(ci != NONE && a->calls[ci].rebuild != NO_REBUILD);
+	uint32_t slot = ci != NONE ? a->calls[ci].rebuild : 0;
+	uint32_t c2 = rra_conn_open(a, RR_TRANSPORT_ROCEV2);
+	CHECK_EQ(c2, c);
+	CHECK_EQ(a->st.connections_evicted, 1);
+	CHECK_EQ(a->oldest_call, NONE);
+	CHECK_EQ(a->rebuilds[slot].call, NONE);
+	CHECK_EQ(a->st.total.in_flight, 0);
+	CHECK_EQ(a->st.rebuild_incomplete, 0); /* a write chunk awaits no read */
+	rr_analyzer_free(a);
+
+	/* iWARP: a connection opened by MPA takes a stream per side */
+	struct rr_config cfg;
+	struct rr_analyzer_limits lim;
+	rr_config_init(&cfg);
+	rr_analyzer_limits_init(&lim);
+	lim.max_connections = 1;
+	lim.tcp_streams = 2;
+	for (int round = 0; round < 3; round++) {
+		if (round == 0)
+			a = rr_analyzer_new(&cfg, &lim);
+		uint8_t frame[256], mpa[64];
+		struct rr_buf b, fb;
+		rr_buf_init(&b, mpa, sizeof(mpa));
+		struct rr_mpa req = { .revision = 1, .crc = true };
+		rr_mpa_encode(&b, &req, NULL, 0);
+		struct rr_endpoints ep = { .ip_version = 4,
+					   .src_ip = { 192, 0, 2, 2 },
+					   .dst_ip = { 192, 0, 2, 1 },
+					   .src_port = (uint16_t)(40000 + round),
+					   .dst_port = RR_NFS_RDMA_PORT,
+					   .ttl = 64 };
+		rr_buf_init(&fb, frame, sizeof(frame));
+		rr_frame_tcp(&fb, &ep, 1000, 0, RR_TCP_ACK | RR_TCP_PSH, 65535,
+			     mpa, b.len);
+		rr_analyzer_frame(a, RR_LINK_ETHERNET, 0, frame,
+				  (uint32_t)fb.len, (uint32_t)fb.len);
+		CHECK_EQ(a->st.reassembly_dropped, 0);
+		CHECK_EQ(a->st.connections, (uint64_t)round + 1);
+	}
+	CHECK_EQ(a->st.connections_evicted, 2);
+	rr_analyzer_free(a);
+}
+
 static void markers(void)
 {
 	check_ctx = "mpa markers";
@@ -347,7 +559,11 @@ int main(void)
 	connections();
 	reconnects();
 	calls();
+	call_eviction();
 	flow();
+	send_pieces();
+	chunk_transfers();
+	conn_eviction();
 	message_from_frame();
 	report();
 	markers();

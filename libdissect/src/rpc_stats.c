@@ -1,0 +1,96 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* What RPC asked and answered, for the statistics: a reply's status (RFC
+ * 5531 §9), an NFSv4 COMPOUND's operations (RFC 8881 §16.2), a Long
+ * Call's procedure named from its first bytes (RFC 8166 §3.5.3). */
+#include "analyzer-int.h"
+
+/* The reply's status, once a call: from its RPC header, inline or
+ * rebuilt, else unseen. */
+void rra_record_status(struct rr_analyzer *a, struct call *c, const struct rr_rpc *rpc)
+{
+	if (c->status_counted)
+		return;
+	c->status_counted = true;
+	enum rr_reply_status s = rpc && rpc->msg_type == RR_RPC_REPLY ?
+		rr_reply_status_of(rpc) :
+		c->head_status ? (enum rr_reply_status)(c->head_status - 1) :
+				 RR_REPLY_UNSEEN;
+	a->st.rpc_replies[c->slot][s]++;
+}
+
+/* An NFSv4 COMPOUND call's operations, counted as nfsstat counts them;
+ * those that cannot be named (past a cut or an operation the walker does
+ * not know) count under the last slot, so the counts add up to numops. */
+static bool count_nfs4_ops(struct rr_analyzer *a, const uint8_t *m,
+			   const struct rr_rpc *rpc, uint32_t kept, uint32_t end,
+			   const struct rr_rpcrdma *h)
+{
+	struct rr_nfs4_moved moved[RR_MAX_CHUNKS];
+	unsigned nmoved = 0;
+	for (unsigned i = 0; h && i < h->nsegs; i++) {
+		const struct rr_rdma_seg *g = &h->segs[i];
+		if (g->list != RR_LIST_READ)
+			continue;
+		if (nmoved && moved[nmoved - 1].position == g->position)
+			moved[nmoved - 1].length += g->length;
+		else if (nmoved < RR_MAX_CHUNKS)
+			moved[nmoved++] = (struct rr_nfs4_moved){ g->position,
+								  g->length };
+	}
+	struct rr_nfs4_compound cp;
+	struct rr_note note;
+	rr_nfs4_compound_decode(m, rpc->off, rpc->body.off, kept, end, moved,
+				nmoved, &cp, &note);
+	for (uint32_t i = 0; i < cp.named && i < RR_NFS4_OPS_KEPT; i++)
+		a->st.nfs4_ops[rr_nfs4_op_slot(cp.op[i])]++;
+	/* past the kept ones, named or not, the slot is unknown */
+	uint32_t kept_ops = cp.named < RR_NFS4_OPS_KEPT ? cp.named : RR_NFS4_OPS_KEPT;
+	a->st.nfs4_ops[RR_NFS4_OP_OTHER] += cp.numops - kept_ops;
+	/* READ (RFC 8881 §18.22.2) and READLINK (§18.24.2) end their
+	 * results with the data a write chunk carries */
+	uint16_t last = cp.named ? cp.op[(cp.named - 1) % RR_NFS4_OPS_KEPT] : 0;
+	return cp.named == cp.numops && cp.named <= RR_NFS4_OPS_KEPT &&
+	       (last == RR_OP_READ || last == RR_OP_READLINK);
+}
+
+static bool is_nfs4_compound(const struct rr_rpc *rpc)
+{
+	return rpc->prog == RR_PROG_NFS && rpc->vers == 4 &&
+	       rpc->proc == 1; /* COMPOUND (RFC 8881 §16.2) */
+}
+
+/* A forward call's statistics of what it asks, and whether its reply
+ * ends with the data a write chunk carries: the last item of an NFSv3
+ * READ or READLINK result (RFC 1813 §3.3.6, §3.3.5), or of a COMPOUND's
+ * last operation's. */
+bool rra_data_last_of(struct rr_analyzer *a, const uint8_t *m,
+		      const struct rr_rpc *rpc, uint32_t kept, uint32_t end,
+		      const struct rr_rpcrdma *h)
+{
+	if (is_nfs4_compound(rpc))
+		return count_nfs4_ops(a, m, rpc, kept, end, h);
+	return rpc->prog == RR_PROG_NFS && rpc->vers == 3 &&
+	       (rpc->proc == 6 || rpc->proc == 5);
+}
+
+/* The start of a Long Call's message names the call's procedure, slot or
+ * not, so statistics count it under its name. */
+void rra_name_long_call(struct rr_analyzer *a, uint32_t ci,
+			const uint8_t *p, uint32_t have)
+{
+	struct call *c = &a->calls[ci];
+	struct rr_rpc rpc;
+	if (c->slot != RR_PROC_SLOTS - 1 ||
+	    rr_rpc_decode(p, 0, have, UINT32_MAX, &rpc, &a->note) == RR_MALFORMED ||
+	    rpc.msg_type != RR_RPC_CALL || rpc.xid != c->xid)
+		return;
+	c->prog = rpc.prog;
+	c->vers = rpc.vers;
+	c->proc = rpc.proc;
+	c->slot = (uint16_t)rr_analyzer_proc_slot(rpc.prog, rpc.vers, rpc.proc);
+	/* on_call counted it as unknown */
+	a->st.rpc_calls[RR_PROC_SLOTS - 1]--;
+	a->st.rpc_calls[c->slot]++;
+	if (c->dir == RR_DIR_FWD_CALL)
+		c->data_last = rra_data_last_of(a, p, &rpc, have, UINT32_MAX, NULL);
+}

@@ -1,0 +1,55 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
+# The analyzer's modules are one-way layers: a module calls only the
+# functions (rra_*) of modules in layers below its own, never one beside
+# or above it.  Read from the built objects (nm), so that what is checked
+# is what the compiler made of the code.  Usage: layers-test.sh OBJECT...
+#
+# The layers from the bottom; modules of one layer (separated by ":")
+# do not call each other.  docs/design.md draws the same list.
+layers="report conn calls rpc_stats rebuild flow reassembly:chunk_io ib_flow:iwarp_flow analyzer"
+. "$(dirname "$0")/tap.sh"
+
+rank_of() { # module -> its layer's number, or nothing
+	i=0
+	for layer in $layers; do
+		case ":$layer:" in *":$1:"*) echo $i; return ;; esac
+		i=$((i + 1))
+	done
+}
+module_of() { basename "$1" | sed 's/\.c\.o$//; s/\.o$//'; }
+
+defs=$(mktemp)
+trap 'rm -f "$defs"' EXIT
+for o in "$@"; do
+	nm --defined-only "$o" | awk -v m="$(module_of "$o")" \
+		'$2 == "T" && $3 ~ /^rra_/ { print $3, m }'
+done >"$defs"
+[ -s "$defs" ] || { echo "no analyzer module among the objects given" >&2; exit 1; }
+
+# every module that defines rra_ functions has its place in the layers
+for m in $(awk '{ print $2 }' "$defs" | sort -u); do
+	check "$m has a layer" test -n "$(rank_of "$m")"
+done
+
+calls_down() { # object: every rra_ function it uses is defined below it
+	m=$(module_of "$1")
+	r=$(rank_of "$m")
+	[ -n "$r" ] || return 0
+	ok=0
+	for sym in $(nm -u "$1" | awk '$2 ~ /^rra_/ { print $2 }'); do
+		d=$(awk -v s="$sym" '$1 == s { print $2 }' "$defs")
+		dr=$(rank_of "$d")
+		if [ -z "$d" ] || [ -z "$dr" ] || [ "$dr" -ge "$r" ]; then
+			echo "# $m calls $sym of ${d:-nowhere} (layer ${dr:-none}, its own $r)"
+			ok=1
+		fi
+	done
+	return $ok
+}
+for o in "$@"; do
+	m=$(module_of "$o")
+	[ -n "$(rank_of "$m")" ] || continue
+	check "$m calls only layers below it" calls_down "$o"
+done
+tap_end
