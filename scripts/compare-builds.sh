@@ -1,0 +1,97 @@
+#!/bin/bash
+# SPDX-License-Identifier: BSD-2-Clause
+# Every tool's output from two builds, compared byte for byte: for a change
+# that must print nothing new (a reshaping of the analyzer).  Each capture
+# goes through rpcrdma-dump (-j -a, -vv -a --stats, -x -vv, --findings,
+# --stats=json) and rpcrdma-top -b -j; with RPCRDMA_PLUGINS=1 and tshark,
+# through the two plugins too (tshark -V and -z rpcrdma,stat, as an
+# unprivileged user: tshark reads no personal plugins as root).
+#
+# usage: compare-builds.sh OLD NEW [CAPTURE...]
+#   OLD, NEW  build folders (cli/ and wireshark-plugin/ below them) or
+#             folders holding the binaries themselves
+#   CAPTURE   default: the samples, the Linux fixtures (client and server),
+#             tests/captures and ../shared/captures
+# Prints one line per difference and a closing "N passed, N failed".
+set -u
+top=$(cd "$(dirname "$0")/.." && pwd)
+[ $# -ge 2 ] || { sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+old=$1 new=$2
+shift 2
+tool() { # build folder, tool name
+	if [ -x "$1/cli/$2" ]; then echo "$1/cli/$2"; else echo "$1/$2"; fi
+}
+plugin() { # build folder
+	if [ -f "$1/wireshark-plugin/rpcrdma.so" ]; then echo "$1/wireshark-plugin/rpcrdma.so"
+	else echo "$1/rpcrdma.so"; fi
+}
+for b in "$old" "$new"; do
+	for t in rpcrdma-dump rpcrdma-top; do
+		[ -x "$(tool "$b" $t)" ] || { echo "no $t in $b" >&2; exit 2; }
+	done
+done
+if [ $# -eq 0 ]; then
+	set -- "$top"/samples/*.pcap "$top"/tests/linux/*/*/capture.pcap \
+		"$top"/tests/captures/*.pcap
+	[ -d "$top/../shared/captures" ] && set -- "$@" "$top"/../shared/captures/*.pcap
+fi
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+passed=0 failed=0
+same() { # name, command (run with OLD's and NEW's binaries as $bin)
+	name=$1
+	shift
+	bin_dir=$old "$@" >"$work/old" 2>&1
+	echo "exit $?" >>"$work/old"
+	bin_dir=$new "$@" >"$work/new" 2>&1
+	echo "exit $?" >>"$work/new"
+	if cmp -s "$work/old" "$work/new"; then
+		passed=$((passed + 1))
+	else
+		failed=$((failed + 1))
+		echo "DIFFERS: $name"
+		diff "$work/old" "$work/new" | head -n 10
+	fi
+}
+dump() { "$(tool "$bin_dir" rpcrdma-dump)" "$@"; }
+top_batch() { "$(tool "$bin_dir" rpcrdma-top)" "$@"; }
+
+plugins=${RPCRDMA_PLUGINS:-0}
+if [ "$plugins" = 1 ] && command -v tshark >/dev/null; then
+	ver=$(tshark --version | sed -n '1s/.* \([0-9]*\.[0-9]*\)\..*/\1/p')
+	user=nobody
+	for b in old new; do
+		eval "d=\$$b"
+		home=$work/home-$b
+		mkdir -p "$home/.local/lib/wireshark/plugins/$ver/epan"
+		cp "$(plugin "$d")" "$home/.local/lib/wireshark/plugins/$ver/epan/"
+	done
+	chmod -R a+rX "$work"
+fi
+shark() { # capture, tshark options
+	b=$([ "$bin_dir" = "$old" ] && echo old || echo new)
+	cap=$1
+	shift
+	cp "$cap" "$work/cap-$b.pcap" && chmod a+r "$work/cap-$b.pcap"
+	if [ "$(id -u)" -eq 0 ]; then
+		runuser -u "$user" -- env HOME="$work/home-$b" tshark -r "$work/cap-$b.pcap" "$@"
+	else
+		HOME="$work/home-$b" tshark -r "$work/cap-$b.pcap" "$@"
+	fi
+}
+
+for cap in "$@"; do
+	c=${cap#"$top"/}
+	same "$c -j -a" dump -r "$cap" -j -a
+	same "$c -vv -a --stats" dump -r "$cap" -vv -a --stats
+	same "$c -x -vv" dump -r "$cap" -x -vv
+	same "$c --findings" dump -r "$cap" --findings
+	same "$c --stats=json" dump -r "$cap" -q --stats=json
+	same "$c top -b -j" top_batch -r "$cap" -b -j -n 1
+	if [ "$plugins" = 1 ]; then
+		same "$c tshark -V" shark "$cap" -V
+		same "$c tshark -z rpcrdma,stat" shark "$cap" -q -z rpcrdma,stat
+	fi
+done
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
