@@ -5,10 +5,13 @@
 # goes through rpcrdma-dump (-j -a, -vv -a --stats, -x -vv, --findings,
 # --stats=json) and rpcrdma-top -b -j; with RPCRDMA_PLUGINS=1 and tshark,
 # through the two plugins too (tshark -V and -z rpcrdma,stat, as an
-# unprivileged user: tshark reads no personal plugins as root).
+# unprivileged user: tshark reads no personal plugins as root).  Where both
+# builds have tests/analyzer-digest, all the captures go through it too:
+# the analyzer under limits small enough to evict, which the tools'
+# defaults never reach on these captures.
 #
 # usage: compare-builds.sh OLD NEW [CAPTURE...]
-#   OLD, NEW  build folders (cli/ and wireshark-plugin/ below them) or
+#   OLD, NEW  build folders (cli/, tests/, wireshark-plugin/ below them) or
 #             folders holding the binaries themselves
 #   CAPTURE   default: the samples, the Linux fixtures (client and server),
 #             tests/captures and ../shared/captures
@@ -19,7 +22,10 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 old=$1 new=$2
 shift 2
 tool() { # build folder, tool name
-	if [ -x "$1/cli/$2" ]; then echo "$1/cli/$2"; else echo "$1/$2"; fi
+	for d in cli tests; do
+		[ -x "$1/$d/$2" ] && { echo "$1/$d/$2"; return; }
+	done
+	echo "$1/$2"
 }
 plugin() { # build folder
 	if [ -f "$1/wireshark-plugin/rpcrdma.so" ]; then echo "$1/wireshark-plugin/rpcrdma.so"
@@ -93,5 +99,9 @@ for cap in "$@"; do
 		same "$c tshark -z rpcrdma,stat" shark "$cap" -q -z rpcrdma,stat
 	fi
 done
+digest() { "$(tool "$bin_dir" analyzer-digest)" "$@" | sed "s|$top/||"; }
+if [ -x "$(tool "$old" analyzer-digest)" ] && [ -x "$(tool "$new" analyzer-digest)" ]; then
+	same "analyzer-digest (small limits)" digest "$@"
+fi
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

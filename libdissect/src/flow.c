@@ -21,18 +21,15 @@ uint32_t rra_conn_open(struct rr_analyzer *a, uint8_t transport)
 	return rra_conn_new(a, victim, transport);
 }
 
-/* The connection and receiving side of a packet to (dst, dst_id) from
- * src; one of their own for endpoints no connection has yet. */
-uint32_t rra_conn_for(struct rr_analyzer *a, uint8_t transport,
-		      const uint8_t *src, uint32_t src_id,
-		      const uint8_t *dst, uint32_t dst_id, bool src_id_known,
-		      int *to)
+/* A connection of its own for a packet to (dst, dst_id) from src, whose
+ * endpoints no connection has (rra_conn_for): the receiver its
+ * responder until a call says otherwise. */
+uint32_t rra_conn_open_for(struct rr_analyzer *a, uint8_t transport,
+			   const uint8_t *src, uint32_t src_id,
+			   const uint8_t *dst, uint32_t dst_id,
+			   bool src_id_known, int *to)
 {
-	uint32_t cn = rra_conn_find(a, transport, src, src_id, dst, dst_id,
-				    src_id_known, to);
-	if (cn != NONE)
-		return cn;
-	cn = rra_conn_open(a, transport);
+	uint32_t cn = rra_conn_open(a, transport);
 	if (cn == NONE)
 		return NONE;
 	rra_conn_inferred(a, cn, src, src_id, dst, dst_id, src_id_known);
