@@ -7,7 +7,8 @@
  * taken from its frame's decode, calls and connections evicted with what
  * they hold), SEND reassembly (reassembly.c), RDMA Writes and Reads of
  * chunks with a Long Call rebuilt and named (chunk_io.c, rebuild.c,
- * rpc_stats.c), the report of a frame (report.c: events joined to their
+ * rpc_stats.c), reply statuses and NFSv4 operations (rpc_stats.c), IB
+ * packets: retransmissions, PSN gaps, SENDs in pieces (ib_flow.c), the report of a frame (report.c: events joined to their
  * message, bytes kept, a full report), and the MPA marker rule (mpa.h).
  */
 #include <stddef.h>
@@ -542,6 +543,127 @@ static void conn_eviction(void)
 	rr_analyzer_free(a);
 }
 
+/* A RoCEv2 frame from host A to B's QP 0x22 carrying payload m. */
+static uint32_t roce_frame(uint8_t *frame, size_t cap, uint8_t opcode,
+			   uint32_t psn, const uint8_t *m, uint32_t n)
+{
+	uint8_t ib[512];
+	struct rr_buf ibb, fb;
+	struct rr_bth bth = { .opcode = opcode, .dqpn = 0x22, .psn = psn };
+	rr_buf_init(&ibb, ib, sizeof(ib));
+	rr_ib_encode(&ibb, &bth, NULL, m, n);
+	struct rr_endpoints ep = { .ip_version = 4, .src_ip = { 192, 0, 2, 2 },
+				   .dst_ip = { 192, 0, 2, 1 }, .src_port = 49152,
+				   .dst_port = RR_ROCEV2_UDP_PORT, .ttl = 64 };
+	rr_buf_init(&fb, frame, cap);
+	rr_frame_rocev2(&fb, &ep, ib, ibb.len);
+	return (uint32_t)fb.len;
+}
+
+/* IB and RoCE packets (ib_flow.c): a SEND ONLY is a message; the same
+ * PSN again a retransmission naming the frame that carried it first;
+ * PSNs skipped a gap; a SEND in three packets a message at its last. */
+static void ib_packets(void)
+{
+	check_ctx = "ib packets";
+	struct rr_analyzer *a = analyzer(4, 16);
+	const struct rr_frame_report *r = &a->rep.pub;
+	static struct rr_frame f;
+	uint8_t m[128], frame[600];
+	uint32_t n = null_rpc(m, sizeof(m), 0x81, true);
+	const struct { uint8_t op; uint32_t psn, from, len; } pkts[] = {
+		{ RR_OP_RC_SEND_ONLY, 5, 0, n },     /* a call */
+		{ RR_OP_RC_SEND_ONLY, 5, 0, n },     /* again: a retransmission */
+		{ RR_OP_RC_SEND_ONLY, 9, 0, n },     /* 6 to 8 lost */
+		{ RR_OP_RC_SEND_FIRST, 10, 0, 16 },
+		{ RR_OP_RC_SEND_MIDDLE, 11, 16, 16 },
+		{ RR_OP_RC_SEND_LAST, 12, 32, n - 32 },
+	};
+	for (unsigned i = 0; i < sizeof(pkts) / sizeof(pkts[0]); i++) {
+		/* the later calls carry other xids */
+		if (i == 2)
+			n = null_rpc(m, sizeof(m), 0x82, true);
+		if (i == 3)
+			n = null_rpc(m, sizeof(m), 0x83, true);
+		uint32_t len = roce_frame(frame, sizeof(frame), pkts[i].op,
+					  pkts[i].psn, m + pkts[i].from,
+					  i == 5 ? n - 32 : pkts[i].len);
+		a->frame_no = i + 1;
+		rra_report_begin(a, a->frame_no, a->now_ns, frame, len);
+		rr_decode_frame(&a->cfg, RR_LINK_ETHERNET, frame, len, len, NULL, &f);
+		CHECK(rr_has(&f, RR_LAYER_BTH));
+		rra_ib_packet(a, &f);
+		if (i == 1) {
+			CHECK_EQ(r->nevents, 1);
+			CHECK_EQ(r->events[0].kind, RR_EV_RETRANSMISSION);
+			CHECK_EQ(r->events[0].original_frame, 1);
+			CHECK_EQ(r->events[0].psn, 5);
+		}
+	}
+	CHECK_EQ(a->st.total.retransmissions, 1);
+	CHECK_EQ(a->st.psn_gaps, 1);
+	CHECK_EQ(a->st.total.calls, 3);
+	CHECK_EQ(a->st.connections, 1);
+	for (uint32_t xid = 0x81; xid <= 0x83; xid++)
+		CHECK(rra_call_find(a, 0, RR_DIR_FWD_CALL, xid) != NONE);
+	/* the only findings: three calls on the one credit a connection
+	 * starts with (RFC 8166 §3.3.3), no reply having granted more */
+	CHECK_EQ(a->st.findings[RR_FIND_OVER_CREDIT], 2);
+	CHECK_EQ(a->st.total.findings, 2);
+	rr_analyzer_free(a);
+}
+
+/* What RPC asked and answered (rpc_stats.c): a reply's status counted
+ * once a call; an NFSv4 COMPOUND's operations counted, and its reply
+ * found to end with a READ's data. */
+static void rpc_statistics(void)
+{
+	check_ctx = "rpc statistics";
+	struct rr_analyzer *a = analyzer(4, 16);
+	int to;
+	uint8_t m[256];
+	uint32_t c = ib_to(a, host_a, host_b, 0x22, &to);
+	uint32_t ci = rra_call_new(a, c, RR_DIR_FWD_CALL, 0x91);
+	struct call *call = &a->calls[ci];
+	call->slot = (uint16_t)rr_analyzer_proc_slot(RR_PROG_NFS, 3, 0);
+	struct rr_rpc reply = { .xid = 0x91, .msg_type = RR_RPC_REPLY };
+	rra_record_status(a, call, &reply);
+	rra_record_status(a, call, &reply);
+	CHECK_EQ(a->st.rpc_replies[call->slot][RR_REPLY_ACCEPTED], 1);
+
+	struct rr_buf b;
+	rr_buf_init(&b, m, sizeof(m));
+	struct rr_rpc r = { .xid = 0x92, .msg_type = RR_RPC_CALL, .rpcvers = 2,
+			    .prog = RR_PROG_NFS, .vers = 4, .proc = 1 };
+	rr_rpc_encode(&b, &r, NULL, NULL);
+	rr_put_xdr_opaque(&b, NULL, 0);   /* tag */
+	rr_put_be32(&b, 1);               /* minorversion */
+	rr_put_be32(&b, 2);               /* numops */
+	rr_put_be32(&b, RR_OP_PUTROOTFH);
+	rr_put_be32(&b, RR_OP_READ);
+	rr_put_zeros(&b, 16 + 8);         /* stateid, offset */
+	rr_put_be32(&b, 4096);            /* count */
+	uint32_t n = (uint32_t)b.len;
+	struct rr_rpc rpc;
+	struct rr_note note;
+	CHECK_EQ(rr_rpc_decode(m, 0, n, n, &rpc, &note), RR_COMPLETE);
+	CHECK(rra_data_last_of(a, m, &rpc, n, n, NULL));
+	CHECK_EQ(a->st.nfs4_ops[rr_nfs4_op_slot(RR_OP_PUTROOTFH)], 1);
+	CHECK_EQ(a->st.nfs4_ops[rr_nfs4_op_slot(RR_OP_READ)], 1);
+	/* the capture cut after the first operation: the second, unnamed,
+	 * counts as other */
+	CHECK(!rra_data_last_of(a, m, &rpc, n - 32, n, NULL));
+	CHECK_EQ(a->st.nfs4_ops[rr_nfs4_op_slot(RR_OP_PUTROOTFH)], 2);
+	CHECK_EQ(a->st.nfs4_ops[RR_NFS4_OP_OTHER], 1);
+	/* NFSv3 READ's reply ends with its data; GETATTR's does not */
+	r.vers = 3;
+	r.proc = 6;
+	CHECK(rra_data_last_of(a, m, &r, 0, 0, NULL));
+	r.proc = 1;
+	CHECK(!rra_data_last_of(a, m, &r, 0, 0, NULL));
+	rr_analyzer_free(a);
+}
+
 static void markers(void)
 {
 	check_ctx = "mpa markers";
@@ -564,6 +686,8 @@ int main(void)
 	send_pieces();
 	chunk_transfers();
 	conn_eviction();
+	ib_packets();
+	rpc_statistics();
 	message_from_frame();
 	report();
 	markers();
