@@ -15,7 +15,7 @@
 #include "verbs-source.h"
 #include "version.h"
 #ifdef RR_HAVE_JSONC
-#include "../exporters/rr_json.h"
+#include "rr_json.h"
 #endif
 
 void dump_usage(FILE *to)

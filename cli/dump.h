@@ -19,7 +19,7 @@
 
 #include "timestamp.h"
 #ifdef RR_HAVE_JSONC
-#include "../exporters/rr_json.h"
+#include "rr_json.h"
 #endif
 
 struct opts {

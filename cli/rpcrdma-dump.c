@@ -22,7 +22,7 @@
 #include "timestamp.h"
 #include "live-source.h"
 #ifdef RR_HAVE_JSONC
-#include "../exporters/rr_json.h"
+#include "rr_json.h"
 #endif
 
 struct totals {

@@ -31,17 +31,17 @@
 #include <rpcrdma/analyzer.h>
 #include <rpcrdma/version.h>
 
-#include "../exporters/rr_json.h"
+#include "rr_json.h"
 #include "capture-source.h"
 #include "live-source.h"
 #include "version.h"
 #include "trace-report.h"
 #include "trace-source.h"
 #include "verbs-source.h"
-#include "../exporters/rr_gzip.h"
-#include "../exporters/rr_kernel.h"
-#include "../exporters/rr_process.h"
-#include "../exporters/rr_prom.h"
+#include "rr_gzip.h"
+#include "rr_kernel.h"
+#include "rr_process.h"
+#include "rr_prom.h"
 
 /* Free in Prometheus' list of exporter ports when chosen (9100-9999 is
  * taken); README says so. */

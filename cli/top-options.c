@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../exporters/rr_json.h"
+#include "rr_json.h"
 #include "capture-source.h"
 #include "top.h"
 #include "version.h"

@@ -11,7 +11,7 @@
 
 #include <json-c/json.h>
 
-#include "../exporters/rr_json.h"
+#include "rr_json.h"
 #include "top.h"
 
 static const char *const sort_names[SORT_KEYS] = { "calls/s", "bytes/s",

@@ -14,10 +14,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../peer/engine.h"
-#include "../peer/mount.h"
-#include "../peer/xport_net.h"
-#include "../peer/xport_pcap.h"
+#include "engine.h"
+#include "mount.h"
+#include "xport_net.h"
+#include "xport_pcap.h"
 #include "version.h"
 
 enum { EXIT_USAGE = 1, EXIT_FAIL = 2 };
