@@ -21,6 +21,7 @@
 #include "hexdump.h"
 #include "timestamp.h"
 #include "live-source.h"
+#include "stop-signals.h"
 #ifdef RR_HAVE_JSONC
 #include "rr_json.h"
 #endif
@@ -29,16 +30,7 @@ struct totals {
 	unsigned long frames, cm, mpa, icrc_good, icrc_bad;
 };
 
-static volatile sig_atomic_t stop;
 static struct rr_live *live;
-
-static void on_signal(int sig)
-{
-	(void)sig;
-	stop = 1;
-	/* wakes a live read waiting in poll(), as tcpdump does */
-	rr_live_break(live);
-}
 
 /* Any of the sources: a file, an interface, the eBPF program, an RDMA
  * device. */
@@ -237,8 +229,7 @@ int main(int argc, char **argv)
 		rr_live_close(live);
 		return DUMP_EXIT_INPUT;
 	}
-	signal(SIGINT, on_signal);
-	signal(SIGTERM, on_signal);
+	rr_stop_on_signals(&live);
 	if (!o->file) {
 		/* as tcpdump does: tells a script the capture has started */
 		fprintf(stderr, "listening on %s, link-type %s, snapshot length %d bytes\n",
@@ -253,7 +244,7 @@ int main(int argc, char **argv)
 	r.tty = isatty(2) && o->file;
 	/* the one reading loop: the end of a file, a signal, -c or an error
 	 * ends it */
-	while (!stop && (o->count < 0 || (long)r.t.frames < o->count))
+	while (!rr_stopping && (o->count < 0 || (long)r.t.frames < o->count))
 		if (rr_live_poll(live, 100) < 0)
 			break;
 	if (r.tty && r.shown)

@@ -34,6 +34,7 @@
 #include "rr_json.h"
 #include "capture-source.h"
 #include "live-source.h"
+#include "stop-signals.h"
 #include "version.h"
 #include "trace-report.h"
 #include "trace-source.h"
@@ -66,15 +67,7 @@ struct exporter {
 	struct ifaddrs *ifaddrs;       /* for the "local" end of connections */
 };
 
-static volatile sig_atomic_t stop;
 static struct rr_live *live;
-
-static void on_signal(int sig)
-{
-	(void)sig;
-	stop = 1;
-	rr_live_break(live);
-}
 
 static void usage(FILE *to)
 {
@@ -429,7 +422,7 @@ static void on_frame(void *ctx, uint64_t ts, const uint8_t *data,
 static void run_capture(struct exporter *e)
 {
 	uint64_t dropped_seen = 0;
-	while (!stop && rr_live_poll(live, 100) >= 0) {
+	while (!rr_stopping && rr_live_poll(live, 100) >= 0) {
 		/* the source's drops, as they grow */
 		uint64_t dropped = rr_live_dropped(live);
 		if (dropped > dropped_seen) {
@@ -521,12 +514,10 @@ int main(int argc, char **argv)
 		addr.ss_family == AF_INET6 ? "]" : "", port,
 		e.trace ? "the kernel's" : kinds[e.o.src.kind],
 		e.trace ? "tracepoints" : e.o.src.name);
-	struct sigaction sa = { .sa_handler = on_signal };
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
+	rr_stop_on_signals(&live);
 	signal(SIGPIPE, SIG_IGN);
 	if (e.trace) {
-		while (!stop) {
+		while (!rr_stopping) {
 			pthread_mutex_lock(&e.lock);
 			rr_trace_poll(e.trace, 0); /* the maps are read at each scrape */
 			pthread_mutex_unlock(&e.lock);
@@ -536,7 +527,7 @@ int main(int argc, char **argv)
 	} else {
 		run_capture(&e);
 	}
-	if (!e.trace && e.o.src.kind == RR_LIVE_FILE && !stop) {
+	if (!e.trace && e.o.src.kind == RR_LIVE_FILE && !rr_stopping) {
 		pthread_mutex_lock(&e.lock);
 		/* the statistics have it all: the reports are not read */
 		while (rr_analyzer_finish(e.a))
@@ -546,7 +537,7 @@ int main(int argc, char **argv)
 		pthread_mutex_unlock(&e.lock);
 		fprintf(stderr, "rpcrdma-exporter: %s replayed (%" PRIu64
 				" frames); serving until stopped\n", e.o.src.name, frames);
-		while (!stop) {
+		while (!rr_stopping) {
 			struct timespec nap = { 0, 200000000 };
 			nanosleep(&nap, NULL);
 		}

@@ -18,17 +18,10 @@
 #include <rpcrdma/analyzer.h>
 
 #include "live-source.h"
+#include "stop-signals.h"
 #include "top.h"
 
-static volatile sig_atomic_t stop;
 static struct rr_live *live;
-
-static void on_signal(int sig)
-{
-	(void)sig;
-	stop = 1;
-	rr_live_break(live);
-}
 
 /* ---- collecting ----------------------------------------------------------- */
 
@@ -360,11 +353,9 @@ int main(int argc, char **argv)
 		top_usage(stderr);
 		return TOP_EXIT_USAGE;
 	}
-	struct sigaction sa = { .sa_handler = on_signal };
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
+	rr_stop_on_signals(&live);
 	if (t.o.tracepoints)
-		return top_trace_main(&t, &stop);
+		return top_trace_main(&t, &rr_stopping);
 	t.cv = calloc(MAX_CONNS, sizeof(*t.cv));
 	t.rows = calloc(MAX_CONNS, sizeof(*t.rows));
 	struct rr_config cfg;
@@ -395,12 +386,12 @@ int main(int argc, char **argv)
 	double next = top_now_s() + t.o.interval;
 	long shown = 0;
 	bool quit = false;
-	while (!stop && !quit) {
+	while (!rr_stopping && !quit) {
 		double left = next - top_now_s();
 		if (left > 0 && !t.ended) {
 			int ms = (int)(left * 1000) + 1;
 			int rc = rr_live_poll(t.src, ms > 100 ? 100 : ms);
-			if (rc < 0 && !stop) {
+			if (rc < 0 && !rr_stopping) {
 				t.ended = true; /* a file replayed to its end */
 				for (const struct rr_frame_report *r;
 				     (r = rr_analyzer_finish(t.a));)
