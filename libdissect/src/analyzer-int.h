@@ -321,8 +321,6 @@ uint32_t rra_tcp_conn_find(struct rr_analyzer *a, const uint8_t *src,
 uint64_t rra_resent_of(struct rr_analyzer *a, uint32_t cn, uint32_t xid);
 void rra_conn_closed(struct rr_analyzer *a, uint32_t cn, bool reset);
 void rra_conn_touch(struct rr_analyzer *a, uint32_t c);
-void rra_ep_add(struct rr_analyzer *a, uint32_t c, int s);
-void rra_ep_del(struct rr_analyzer *a, uint32_t c, int s);
 void rra_frame_addrs(const struct rr_frame *f, uint8_t src[16],
 		     uint8_t dst[16]);
 void rra_half_add(struct rr_analyzer *a, uint32_t c, int s);
@@ -377,7 +375,6 @@ void rra_op_data(struct rr_analyzer *a, struct rdma_op *o, uint32_t at,
 		 const uint8_t *p, uint32_t have, uint32_t n);
 void rra_place(struct rr_analyzer *a, uint32_t si, uint64_t pos,
 	       const uint8_t *p, uint32_t have, uint32_t len);
-void rra_reads_landed(struct rr_analyzer *a, uint32_t si);
 void rra_rebuild_put(struct rr_analyzer *a, struct call *c);
 void rra_reply_rebuild(struct rr_analyzer *a, uint32_t ci,
 		       const struct rr_rpcrdma *h, const uint8_t *m,

@@ -101,7 +101,7 @@ uint32_t rra_tcp_conn_find(struct rr_analyzer *a, const uint8_t *src,
 	return cn;
 }
 
-void rra_ep_add(struct rr_analyzer *a, uint32_t c, int s)
+static void ep_add(struct rr_analyzer *a, uint32_t c, int s)
 {
 	struct conn *k = &a->conns[c];
 	uint32_t h = ep_hash(a, side_addr(k, s), side_id(k, s));
@@ -110,7 +110,7 @@ void rra_ep_add(struct rr_analyzer *a, uint32_t c, int s)
 	a->conn_hash[h] = c << 1 | (uint32_t)s;
 }
 
-void rra_ep_del(struct rr_analyzer *a, uint32_t c, int s)
+static void ep_del(struct rr_analyzer *a, uint32_t c, int s)
 {
 	struct conn *k = &a->conns[c];
 	ep_seen_forget(a);
@@ -238,7 +238,7 @@ void rra_side_set(struct rr_analyzer *a, uint32_t c, int s,
 	struct conn *k = &a->conns[c];
 	struct side *sd = &k->side[s];
 	if (sd->known)
-		rra_ep_del(a, c, s);
+		ep_del(a, c, s);
 	/* the unknown side is known now; or the other's address, part of the
 	 * chain's key, may change: off the chain before it does */
 	bool half = k->listed & (1u << LIST_HALF);
@@ -249,7 +249,7 @@ void rra_side_set(struct rr_analyzer *a, uint32_t c, int s,
 	else
 		k->info.requester_qpn = id;
 	sd->known = true;
-	rra_ep_add(a, c, s);
+	ep_add(a, c, s);
 	if (half && k->half_side != s)
 		rra_list_add(a, LIST_HALF, c);
 }
@@ -263,8 +263,8 @@ void rra_sides_swap(struct rr_analyzer *a, uint32_t c)
 	bool pair = k->listed & (1u << LIST_PAIR);
 	rra_list_del(a, LIST_HALF, c);
 	rra_list_del(a, LIST_PAIR, c);
-	rra_ep_del(a, c, 0);
-	rra_ep_del(a, c, 1);
+	ep_del(a, c, 0);
+	ep_del(a, c, 1);
 	struct side t = k->side[0];
 	k->side[0] = k->side[1];
 	k->side[1] = t;
@@ -277,7 +277,7 @@ void rra_sides_swap(struct rr_analyzer *a, uint32_t c)
 	k->info.responder_qpn = id;
 	for (int s = 0; s < 2; s++)
 		if (k->side[s].known)
-			rra_ep_add(a, c, s);
+			ep_add(a, c, s);
 	if (pair)
 		rra_list_add(a, LIST_PAIR, c);
 	if (half)
@@ -296,8 +296,8 @@ uint32_t rra_conn_victim(const struct rr_analyzer *a)
  * goes to the next rra_conn_new. */
 void rra_conn_evict(struct rr_analyzer *a, uint32_t c)
 {
-	rra_ep_del(a, c, 0);
-	rra_ep_del(a, c, 1);
+	ep_del(a, c, 0);
+	ep_del(a, c, 1);
 	for (unsigned l = 0; l < LISTS; l++)
 		rra_list_del(a, l, c);
 	a->conns[c].used = false;

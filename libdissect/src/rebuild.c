@@ -280,7 +280,7 @@ static void rrc_reads_done(struct rr_analyzer *a, uint32_t ci, uint32_t total)
 }
 
 /* Read data landed for segment si: is a message complete? */
-void rra_reads_landed(struct rr_analyzer *a, uint32_t si)
+static void reads_landed(struct rr_analyzer *a, uint32_t si)
 {
 	const struct seg *g = &a->segs[si];
 	uint32_t ci = g->call;
@@ -463,7 +463,7 @@ void rra_op_data(struct rr_analyzer *a, struct rdma_op *o, uint32_t at,
 		rra_name_long_call(a, o->call, p, have);
 	rra_place(a, o->seg, pos, p, have, n);
 	if (o->read)
-		rra_reads_landed(a, o->seg);
+		reads_landed(a, o->seg);
 }
 
 /* A call ends (answered, replaced, evicted or aged out): its rebuild
