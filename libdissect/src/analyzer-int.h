@@ -407,13 +407,17 @@ void rra_replies_lost(struct rr_analyzer *a, uint32_t cn);
 
 /*
  * The four calls by which a transport's flow hands over what its packets
- * carried: a message arrived (reassembly.c), a Write landed, a Read was
+ * carried: a message arrived (reassembly.c: whole, or a piece of it), a
+ * Write landed, a Read was
  * requested, an operation's later data arrived (chunk_io.c).  The two
  * files do not call each other.
  */
+void rra_send_whole(struct rr_analyzer *a, uint32_t cn, int to,
+		    const uint8_t *p, uint32_t have, uint32_t plen,
+		    uint32_t inv_key, const struct rr_frame *pre);
 void rra_send_piece(struct rr_analyzer *a, uint32_t cn, int to, bool first,
 		    bool last, bool in_order, const uint8_t *p, uint32_t have,
-		    uint32_t plen, uint32_t inv_key, const struct rr_frame *pre);
+		    uint32_t plen, uint32_t inv_key);
 uint32_t rra_send_have(const struct rr_analyzer *a, const struct side *sd);
 struct rdma_op *rra_write_landed(struct rr_analyzer *a, uint32_t cn, int to,
 				 uint32_t key, uint64_t va, uint32_t len,

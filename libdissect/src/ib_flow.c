@@ -190,8 +190,7 @@ void rra_ib_packet(struct rr_analyzer *a, const struct rr_frame *f)
 	case RR_OP_RC_SEND_ONLY:
 	case RR_OP_RC_SEND_ONLY_IMM:
 	case RR_OP_RC_SEND_ONLY_INV:
-		rra_send_piece(a, cn, to, true, true, true, pl, have, plen,
-			       inv_key, f);
+		rra_send_whole(a, cn, to, pl, have, plen, inv_key, f);
 		break;
 	case RR_OP_RC_SEND_FIRST:
 	case RR_OP_RC_SEND_MIDDLE:
@@ -200,7 +199,7 @@ void rra_ib_packet(struct rr_analyzer *a, const struct rr_frame *f)
 	case RR_OP_RC_SEND_LAST_INV:
 		rra_send_piece(a, cn, to, op == RR_OP_RC_SEND_FIRST,
 			       op != RR_OP_RC_SEND_FIRST && op != RR_OP_RC_SEND_MIDDLE,
-			       !gap, pl, have, plen, inv_key, NULL);
+			       !gap, pl, have, plen, inv_key);
 		break;
 	case RR_OP_RC_WRITE_FIRST:
 	case RR_OP_RC_WRITE_ONLY:

@@ -415,12 +415,17 @@ static void iwarp_ddp(struct rr_analyzer *a, uint32_t cn, int to,
 		bool inv = d->opcode == RR_RDMAP_SEND_INV ||
 			   d->opcode == RR_RDMAP_SEND_SE_INV;
 		bool first = d->mo == 0;
+		if (first && d->last) {
+			rra_send_whole(a, cn, to, pl, have, plen,
+				       inv ? d->inv_stag : 0, NULL);
+			break;
+		}
 		if (!first && sd->slot != NONE && d->msn != sd->msn)
 			break; /* another message's: not this one's piece */
 		rra_send_piece(a, cn, to, first, d->last,
 			       d->mo == rra_send_have(a, sd), pl, have, plen,
-			       inv ? d->inv_stag : 0, NULL);
-		if (first && !d->last && sd->slot != NONE)
+			       inv ? d->inv_stag : 0);
+		if (first && sd->slot != NONE)
 			sd->msn = d->msn;
 		break;
 	}

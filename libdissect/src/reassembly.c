@@ -45,23 +45,34 @@ static void rsm_append(const struct rr_analyzer *a, struct rsm *r,
 }
 
 /*
- * A piece of the SEND arriving at side `to` of connection cn: plen bytes,
- * have of them captured.  `first` and `last` say where it stands in its
- * message; `in_order` is false when what should come before it is known
- * lost (a PSN gap, an MO that does not follow), and the message is then
- * dropped.  inv_key: the STag a Send With Invalidate names (0: none); pre:
- * the frame a message whole in one packet was decoded with (NULL: none).
+ * A SEND whole in one packet (IB SEND ONLY, an iWARP DDP segment both
+ * first and last) arriving at side `to` of connection cn: plen bytes, have
+ * of them captured; what was being reassembled there is given up.
+ * inv_key: the STag a Send With Invalidate names (0: none); pre: the frame
+ * it was decoded with (NULL: none).  Apart from rra_send_piece, as most
+ * messages come whole: one call with the message's own arguments.
+ */
+void rra_send_whole(struct rr_analyzer *a, uint32_t cn, int to,
+		    const uint8_t *p, uint32_t have, uint32_t plen,
+		    uint32_t inv_key, const struct rr_frame *pre)
+{
+	rsm_put(a, &a->conns[cn].side[to]);
+	rra_message(a, cn, to, p, have, plen, inv_key, pre);
+}
+
+/*
+ * A piece of a SEND of several packets arriving at side `to` of
+ * connection cn: plen bytes, have of them captured.  `first` and `last`
+ * say where it stands in its message (never both: rra_send_whole);
+ * `in_order` is false when what should come before it is known lost (a
+ * PSN gap, an MO that does not follow), and the message is then dropped.
+ * inv_key: the STag a Send With Invalidate names (0: none).
  */
 void rra_send_piece(struct rr_analyzer *a, uint32_t cn, int to, bool first,
 		    bool last, bool in_order, const uint8_t *p, uint32_t have,
-		    uint32_t plen, uint32_t inv_key, const struct rr_frame *pre)
+		    uint32_t plen, uint32_t inv_key)
 {
 	struct side *sd = &a->conns[cn].side[to];
-	if (first && last) {
-		rsm_put(a, sd);
-		rra_message(a, cn, to, p, have, plen, inv_key, pre);
-		return;
-	}
 	struct rsm *r;
 	if (first) {
 		rsm_put(a, sd);

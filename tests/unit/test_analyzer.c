@@ -357,7 +357,7 @@ static void call_eviction(void)
 
 /* A SEND in pieces (reassembly.c): whole when its last piece comes; a
  * piece after a loss drops it; a piece whose first was not captured is
- * not a message. */
+ * not a message; a SEND whole in one packet is one at once. */
 static void send_pieces(void)
 {
 	check_ctx = "send pieces";
@@ -367,33 +367,33 @@ static void send_pieces(void)
 	uint32_t c = ib_to(a, host_a, host_b, 0x22, &to);
 	const struct side *sd = &a->conns[c].side[1];
 	uint32_t n = null_rpc(m, sizeof(m), 0x51, true);
-	rra_send_piece(a, c, 1, true, false, true, m, 20, 20, 0, NULL);
+	rra_send_piece(a, c, 1, true, false, true, m, 20, 20, 0);
 	CHECK(sd->slot != NONE);
 	CHECK_EQ(rra_send_have(a, sd), 20);
-	rra_send_piece(a, c, 1, false, false, true, m + 20, 20, 20, 0, NULL);
+	rra_send_piece(a, c, 1, false, false, true, m + 20, 20, 20, 0);
 	CHECK_EQ(rra_send_have(a, sd), 40);
 	CHECK_EQ(a->st.total.calls, 0);
-	rra_send_piece(a, c, 1, false, true, true, m + 40, n - 40, n - 40, 0, NULL);
+	rra_send_piece(a, c, 1, false, true, true, m + 40, n - 40, n - 40, 0);
 	CHECK_EQ(a->st.total.calls, 1);
 	CHECK(rra_call_find(a, c, RR_DIR_FWD_CALL, 0x51) != NONE);
 	CHECK_EQ(sd->slot, NONE);
 	/* a piece lost between the first and the last */
 	n = null_rpc(m, sizeof(m), 0x52, true);
-	rra_send_piece(a, c, 1, true, false, true, m, 20, 20, 0, NULL);
-	rra_send_piece(a, c, 1, false, true, false, m + 40, n - 40, n - 40, 0, NULL);
+	rra_send_piece(a, c, 1, true, false, true, m, 20, 20, 0);
+	rra_send_piece(a, c, 1, false, true, false, m + 40, n - 40, n - 40, 0);
 	CHECK_EQ(sd->slot, NONE);
 	CHECK_EQ(a->st.total.calls, 1);
 	/* a last piece alone */
-	rra_send_piece(a, c, 1, false, true, true, m + 40, n - 40, n - 40, 0, NULL);
+	rra_send_piece(a, c, 1, false, true, true, m + 40, n - 40, n - 40, 0);
 	CHECK_EQ(a->st.total.calls, 1);
 	CHECK_EQ(a->st.total.findings, 0);
-	/* first and last at once: the message, its slot unused */
-	rra_send_piece(a, c, 1, true, true, true, m, n, n, 0, NULL);
+	/* whole in one packet: the message, no slot taken */
+	rra_send_whole(a, c, 1, m, n, n, 0, NULL);
 	CHECK_EQ(a->st.total.calls, 2);
 	CHECK_EQ(sd->slot, NONE);
 	/* cut by the capture: 10 of 20 bytes captured, the length still
 	 * counts the whole */
-	rra_send_piece(a, c, 1, true, false, true, m, 10, 20, 0, NULL);
+	rra_send_piece(a, c, 1, true, false, true, m, 10, 20, 0);
 	CHECK_EQ(rra_send_have(a, sd), 20);
 	rr_analyzer_free(a);
 }
