@@ -6,6 +6,10 @@
 # analyzer alone, frames in memory), and conn-flood (a new QP per RPC: the
 # eviction path).  The old and new runs alternate; each figure is the best
 # of RUNS, and the last column is new against old (above 1: slower).
+# Where valgrind is installed, callgrind's instruction counts of the same
+# commands follow, on a tenth of the capture: they do not depend on the
+# machine's load, which moves a whole tool's wall time by tens of percent
+# on a virtual machine (docs/performance.md).
 # usage: bench/compare-speed.sh OLD_BUILD NEW_BUILD [REPEATS] [RUNS]
 set -eu
 [ $# -ge 2 ] || { sed -n '2,9p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
@@ -64,4 +68,27 @@ done
 awk -v o="$fo" -v n="$fn" 'BEGIN {
 	printf "%-34s old %7.1f ns new %7.1f ns  new/old %5.3f\n",
 	       "conn-flood, a new QP per RPC", o, n, n / o }'
+if command -v valgrind >/dev/null; then
+	small=$out/compare-speed-small.pcap
+	"$new/bench/repeat-capture" -n $(((repeats + 9) / 10)) -o "$small" \
+		"$linux/bookworm-rxe-nfs3/client/capture.pcap" \
+		"$linux/bookworm-rxe-nfs41/client/capture.pcap" >/dev/null
+	instructions() { # command...: instructions it ran
+		valgrind --tool=callgrind --callgrind-out-file=/dev/null "$@" 2>&1 >/dev/null |
+			sed -n 's/.*refs: *\([0-9,]*\).*/\1/p' | tr -d ,
+	}
+	counted() { # label, then the command with BUILD where the build goes
+		label=$1
+		shift
+		io=$(instructions $(echo "$@" | sed "s|BUILD|$old|g"))
+		in=$(instructions $(echo "$@" | sed "s|BUILD|$new|g"))
+		awk -v l="$label" -v o="$io" -v n="$in" 'BEGIN {
+			printf "%-34s old %9.2f M  new %9.2f M  new/old %6.4f (instructions)\n",
+			       l, o / 1e6, n / 1e6, n / o }'
+	}
+	counted "rpcrdma-dump -q --stats" BUILD/cli/rpcrdma-dump -q --stats -r "$small"
+	counted "rpcrdma-dump -j" BUILD/cli/rpcrdma-dump -j -r "$small"
+	counted "conn-flood 20000" BUILD/bench/conn-flood 20000
+	rm -f "$small"
+fi
 rm -f "$file"
