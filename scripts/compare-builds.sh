@@ -13,8 +13,11 @@
 # usage: compare-builds.sh OLD NEW [CAPTURE...]
 #   OLD, NEW  build folders (cli/, tests/, wireshark-plugin/ below them) or
 #             folders holding the binaries themselves
-#   CAPTURE   default: the samples, the Linux fixtures (client and server),
-#             tests/captures and ../shared/captures
+#   CAPTURE   default: the samples, the Linux fixtures, tests/captures and
+#             ../shared/captures, and (with tshark's editcap and capinfos)
+#             each Linux fixture made imperfect as users' captures are: one
+#             direction alone, cut to start a third of the way in, every
+#             frame cut to 96 bytes, the file cut at two thirds
 # Prints one line per difference and a closing "N passed, N failed".
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -36,13 +39,33 @@ for b in "$old" "$new"; do
 		[ -x "$(tool "$b" $t)" ] || { echo "no $t in $b" >&2; exit 2; }
 	done
 done
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+imperfect() { # a capture, its name: copies of it as users often have them
+	frames=$(capinfos -c -M "$1" | awk '/Number of packets/ { print $NF }')
+	for host in $(tshark -r "$1" -T fields -e ip.src 2>/dev/null | sort | uniq -c |
+		      sort -rn | awk 'NR <= 2 { print $2 }'); do
+		tshark -r "$1" -Y "ip.src == $host" -w "$work/$2-from-$host.pcap" 2>/dev/null
+	done
+	editcap -r "$1" "$work/$2-cut-third.pcap" "$((frames / 3 + 1))-$frames"
+	editcap -s 96 "$1" "$work/$2-snap96.pcap"
+	head -c "$(($(stat -c %s "$1") * 2 / 3))" "$1" >"$work/$2-cut-file.pcap"
+}
 if [ $# -eq 0 ]; then
 	set -- "$top"/samples/*.pcap "$top"/tests/linux/*/*/capture.pcap \
 		"$top"/tests/captures/*.pcap
 	[ -d "$top/../shared/captures" ] && set -- "$@" "$top"/../shared/captures/*.pcap
+	if command -v tshark >/dev/null && command -v editcap >/dev/null &&
+	   command -v capinfos >/dev/null; then
+		for cap in "$top"/tests/linux/*/*/capture.pcap; do
+			name=$(basename "$(dirname "$(dirname "$cap")")")
+			imperfect "$cap" "$name"
+		done
+		set -- "$@" "$work"/*.pcap
+	else
+		echo "compare-builds: no tshark, editcap or capinfos: the imperfect copies are left out" >&2
+	fi
 fi
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
 passed=0 failed=0
 same() { # name, command (run with OLD's and NEW's binaries as $bin)
 	name=$1
@@ -88,6 +111,7 @@ shark() { # capture, tshark options
 
 for cap in "$@"; do
 	c=${cap#"$top"/}
+	c=${c#"$work"/}
 	same "$c -j -a" dump -r "$cap" -j -a
 	same "$c -vv -a --stats" dump -r "$cap" -vv -a --stats
 	same "$c -x -vv" dump -r "$cap" -x -vv
