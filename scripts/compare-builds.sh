@@ -3,7 +3,9 @@
 # Every tool's output from two builds, compared byte for byte: for a change
 # that must print nothing new (a reshaping of the analyzer).  Each capture
 # goes through rpcrdma-dump (-j -a, -vv -a --stats, -x -vv, --findings,
-# --stats=json) and rpcrdma-top -b -j; with RPCRDMA_PLUGINS=1 and tshark,
+# --stats=json), rpcrdma-top -b -j and, where curl is installed,
+# rpcrdma-exporter -r's /metrics once the replay is done (but the
+# process_* and scrape series); with RPCRDMA_PLUGINS=1 and tshark,
 # through the two plugins too (tshark -V and -z rpcrdma,stat, as an
 # unprivileged user: tshark reads no personal plugins as root).  Where both
 # builds have tests/analyzer-digest, all the captures go through it too:
@@ -83,6 +85,26 @@ same() { # name, command (run with OLD's and NEW's binaries as $bin)
 	fi
 }
 dump() { "$(tool "$bin_dir" rpcrdma-dump)" "$@"; }
+port=$((20000 + $$ % 20000))
+metrics() { # capture: the exporter's /metrics after replaying it
+	port=$((port + 1))
+	"$(tool "$bin_dir" rpcrdma-exporter)" -r "$1" -l "127.0.0.1:$port" 2>"$work/exporter.err" &
+	pid=$!
+	for _ in $(seq 300); do
+		grep -q replayed "$work/exporter.err" && break
+		sleep 0.1
+	done
+	curl -s "http://127.0.0.1:$port/metrics" >"$work/metrics"
+	# nothing served counts as a difference: it names its build
+	grep -q '^rpcrdma_frames_total' "$work/metrics" ||
+		echo "$bin_dir: no metrics: $(cat "$work/exporter.err")"
+	grep -v -E '^(# (HELP|TYPE) )?(process_|rpcrdma_exporter_scrape)' "$work/metrics"
+	kill "$pid"
+	wait "$pid" 2>/dev/null
+}
+exporters=0
+[ -x "$(tool "$old" rpcrdma-exporter)" ] && [ -x "$(tool "$new" rpcrdma-exporter)" ] &&
+	command -v curl >/dev/null && exporters=1
 top_batch() { "$(tool "$bin_dir" rpcrdma-top)" "$@"; }
 
 plugins=${RPCRDMA_PLUGINS:-0}
@@ -118,6 +140,7 @@ for cap in "$@"; do
 	same "$c --findings" dump -r "$cap" --findings
 	same "$c --stats=json" dump -r "$cap" -q --stats=json
 	same "$c top -b -j" top_batch -r "$cap" -b -j -n 1
+	[ "$exporters" = 1 ] && same "$c exporter /metrics" metrics "$cap"
 	if [ "$plugins" = 1 ]; then
 		same "$c tshark -V" shark "$cap" -V
 		same "$c tshark -z rpcrdma,stat" shark "$cap" -q -z rpcrdma,stat
