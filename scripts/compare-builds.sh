@@ -88,10 +88,11 @@ dump() { "$(tool "$bin_dir" rpcrdma-dump)" "$@"; }
 port=$((20000 + $$ % 20000))
 metrics() { # capture: the exporter's /metrics after replaying it
 	port=$((port + 1))
+	rm -f "$work/exporter.err"
 	"$(tool "$bin_dir" rpcrdma-exporter)" -r "$1" -l "127.0.0.1:$port" 2>"$work/exporter.err" &
 	pid=$!
 	for _ in $(seq 300); do
-		grep -q replayed "$work/exporter.err" && break
+		grep -qs replayed "$work/exporter.err" && break
 		sleep 0.1
 	done
 	curl -s "http://127.0.0.1:$port/metrics" >"$work/metrics"
@@ -123,11 +124,12 @@ shark() { # capture, tshark options
 	b=$([ "$bin_dir" = "$old" ] && echo old || echo new)
 	cap=$1
 	shift
-	cp "$cap" "$work/cap-$b.pcap" && chmod a+r "$work/cap-$b.pcap"
+	# one name for both builds' runs: tshark's messages name the file
+	cp "$cap" "$work/capture.pcap" && chmod a+r "$work/capture.pcap"
 	if [ "$(id -u)" -eq 0 ]; then
-		runuser -u "$user" -- env HOME="$work/home-$b" tshark -r "$work/cap-$b.pcap" "$@"
+		runuser -u "$user" -- env HOME="$work/home-$b" tshark -r "$work/capture.pcap" "$@"
 	else
-		HOME="$work/home-$b" tshark -r "$work/cap-$b.pcap" "$@"
+		HOME="$work/home-$b" tshark -r "$work/capture.pcap" "$@"
 	fi
 }
 
