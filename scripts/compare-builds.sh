@@ -87,13 +87,19 @@ same() { # name, command (run with OLD's and NEW's binaries as $bin)
 dump() { "$(tool "$bin_dir" rpcrdma-dump)" "$@"; }
 port=$((20000 + $$ % 20000))
 metrics() { # capture: the exporter's /metrics after replaying it
-	port=$((port + 1))
-	rm -f "$work/exporter.err"
-	"$(tool "$bin_dir" rpcrdma-exporter)" -r "$1" -l "127.0.0.1:$port" 2>"$work/exporter.err" &
-	pid=$!
-	for _ in $(seq 300); do
-		grep -qs replayed "$work/exporter.err" && break
-		sleep 0.1
+	# a port something else holds: the next one, a few times
+	for _ in 1 2 3 4 5; do
+		port=$((port + 1))
+		rm -f "$work/exporter.err"
+		"$(tool "$bin_dir" rpcrdma-exporter)" -r "$1" -l "127.0.0.1:$port" \
+			2>"$work/exporter.err" &
+		pid=$!
+		for _ in $(seq 300); do
+			grep -qs 'replayed\|cannot serve' "$work/exporter.err" && break
+			sleep 0.1
+		done
+		grep -qs 'cannot serve' "$work/exporter.err" || break
+		wait "$pid" 2>/dev/null
 	done
 	curl -s "http://127.0.0.1:$port/metrics" >"$work/metrics"
 	# nothing served counts as a difference: it names its build
