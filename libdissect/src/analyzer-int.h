@@ -387,19 +387,6 @@ uint32_t rra_conn_open_for(struct rr_analyzer *a, uint8_t transport,
 			   const uint8_t *src, uint32_t src_id,
 			   const uint8_t *dst, uint32_t dst_id,
 			   bool src_id_known, int *to);
-/* The connection and receiving side of a packet to (dst, dst_id) from
- * src; one of its own for endpoints no connection has yet.  Inline: it
- * runs for every packet, and found is the rule. */
-static inline uint32_t rra_conn_for(struct rr_analyzer *a, uint8_t transport,
-				    const uint8_t *src, uint32_t src_id,
-				    const uint8_t *dst, uint32_t dst_id,
-				    bool src_id_known, int *to)
-{
-	uint32_t cn = rra_conn_find(a, transport, src, src_id, dst, dst_id,
-				    src_id_known, to);
-	return cn != NONE ? cn : rra_conn_open_for(a, transport, src, src_id, dst,
-						   dst_id, src_id_known, to);
-}
 void rra_message(struct rr_analyzer *a, uint32_t cn, int to,
 		 const uint8_t *m, uint32_t kept, uint32_t len,
 		 uint32_t inv_key, const struct rr_frame *pre);

@@ -2,7 +2,7 @@
 /* InfiniBand and RoCE (IBA vol. 1 §9, §12): the IB CM's connection setup
  * and private data, SENDs reassembled from RC packets, RDMA Read and Write
  * followed by PSN, retransmissions and gaps. */
-#include "analyzer-int.h"
+#include "transport.h"
 
 /* IB CM (IBA vol. 1 §12.6) on QP1: connections and their private data. */
 void rra_cm(struct rr_analyzer *a, const struct rr_frame *f)

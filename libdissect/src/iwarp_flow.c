@@ -4,7 +4,7 @@
  * DDP/RDMAP messages (RFC 5041, RFC 5040). */
 #include <stdlib.h>
 
-#include "analyzer-int.h"
+#include "transport.h"
 #include "mpa.h"
 
 /* ---- iWARP ----------------------------------------------------------------- */

@@ -17,6 +17,7 @@
 #include <rpcrdma/encode.h>
 
 #include "analyzer-int.h"
+#include "transport.h"
 #include "mpa.h"
 #include "check.h"
 
