@@ -8,7 +8,6 @@
  * operation (IB: PSN; iWARP: STag and TO) stays the transport's.
  */
 #include "analyzer-int.h"
-#include "cursor.h"
 
 static enum rr_chunk_kind seg_kind(const struct seg *g)
 {

@@ -202,6 +202,23 @@ static void flow(void)
 	rr_analyzer_free(a);
 }
 
+/* A RoCEv2 frame from host A to B's QP 0x22 carrying payload m. */
+static uint32_t roce_frame(uint8_t *frame, size_t cap, uint8_t opcode,
+			   uint32_t psn, const uint8_t *m, uint32_t n)
+{
+	uint8_t ib[512];
+	struct rr_buf ibb, fb;
+	struct rr_bth bth = { .opcode = opcode, .dqpn = 0x22, .psn = psn };
+	rr_buf_init(&ibb, ib, sizeof(ib));
+	rr_ib_encode(&ibb, &bth, NULL, m, n);
+	struct rr_endpoints ep = { .ip_version = 4, .src_ip = { 192, 0, 2, 2 },
+				   .dst_ip = { 192, 0, 2, 1 }, .src_port = 49152,
+				   .dst_port = RR_ROCEV2_UDP_PORT, .ttl = 64 };
+	rr_buf_init(&fb, frame, cap);
+	rr_frame_rocev2(&fb, &ep, ib, ibb.len);
+	return (uint32_t)fb.len;
+}
+
 /* A message whole in its packet takes its header from the frame's decode
  * (flow.c, ib_flow.c): the same header, RPC header and note as its own
  * decode, offsets from the message's start.  A call with a write chunk of
@@ -210,7 +227,7 @@ static void message_from_frame(void)
 {
 	check_ctx = "message from frame";
 	for (int cut = 0; cut < 2; cut++) {
-		uint8_t m[256], ib[320], frame[400];
+		uint8_t m[256], frame[400];
 		struct rr_buf b;
 		rr_buf_init(&b, m, sizeof(m));
 		struct rr_rpcrdma h = { .xid = 0x99, .vers = 1, .credits = 16,
@@ -226,22 +243,12 @@ static void message_from_frame(void)
 		rr_rpc_encode(&b, &r, cred, NULL);
 		/* cut: the RPC header's verifier runs past the message */
 		uint32_t n = (uint32_t)b.len - (cut ? 6 : 0);
-		struct rr_bth bth = { .opcode = RR_OP_RC_SEND_ONLY, .dqpn = 0x22,
-				      .psn = 5 };
-		struct rr_buf ibb, fb;
-		rr_buf_init(&ibb, ib, sizeof(ib));
-		rr_ib_encode(&ibb, &bth, NULL, m, n);
-		struct rr_endpoints ep = { .ip_version = 4, .src_ip = { 192, 0, 2, 2 },
-					   .dst_ip = { 192, 0, 2, 1 },
-					   .src_port = 49152,
-					   .dst_port = RR_ROCEV2_UDP_PORT, .ttl = 64 };
-		rr_buf_init(&fb, frame, sizeof(frame));
-		rr_frame_rocev2(&fb, &ep, ib, ibb.len);
+		uint32_t len = roce_frame(frame, sizeof(frame), RR_OP_RC_SEND_ONLY,
+					  5, m, n);
 		struct rr_config cfg;
 		rr_config_init(&cfg);
 		static struct rr_frame f;
-		rr_decode_frame(&cfg, RR_LINK_ETHERNET, frame, (uint32_t)fb.len,
-				(uint32_t)fb.len, NULL, &f);
+		rr_decode_frame(&cfg, RR_LINK_ETHERNET, frame, len, len, NULL, &f);
 		CHECK(rr_has(&f, RR_LAYER_RPCRDMA) && rr_has(&f, RR_LAYER_RPC));
 		CHECK_EQ(f.payload.len, n);
 		const uint8_t *pl = frame + f.payload.off;
@@ -542,23 +549,6 @@ static void conn_eviction(void)
 	}
 	CHECK_EQ(a->st.connections_evicted, 2);
 	rr_analyzer_free(a);
-}
-
-/* A RoCEv2 frame from host A to B's QP 0x22 carrying payload m. */
-static uint32_t roce_frame(uint8_t *frame, size_t cap, uint8_t opcode,
-			   uint32_t psn, const uint8_t *m, uint32_t n)
-{
-	uint8_t ib[512];
-	struct rr_buf ibb, fb;
-	struct rr_bth bth = { .opcode = opcode, .dqpn = 0x22, .psn = psn };
-	rr_buf_init(&ibb, ib, sizeof(ib));
-	rr_ib_encode(&ibb, &bth, NULL, m, n);
-	struct rr_endpoints ep = { .ip_version = 4, .src_ip = { 192, 0, 2, 2 },
-				   .dst_ip = { 192, 0, 2, 1 }, .src_port = 49152,
-				   .dst_port = RR_ROCEV2_UDP_PORT, .ttl = 64 };
-	rr_buf_init(&fb, frame, cap);
-	rr_frame_rocev2(&fb, &ep, ib, ibb.len);
-	return (uint32_t)fb.len;
 }
 
 /* IB and RoCE packets (ib_flow.c): a SEND ONLY is a message; the same
