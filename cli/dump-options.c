@@ -10,10 +10,14 @@
 #include <string.h>
 
 #include "capture-source.h"
+#include "command-line.h"
 #include "dump.h"
 #include "live-source.h"
 #include "verbs-source.h"
 #include "version.h"
+#ifdef RR_HAVE_EBPF
+#include "rr_ebpf.h"
+#endif
 #ifdef RR_HAVE_JSONC
 #include "rr_json.h"
 #endif
@@ -21,22 +25,18 @@
 void dump_usage(FILE *to)
 {
 	fprintf(to,
-		"usage: rpcrdma-dump [-r FILE | -i IFACE [-B KIB] [-s SNAPLEN] | -e IFACE |\n"
-		"                    --rdma DEV[:PORT]] [-D] [-w FILE [-U]] [-c COUNT] [--count]\n"
-		"                    [-l] [-n] [-v[v]] [-a] [-K] [-x[x] | -X[X]]\n"
+		"usage: rpcrdma-dump (-r FILE [--realtime] | -i IFACE [-B KIB] [-s SNAPLEN] |\n"
+		"                    -e IFACE | --rdma DEV[:PORT]) [--roce-port PORT]\n"
+		"                    [--iwarp-port PORT] [-D] [-w FILE [-U]] [-c COUNT]\n"
+		"                    [--count] [-l] [-n] [-v[v]] [-a] [-K] [-x[x] | -X[X]]\n"
 		"                    [-j] [-q] [-t...] [--utc] [--time-stamp-precision=P]\n"
-		"                    [--roce-port PORT] [--iwarp-port PORT]\n"
-		"                    [--findings] [--stats[=json]] [expression]\n"
-		"  -r FILE     read packets from FILE (pcap or pcapng; - for stdin)\n"
-		"  -i IFACE    capture live on IFACE (libpcap)\n"
-		"  -e IFACE    capture on IFACE through eBPF (RoCEv2 and iWARP headers);\n"
-		"              not tcpdump's -e (link-level headers): -vv prints those\n"
-		"  --rdma DEV[:PORT]  sniff an RDMA device's port (rdma-core)\n"
+		"                    [--findings] [--stats[=json]] [expression]\n");
+	rr_live_usage(to, false);
+	fprintf(to,
+		"              (-e is not tcpdump's -e, link-level headers: -vv prints those)\n"
 		"  -D, --list-interfaces  list the interfaces (-i) and RDMA devices (--rdma)\n"
-		"  --list-devices     list the RDMA devices and their ports\n"
 		"  -w FILE     write the frames read to FILE (pcap), as tcpdump -w\n"
 		"  -U          with -w: write each frame at once, not a buffer at a time\n"
-		"  -B KIB      live capture buffer in KiB (default 32768; drops are counted)\n"
 		"  -s SNAPLEN  live: bytes kept of each frame (default 262144)\n"
 		"  -c COUNT    stop after COUNT frames\n"
 		"  --count     print only how many frames and messages were read\n"
@@ -55,8 +55,6 @@ void dump_usage(FILE *to)
 		"              (default: local time of day, as tcpdump)\n"
 		"  --utc       time of day in UTC, not local time\n"
 		"  --time-stamp-precision=micro|nano  (default: the file's own)\n"
-		"  --roce-port PORT   UDP port of RoCEv2 (default 4791)\n"
-		"  --iwarp-port PORT  TCP port of RPC-over-RDMA on iWARP (default 20049)\n"
 		"  --stats     print per-connection statistics at the end\n"
 		"  --stats=json  the same as one JSON document\n"
 		"  expression  a libpcap filter, as in tcpdump\n"
@@ -81,40 +79,32 @@ static void print_versions(void)
 
 int dump_parse_args(int argc, char **argv, struct opts *o)
 {
-	enum { O_FINDINGS = 256, O_STATS, O_RDMA, O_LIST, O_UTC, O_PRECISION,
-	       O_ROCE, O_IWARP, O_COUNT };
+	enum { O_FINDINGS = 256, O_STATS, O_UTC, O_PRECISION, O_COUNT };
 	static const struct option longopts[] = {
+		RR_LIVE_FRAME_LONG_OPTIONS,
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
-		{ "ebpf", required_argument, NULL, 'e' },
-		{ "rdma", required_argument, NULL, O_RDMA },
-		{ "list-devices", no_argument, NULL, O_LIST },
 		{ "list-interfaces", no_argument, NULL, 'D' },
 		{ "count", no_argument, NULL, O_COUNT },
 		{ "findings", no_argument, NULL, O_FINDINGS },
 		{ "stats", optional_argument, NULL, O_STATS },
 		{ "utc", no_argument, NULL, O_UTC },
 		{ "time-stamp-precision", required_argument, NULL, O_PRECISION },
-		{ "roce-port", required_argument, NULL, O_ROCE },
-		{ "iwarp-port", required_argument, NULL, O_IWARP },
 		{ NULL, 0, NULL, 0 },
 	};
-	int c;
+	int c, sources = 0;
 	double v;
 	memset(o, 0, sizeof(*o));
+	rr_live_opts_init(&o->src, "rpcrdma-dump");
 	o->count = -1;
-	/* RDMA bursts fill tcpdump's 2 MiB default before a reader wakes */
-	o->buffer_kib = 32768;
-	while ((c = getopt_long(argc, argv, "r:i:e:w:B:s:c:DlUxXnvaKjqthV", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, RR_LIVE_FRAME_SHORT_OPTIONS
+				"w:s:c:DlUxXnvaKjqthV", longopts, NULL)) != -1) {
+		int taken = rr_live_option(&o->src, c, optarg, NULL, &sources);
+		if (taken < 0)
+			return -1;
+		if (taken)
+			continue;
 		switch (c) {
-		case 'e':
-			o->ebpf = optarg;
-			break;
-		case O_RDMA:
-			o->rdma = optarg;
-			break;
-		case O_LIST:
-			exit(rr_verbs_list(stdout) ? 0 : DUMP_EXIT_INPUT);
 		case 'D': {
 			/* tcpdump -D, then the RDMA devices --rdma takes */
 			bool ok = rr_source_list(stdout);
@@ -127,7 +117,7 @@ int dump_parse_args(int argc, char **argv, struct opts *o)
 			if (!rr_number_arg("rpcrdma-dump", "snapshot length", optarg, 0,
 					   262144, false, &v))
 				return -1;
-			o->snaplen = (int)v;
+			o->src.snaplen = (int)v;
 			break;
 		case 'l':
 			o->line_buffered = true;
@@ -150,18 +140,6 @@ int dump_parse_args(int argc, char **argv, struct opts *o)
 			o->write = optarg;
 			/* as tcpdump -w: the frames go to the file, not lines */
 			o->quiet = true;
-			break;
-		case 'r':
-			o->file = optarg;
-			break;
-		case 'i':
-			o->iface = optarg;
-			break;
-		case 'B':
-			if (!rr_number_arg("rpcrdma-dump", "buffer size", optarg, 1,
-					   4194304, false, &v))
-				return -1;
-			o->buffer_kib = (long)v;
 			break;
 		case 'c':
 			if (!rr_number_arg("rpcrdma-dump", "count", optarg, 1,
@@ -217,13 +195,6 @@ int dump_parse_args(int argc, char **argv, struct opts *o)
 				return -1;
 			}
 			break;
-		case O_ROCE:
-		case O_IWARP:
-			if (!rr_number_arg("rpcrdma-dump", c == O_ROCE ? "RoCE port" :
-					   "iWARP port", optarg, 1, 65535, false, &v))
-				return -1;
-			*(c == O_ROCE ? &o->roce_port : &o->iwarp_port) = (long)v;
-			break;
 		case 'q':
 			o->quiet = o->statistics_only = true;
 			break;
@@ -238,8 +209,8 @@ int dump_parse_args(int argc, char **argv, struct opts *o)
 		}
 	}
 	/* the rest is a libpcap filter expression, as in tcpdump */
-	o->filter = rr_join_args(argc, argv, optind);
-	if (optind < argc && !o->filter)
+	o->src.filter = rr_join_args(argc, argv, optind);
+	if (optind < argc && !o->src.filter)
 		return -1;
 #ifndef RR_HAVE_JSONC
 	if (o->json || o->stats_json) {
@@ -247,10 +218,7 @@ int dump_parse_args(int argc, char **argv, struct opts *o)
 		return -1;
 	}
 #endif
-	if (!!o->file + !!o->iface + !!o->ebpf + !!o->rdma != 1) {
-		fprintf(stderr, "rpcrdma-dump: give one of -r FILE, -i IFACE, "
-				"-e IFACE or --rdma DEV\n");
+	if (!rr_live_one_source(&o->src, sources, false))
 		return -1;
-	}
 	return 0;
 }

@@ -17,25 +17,22 @@
 #include <rpcrdma/analyzer.h>
 #include <rpcrdma/dissect.h>
 
+#include "live-source.h"
 #include "timestamp.h"
 #ifdef RR_HAVE_JSONC
 #include "rr_json.h"
 #endif
 
 struct opts {
-	const char *file, *iface;
-	const char *ebpf, *rdma;    /* the live tools' sources, for -w too */
+	struct rr_live_opts src;    /* -r, -i, -e, --rdma and their options */
 	const char *write;          /* -w: the frames read, to a pcap file */
-	char *filter;
-	long count, buffer_kib;
+	long count;
 	int verbose;
 	bool all_frames, no_crc, findings_only, stats, json, stats_json, quiet;
 	bool statistics_only;   /* -q: no message is printed, none rebuilt */
 	int t_count;            /* -t, -tt, ... as tcpdump */
 	bool utc;
 	int precision;          /* 0: the file's own; 6 micro, 9 nano */
-	long roce_port, iwarp_port; /* 0: libdissect's defaults */
-	int snaplen;            /* -s: live; 0 tcpdump's default */
 	bool line_buffered;     /* -l */
 	bool packet_buffered;   /* -U: -w writes each frame at once */
 	int hex;                /* -x 1, -xx 2 (with the link-level header) */

@@ -1,67 +1,60 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * The live tools' sources behind one interface: a capture file (as fast as
- * possible or at its recorded pace), a live interface through libpcap,
- * the eBPF program on an interface, or an RDMA device's sniffer flow.  Each hands over Ethernet frames
- * (or the capture file's link type) with their times and lengths.
+ * The live tools' sources behind one interface (sources/source.h): a
+ * capture file (as fast as possible or at its recorded pace), a live
+ * interface through libpcap, the eBPF program on an interface, or an RDMA
+ * device's sniffer flow.  Each hands over Ethernet frames (or the capture
+ * file's link type) with their times and lengths.  Every tool reads its
+ * source options here, the same way.
  */
 #ifndef RR_LIVE_SOURCE_H
 #define RR_LIVE_SOURCE_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
-#include "capture-source.h"
-
-#ifdef RR_HAVE_EBPF
-#include "rr_ebpf.h"
-#endif
-
-enum rr_live_kind { RR_LIVE_FILE, RR_LIVE_PCAP, RR_LIVE_EBPF, RR_LIVE_VERBS };
-
-struct rr_live_opts {
-	const char *prog;       /* names the messages */
-	enum rr_live_kind kind;
-	const char *name;       /* the file, the interface, or DEVICE[:PORT] */
-	const char *filter;     /* libpcap expression (file, pcap), or NULL */
-	long buffer_kib;        /* pcap: the capture buffer */
-	int snaplen;            /* pcap: bytes kept of each frame (0: 262144) */
-	bool immediate;         /* pcap: each frame handed over at once */
-	bool nano;              /* file, pcap: nanosecond time stamps */
-	bool realtime;          /* file: at the pace it recorded */
-	uint16_t roce_port;     /* ebpf: 4791 */
-	uint16_t iwarp_port;    /* ebpf: 20049 */
-	uint32_t snap_len;      /* ebpf: 256 */
-};
+#include "source.h"
 
 void rr_live_opts_init(struct rr_live_opts *o, const char *prog);
 
-/* The live tools' source options, for getopt_long: -e IFACE, -i IFACE,
- * -r FILE, -t, --rdma DEV[:PORT], --realtime, --list-devices. */
-enum { RR_LIVE_OPT_RDMA = 0x200, RR_LIVE_OPT_LIST, RR_LIVE_OPT_REALTIME };
-#define RR_LIVE_SHORT_OPTIONS "e:i:r:t"
-#define RR_LIVE_LONG_OPTIONS \
+/* The source options, for getopt_long: -e IFACE, -i IFACE, -r FILE,
+ * -B KIB, --rdma DEV[:PORT], --list-devices, --realtime, --roce-port
+ * PORT, --iwarp-port PORT; and -t, --tracepoints for the tools that read
+ * the kernel's tracepoints too. */
+enum { RR_LIVE_OPT_RDMA = 0x200, RR_LIVE_OPT_LIST, RR_LIVE_OPT_REALTIME,
+       RR_LIVE_OPT_ROCE, RR_LIVE_OPT_IWARP };
+#define RR_LIVE_FRAME_SHORT_OPTIONS "e:i:r:B:"
+#define RR_LIVE_FRAME_LONG_OPTIONS \
 	{ "ebpf", required_argument, NULL, 'e' }, \
-	{ "tracepoints", no_argument, NULL, 't' }, \
 	{ "rdma", required_argument, NULL, RR_LIVE_OPT_RDMA }, \
 	{ "list-devices", no_argument, NULL, RR_LIVE_OPT_LIST }, \
-	{ "realtime", no_argument, NULL, RR_LIVE_OPT_REALTIME }
-/* True when getopt's c was one of them; counts the sources in *sources
- * and says whether -t (the kernel's tracepoints, not frames) was given.
+	{ "realtime", no_argument, NULL, RR_LIVE_OPT_REALTIME }, \
+	{ "roce-port", required_argument, NULL, RR_LIVE_OPT_ROCE }, \
+	{ "iwarp-port", required_argument, NULL, RR_LIVE_OPT_IWARP }
+#define RR_LIVE_SHORT_OPTIONS RR_LIVE_FRAME_SHORT_OPTIONS "t"
+#define RR_LIVE_LONG_OPTIONS RR_LIVE_FRAME_LONG_OPTIONS, \
+	{ "tracepoints", no_argument, NULL, 't' }
+/* Whether getopt's c was one of them (1), was one with a bad argument
+ * (-1, said on stderr) or was none (0).  Counts the sources in *sources;
+ * tracepoints is NULL for a tool that takes no -t, else set by -t.
  * --list-devices lists the RDMA devices and exits. */
-bool rr_live_option(struct rr_live_opts *o, int c, const char *arg,
-		    bool *tracepoints, int *sources);
-/* Whether exactly one source was given; if not, says so on stderr. */
-bool rr_live_one_source(const struct rr_live_opts *o, int sources);
-
-typedef void (*rr_live_fn)(void *ctx, uint64_t ts_ns, const uint8_t *data,
-			   uint32_t caplen, uint32_t wirelen);
+int rr_live_option(struct rr_live_opts *o, int c, const char *arg,
+		   bool *tracepoints, int *sources);
+/* The source options' lines of a usage message, -t with tracepoints. */
+void rr_live_usage(FILE *to, bool tracepoints);
+/* Whether exactly one source was given; if not, says so on stderr, with
+ * -t when the tool takes it. */
+bool rr_live_one_source(const struct rr_live_opts *o, int sources,
+			bool tracepoints);
 
 struct rr_live;
 
-/* Opened, or NULL after saying why on stderr (and notes, if any, said). */
+/* Opened, or NULL and why in msg; opened, msg may hold a note to show
+ * ("" when none). */
 struct rr_live *rr_live_open(const struct rr_live_opts *o, rr_live_fn fn,
-			     void *ctx);
+			     void *ctx, char *msg, size_t msglen);
 /* The link type (DLT) of the frames. */
 int rr_live_link(const struct rr_live *l);
 /* Waits up to timeout_ms and hands frames to fn: how many, 0 when none

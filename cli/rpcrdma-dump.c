@@ -16,6 +16,7 @@
 #include <rpcrdma/analyzer.h>
 #include <rpcrdma/dissect.h>
 
+#include "capture-source.h"
 #include "dump.h"
 #include "stats-text.h"
 #include "hexdump.h"
@@ -33,22 +34,19 @@ struct totals {
 static struct rr_live *live;
 
 /* Any of the sources: a file, an interface, the eBPF program, an RDMA
- * device. */
-static struct rr_live *open_source(const struct opts *o, const char *name,
-				   rr_live_fn fn, void *ctx)
+ * device; its note or why it failed said on stderr. */
+static struct rr_live *open_source(const struct opts *o, rr_live_fn fn,
+				   void *ctx)
 {
-	struct rr_live_opts lo;
-	rr_live_opts_init(&lo, "rpcrdma-dump");
-	lo.kind = o->file ? RR_LIVE_FILE : o->iface ? RR_LIVE_PCAP :
-		  o->ebpf ? RR_LIVE_EBPF : RR_LIVE_VERBS;
-	lo.name = name;
-	lo.filter = o->filter;
-	lo.buffer_kib = o->buffer_kib;
-	lo.snaplen = o->snaplen;
+	struct rr_live_opts lo = o->src;
 	/* a terminal or -l wants each frame at once */
 	lo.immediate = isatty(1) || o->line_buffered;
 	lo.nano = dump_ts.nano;
-	return rr_live_open(&lo, fn, ctx);
+	char msg[640];
+	struct rr_live *l = rr_live_open(&lo, fn, ctx, msg, sizeof(msg));
+	if (msg[0])
+		fprintf(stderr, "rpcrdma-dump: %s\n", msg);
+	return l;
 }
 
 /* What the reading loop carries from frame to frame. */
@@ -151,17 +149,17 @@ int main(int argc, char **argv)
 	const struct opts *o = &d.o;
 	/* a reader at the end of a pipe sees each line as it comes, as
 	 * tcpdump -l gives it */
-	if (o->line_buffered || (!o->file && !isatty(1)))
+	const bool file = o->src.kind == RR_LIVE_FILE;
+	if (o->line_buffered || (!file && !isatty(1)))
 		setvbuf(stdout, NULL, _IOLBF, 0);
 	dump_ts.t_count = o->t_count;
 	dump_ts.utc = o->utc;
 	/* nanoseconds when asked, or when the file has them */
 	dump_ts.nano = o->precision == 9 ||
-			 (o->precision == 0 && rr_source_file_nano(o->file));
+			 (o->precision == 0 && file && rr_source_file_nano(o->src.name));
 	struct source_ctx sc = { &d, &r };
-	const char *name = o->file ? o->file : o->iface ? o->iface :
-			   o->ebpf ? o->ebpf : o->rdma;
-	live = open_source(o, name, on_frame, &sc);
+	const char *name = o->src.name;
+	live = open_source(o, on_frame, &sc);
 	if (!live)
 		return DUMP_EXIT_INPUT;
 	/* a file's or an interface's own handle: -w and the greeting */
@@ -195,16 +193,15 @@ int main(int argc, char **argv)
 	rr_config_init(cfg);
 	if (o->no_crc)
 		cfg->flags &= ~(uint32_t)(RR_CFG_VERIFY_ICRC | RR_CFG_VERIFY_CRC32C);
-	if (o->ebpf)
+	if (o->src.kind == RR_LIVE_EBPF)
 		cfg->flags |= RR_CFG_CUTS_EXPECTED; /* headers only, by design */
 	if (o->all_frames)
 		cfg->flags |= RR_CFG_CHUNK_EVENTS;
 	if (o->quiet)
 		cfg->flags |= RR_CFG_NO_EVENTS; /* nothing per frame is printed */
-	if (o->roce_port)
-		cfg->roce_udp_port = (uint16_t)o->roce_port;
-	if (o->iwarp_port)
-		cfg->iwarp_tcp_port = (uint16_t)o->iwarp_port;
+	/* the ports name the traffic for the decoder as for the eBPF filter */
+	cfg->roce_udp_port = o->src.roce_port;
+	cfg->iwarp_tcp_port = o->src.iwarp_port;
 	struct rr_analyzer_limits lim;
 	rr_analyzer_limits_init(&lim);
 	/* -q prints no message: rebuilding one would serve nobody */
@@ -230,7 +227,7 @@ int main(int argc, char **argv)
 		return DUMP_EXIT_INPUT;
 	}
 	rr_stop_on_signals(&live);
-	if (!o->file) {
+	if (!file) {
 		/* as tcpdump does: tells a script the capture has started */
 		fprintf(stderr, "listening on %s, link-type %s, snapshot length %d bytes\n",
 			name, pcap_datalink_val_to_name(link) ?
@@ -241,7 +238,7 @@ int main(int argc, char **argv)
 
 	int status = 0;
 	r.started = time(NULL);
-	r.tty = isatty(2) && o->file;
+	r.tty = isatty(2) && file;
 	/* the one reading loop: the end of a file, a signal, -c or an error
 	 * ends it */
 	while (!rr_stopping && (o->count < 0 || (long)r.t.frames < o->count))
@@ -299,6 +296,6 @@ int main(int argc, char **argv)
 	if (dead)
 		pcap_close(dead);
 	rr_live_close(live);
-	free(d.o.filter);
+	free((char *)d.o.src.filter);
 	return status;
 }

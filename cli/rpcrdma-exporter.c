@@ -32,11 +32,14 @@
 #include <rpcrdma/version.h>
 
 #include "rr_json.h"
-#include "capture-source.h"
+#include "command-line.h"
 #include "live-source.h"
 #include "stop-signals.h"
 #include "version.h"
-#include "trace-report.h"
+#ifdef RR_HAVE_EBPF
+#include "rr_ebpf.h"
+#endif
+#include "rr_trace_report.h"
 #include "trace-source.h"
 #include "verbs-source.h"
 #include "rr_gzip.h"
@@ -72,28 +75,23 @@ static struct rr_live *live;
 static void usage(FILE *to)
 {
 	fprintf(to,
-		"usage: rpcrdma-exporter (-e IFACE | -i IFACE [-B KIB] | -r FILE [--realtime] | -t)\n"
-		"       rpcrdma-exporter -V | --version\n"
-		"                        [-l ADDR:PORT] [--max-connection-series N]\n"
-		"                        [--mountstats FILE] [--svc-rdma DIR] [expression]\n"
-		"  -e IFACE      eBPF on IFACE: a TC program hands over the headers of\n"
-		"                RoCEv2 (UDP 4791) and iWARP (TCP 20049) frames\n"
-		"  -i IFACE      capture live on IFACE (libpcap)\n"
-		"  -t            the kernel's rpcrdma tracepoints (client and server)\n"
-		"  --rdma DEV[:PORT]  sniff an RDMA device's port (rdma-core);\n"
-		"                --list-devices lists them\n"
-		"  -B KIB        capture buffer (default 32768)\n"
-		"  -r FILE       replay a pcap or pcapng file, as fast as possible\n"
-		"  --realtime    replay at the pace the file recorded\n"
+		"usage: rpcrdma-exporter (-e IFACE | -i IFACE [-B KIB] | -r FILE [--realtime] |\n"
+		"                        --rdma DEV[:PORT] | -t) [--roce-port PORT]\n"
+		"                        [--iwarp-port PORT] [-l ADDR:PORT]\n"
+		"                        [--max-connection-series N] [--mountstats FILE]\n"
+		"                        [--svc-rdma DIR] [expression]\n"
+		"       rpcrdma-exporter -V | --version\n");
+	rr_live_usage(to, true);
+	fprintf(to,
 		"  -l, --web.listen-address ADDR:PORT\n"
-		"                serve HTTP there (default 127.0.0.1:%d; :PORT\n"
-		"                every IPv4 address, [V6ADDR]:PORT, PORT on 127.0.0.1)\n"
+		"               serve HTTP there (default 127.0.0.1:%d; :PORT\n"
+		"               every IPv4 address, [V6ADDR]:PORT, PORT on 127.0.0.1)\n"
 		"  --max-connection-series N\n"
-		"                connections with series of their own (default 100);\n"
-		"                the others are summed in one \"other\" series\n"
+		"               connections with series of their own (default 100);\n"
+		"               the others are summed in one \"other\" series\n"
 		"  --mountstats FILE   (default /proc/self/mountstats)\n"
 		"  --svc-rdma DIR      (default /proc/sys/sunrpc/svc_rdma)\n"
-		"  expression    a libpcap filter\n"
+		"  expression   a libpcap filter (-i, -r)\n"
 		"Serves /metrics (Prometheus text 0.0.4, or OpenMetrics 1.0 when\n"
 		"asked), /stats.json and /.\n",
 		DEFAULT_PORT);
@@ -119,19 +117,16 @@ static int parse_args(int argc, char **argv, struct opts *o)
 	rr_live_opts_init(&o->src, "rpcrdma-exporter");
 	int c, sources = 0;
 	double v;
-	while ((c = getopt_long(argc, argv, RR_LIVE_SHORT_OPTIONS "l:B:hV", longs, NULL)) != -1) {
-		if (rr_live_option(&o->src, c, optarg, &o->tracepoints, &sources))
+	while ((c = getopt_long(argc, argv, RR_LIVE_SHORT_OPTIONS "l:hV", longs, NULL)) != -1) {
+		int taken = rr_live_option(&o->src, c, optarg, &o->tracepoints,
+					   &sources);
+		if (taken < 0)
+			return -1;
+		if (taken)
 			continue;
 		switch (c) {
-
 		case 'l':
 			o->listen = optarg;
-			break;
-		case 'B':
-			if (!rr_number_arg("rpcrdma-exporter", "-B", optarg, 1, 4194304,
-					   false, &v))
-				return -1;
-			o->src.buffer_kib = (long)v;
 			break;
 		case O_SERIES:
 			if (!rr_number_arg("rpcrdma-exporter", "--max-connection-series",
@@ -163,7 +158,7 @@ static int parse_args(int argc, char **argv, struct opts *o)
 			return -1;
 		}
 	}
-	if (!rr_live_one_source(&o->src, sources))
+	if (!rr_live_one_source(&o->src, sources, true))
 		return -1;
 	if (optind < argc && o->src.kind == RR_LIVE_EBPF) {
 		fprintf(stderr, "rpcrdma-exporter: a filter expression needs -i or "
@@ -451,6 +446,9 @@ int main(int argc, char **argv)
 	struct rr_config cfg;
 	rr_config_init(&cfg);
 	cfg.flags |= RR_CFG_NO_EVENTS; /* the statistics are what it serves */
+	/* the ports name the traffic for the decoder as for the eBPF filter */
+	cfg.roce_udp_port = e.o.src.roce_port;
+	cfg.iwarp_tcp_port = e.o.src.iwarp_port;
 	if (e.o.src.kind == RR_LIVE_EBPF)
 		cfg.flags |= RR_CFG_CUTS_EXPECTED; /* headers only, by design */
 	struct rr_analyzer_limits lim;
@@ -470,7 +468,10 @@ int main(int argc, char **argv)
 		}
 		fprintf(stderr, "rpcrdma-exporter: %s\n", msg);
 	} else {
-		live = rr_live_open(&e.o.src, on_frame, &e);
+		char msg[640];
+		live = rr_live_open(&e.o.src, on_frame, &e, msg, sizeof(msg));
+		if (msg[0])
+			fprintf(stderr, "rpcrdma-exporter: %s\n", msg);
 		if (!live)
 			return EXIT_INPUT;
 	}

@@ -374,7 +374,10 @@ int main(int argc, char **argv)
 		fprintf(stderr, "rpcrdma-top: not enough memory\n");
 		return TOP_EXIT_INPUT;
 	}
-	t.src = live = rr_live_open(&t.o.src, on_frame, &t);
+	char msg[640];
+	t.src = live = rr_live_open(&t.o.src, on_frame, &t, msg, sizeof(msg));
+	if (msg[0])
+		fprintf(stderr, "rpcrdma-top: %s\n", msg);
 	if (!t.src)
 		return TOP_EXIT_INPUT;
 	if (!t.o.batch && !top_screen_open(&t)) {

@@ -9,30 +9,29 @@
 #include <string.h>
 
 #include "rr_json.h"
-#include "capture-source.h"
+#include "command-line.h"
 #include "top.h"
 #include "version.h"
+#ifdef RR_HAVE_EBPF
+#include "rr_ebpf.h"
+#endif
 
 void top_usage(FILE *to)
 {
 	fprintf(to,
-		"usage: rpcrdma-top (-e IFACE | -i IFACE | -r FILE [--realtime] | -t)\n"
+		"usage: rpcrdma-top (-e IFACE | -i IFACE [-B KIB] | -r FILE [--realtime] |\n"
+		"                   --rdma DEV[:PORT] | -t) [--roce-port PORT]\n"
+		"                   [--iwarp-port PORT] [--snaplen BYTES]\n"
 		"                   [-d SECONDS] [-b [-n COUNT] [-j]] [-s KEY]\n"
-		"                   [interval [count]] [expression]\n"
-		"  -e IFACE     eBPF on IFACE: a TC program hands RoCEv2 (UDP 4791) and\n"
-		"               iWARP (TCP 20049) frames' headers over a ring buffer\n"
-		"  -i IFACE     libpcap live capture on IFACE\n"
-		"  -r FILE      replay a capture file (as fast as possible, or --realtime)\n"
-		"  --rdma DEV[:PORT]  sniff an RDMA device's port (rdma-core);\n"
-		"               --list-devices lists them\n"
-		"  -t           the kernel's rpcrdma tracepoints (NFS client and server\n"
-		"               on RDMA devices whose traffic reaches no netdev)\n"
+		"                   [interval [count]] [expression]\n");
+	rr_live_usage(to, true);
+	fprintf(to,
 		"  -d SECONDS   refresh interval (default 1)\n"
 		"  -b           batch: print snapshots instead of the screen\n"
 		"  -n COUNT     batch: stop after COUNT snapshots\n"
 		"  -j           batch: each snapshot as one JSON object\n"
 		"  -s KEY       sort by calls, bytes, inflight, p99, findings or peers\n"
-		"  --roce-port PORT, --iwarp-port PORT, --snaplen BYTES   (eBPF)\n"
+		"  --snaplen BYTES  with -e: bytes of each frame handed over (256)\n"
 		"  interval     as -d; count: as -b -n COUNT (libbpf-tools' order)\n"
 		"  expression   a libpcap filter (-i, -r)\n"
 		"  -V, --version  the versions of the tool and its libraries\n"
@@ -45,11 +44,9 @@ void top_usage(FILE *to)
 
 int top_parse_args(int argc, char **argv, struct opts *o)
 {
-	enum { O_ROCE = 256, O_IWARP, O_SNAP };
+	enum { O_SNAP = 256 };
 	static const struct option longs[] = {
 		RR_LIVE_LONG_OPTIONS,
-		{ "roce-port", required_argument, NULL, O_ROCE },
-		{ "iwarp-port", required_argument, NULL, O_IWARP },
 		{ "snaplen", required_argument, NULL, O_SNAP },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
@@ -62,10 +59,13 @@ int top_parse_args(int argc, char **argv, struct opts *o)
 	int sources = 0, c;
 	double v;
 	while ((c = getopt_long(argc, argv, RR_LIVE_SHORT_OPTIONS "d:bn:js:hV", longs, NULL)) != -1) {
-		if (rr_live_option(&o->src, c, optarg, &o->tracepoints, &sources))
+		int taken = rr_live_option(&o->src, c, optarg, &o->tracepoints,
+					   &sources);
+		if (taken < 0)
+			return -1;
+		if (taken)
 			continue;
 		switch (c) {
-
 		case 'd':
 			/* refreshes a millisecond apart at most */
 			if (!rr_number_arg("rpcrdma-top", "-d", optarg, 0.001, 3600, true,
@@ -98,15 +98,6 @@ int top_parse_args(int argc, char **argv, struct opts *o)
 			o->sort = (enum sort_key)k;
 			break;
 		}
-		case O_ROCE:
-		case O_IWARP:
-			if (!rr_number_arg("rpcrdma-top", "port", optarg, 1, 65535, false, &v))
-				return -1;
-			if (c == O_ROCE)
-				o->src.roce_port = (uint16_t)v;
-			else
-				o->src.iwarp_port = (uint16_t)v;
-			break;
 		case O_SNAP:
 			if (!rr_number_arg("rpcrdma-top", "--snaplen", optarg, 64, 512, false,
 					   &v))
@@ -129,7 +120,7 @@ int top_parse_args(int argc, char **argv, struct opts *o)
 			return -1;
 		}
 	}
-	if (!rr_live_one_source(&o->src, sources))
+	if (!rr_live_one_source(&o->src, sources, true))
 		return -1;
 	/* [interval [count]] before the filter, as libbpf-tools' top tools
 	 * take them (a libpcap filter never starts with a number) */

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * rpcrdma-top -t: the kernel's view (trace-source.h) each interval, as
- * trace-report.c renders it: on the screen with the packet screen's keys
+ * exporters/rr_trace_report.c renders it: on the screen with the packet screen's keys
  * (scroll, pause, help, quit), or printed with -b as text or JSON lines.
  */
 #define _GNU_SOURCE /* open_memstream */
@@ -11,7 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "trace-report.h"
+#include "rr_trace_report.h"
 #include "trace-source.h"
 #include "top.h"
 

@@ -153,18 +153,18 @@ static __always_inline void latency_add(struct rr_tpb_latency *h, __u64 ns)
 SEC("tracepoint")
 int xprtrdma_marshal(void *ctx)
 {
-	struct rr_tpb_client *c = client(ctx, RR_TPB_MARSHAL);
+	struct rr_tpb_client *c = client(ctx, RR_TP_MARSHAL);
 	if (!c)
 		return 0;
 	__sync_fetch_and_add(&c->calls, 1);
 	struct rr_tpb_task task = {
-		.client_id = (__u32)field(ctx, RR_TPB_MARSHAL, 0),
-		.task_id = (__u32)field(ctx, RR_TPB_MARSHAL, 3),
+		.client_id = (__u32)field(ctx, RR_TP_MARSHAL, 0),
+		.task_id = (__u32)field(ctx, RR_TP_MARSHAL, 3),
 	};
 	__u8 one = 1;
 	bpf_map_update_elem(&tasks, &task, &one, BPF_ANY);
-	__u32 r = (__u32)field(ctx, RR_TPB_MARSHAL, 1);
-	__u32 w = (__u32)field(ctx, RR_TPB_MARSHAL, 2);
+	__u32 r = (__u32)field(ctx, RR_TP_MARSHAL, 1);
+	__u32 w = (__u32)field(ctx, RR_TP_MARSHAL, 2);
 	__sync_fetch_and_add(&c->rtype[r & (RR_TPB_CHUNK_TYPES - 1)], 1);
 	__sync_fetch_and_add(&c->wtype[w & (RR_TPB_CHUNK_TYPES - 1)], 1);
 	return 0;
@@ -173,11 +173,11 @@ int xprtrdma_marshal(void *ctx)
 SEC("tracepoint")
 int xprtrdma_reply(void *ctx)
 {
-	struct rr_tpb_client *c = client(ctx, RR_TPB_REPLY);
+	struct rr_tpb_client *c = client(ctx, RR_TP_REPLY);
 	if (!c)
 		return 0;
 	__sync_fetch_and_add(&c->replies, 1);
-	gauge(&c->credits, &c->credits_max, (__u32)field(ctx, RR_TPB_REPLY, 1));
+	gauge(&c->credits, &c->credits_max, (__u32)field(ctx, RR_TP_REPLY, 1));
 	return 0;
 }
 
@@ -187,10 +187,10 @@ static __always_inline int chunk(void *ctx, int e)
 	if (!c)
 		return 0;
 	__u64 len = field(ctx, e, 1);
-	if (e == RR_TPB_CHUNK_READ) {
+	if (e == RR_TP_CHUNK_READ) {
 		__sync_fetch_and_add(&c->read_segments, 1);
 		__sync_fetch_and_add(&c->read_bytes, len);
-	} else if (e == RR_TPB_CHUNK_WRITE) {
+	} else if (e == RR_TP_CHUNK_WRITE) {
 		__sync_fetch_and_add(&c->write_segments, 1);
 		__sync_fetch_and_add(&c->write_bytes, len);
 	} else {
@@ -201,18 +201,18 @@ static __always_inline int chunk(void *ctx, int e)
 }
 
 SEC("tracepoint")
-int xprtrdma_chunk_read(void *ctx) { return chunk(ctx, RR_TPB_CHUNK_READ); }
+int xprtrdma_chunk_read(void *ctx) { return chunk(ctx, RR_TP_CHUNK_READ); }
 SEC("tracepoint")
-int xprtrdma_chunk_write(void *ctx) { return chunk(ctx, RR_TPB_CHUNK_WRITE); }
+int xprtrdma_chunk_write(void *ctx) { return chunk(ctx, RR_TP_CHUNK_WRITE); }
 SEC("tracepoint")
-int xprtrdma_chunk_reply(void *ctx) { return chunk(ctx, RR_TPB_CHUNK_REPLY); }
+int xprtrdma_chunk_reply(void *ctx) { return chunk(ctx, RR_TP_CHUNK_REPLY); }
 
 static __always_inline int rdma_error(void *ctx, int e)
 {
 	struct rr_tpb_client *c = client(ctx, e);
 	if (!c)
 		return 0;
-	if (e == RR_TPB_ERR_UNRECOGNIZED)
+	if (e == RR_TP_ERR_UNRECOGNIZED)
 		__sync_fetch_and_add(&c->unrecognized, 1);
 	else
 		__sync_fetch_and_add(&c->rdma_errors, 1);
@@ -220,11 +220,11 @@ static __always_inline int rdma_error(void *ctx, int e)
 }
 
 SEC("tracepoint")
-int xprtrdma_err_vers(void *ctx) { return rdma_error(ctx, RR_TPB_ERR_VERS); }
+int xprtrdma_err_vers(void *ctx) { return rdma_error(ctx, RR_TP_ERR_VERS); }
 SEC("tracepoint")
-int xprtrdma_err_chunk(void *ctx) { return rdma_error(ctx, RR_TPB_ERR_CHUNK); }
+int xprtrdma_err_chunk(void *ctx) { return rdma_error(ctx, RR_TP_ERR_CHUNK); }
 SEC("tracepoint")
-int xprtrdma_err_unrecognized(void *ctx) { return rdma_error(ctx, RR_TPB_ERR_UNRECOGNIZED); }
+int xprtrdma_err_unrecognized(void *ctx) { return rdma_error(ctx, RR_TP_ERR_UNRECOGNIZED); }
 
 static __always_inline int connection(void *ctx, int e)
 {
@@ -235,7 +235,7 @@ static __always_inline int connection(void *ctx, int e)
 	if (!p)
 		return 0;
 	int rc = (int)field(ctx, e, 0);
-	if (e == RR_TPB_DISCONNECT)
+	if (e == RR_TP_DISCONNECT)
 		__sync_fetch_and_add(&p->disconnects, 1);
 	else if (rc)
 		__sync_fetch_and_add(&p->connect_failures, 1);
@@ -245,9 +245,9 @@ static __always_inline int connection(void *ctx, int e)
 }
 
 SEC("tracepoint")
-int xprtrdma_connect(void *ctx) { return connection(ctx, RR_TPB_CONNECT); }
+int xprtrdma_connect(void *ctx) { return connection(ctx, RR_TP_CONNECT); }
 SEC("tracepoint")
-int xprtrdma_disconnect(void *ctx) { return connection(ctx, RR_TPB_DISCONNECT); }
+int xprtrdma_disconnect(void *ctx) { return connection(ctx, RR_TP_DISCONNECT); }
 
 /* Every RPC client's tasks report here: only those xprtrdma marshalled
  * are kept, each once however often it was sent. */
@@ -255,22 +255,22 @@ SEC("tracepoint")
 int rpc_stats_latency(void *ctx)
 {
 	struct rr_tpb_task task = {
-		.client_id = (__u32)field(ctx, RR_TPB_LATENCY, 0),
-		.task_id = (__u32)field(ctx, RR_TPB_LATENCY, 5),
+		.client_id = (__u32)field(ctx, RR_TP_LATENCY, 0),
+		.task_id = (__u32)field(ctx, RR_TP_LATENCY, 5),
 	};
 	if (!bpf_map_lookup_elem(&tasks, &task))
 		return 0;
 	bpf_map_delete_elem(&tasks, &task);
 	struct rr_tpb_proc_key k = { 0 };
 	k.client_id = task.client_id;
-	k.version = (__u32)field(ctx, RR_TPB_LATENCY, 1);
-	field_str(ctx, RR_TPB_LATENCY, 2, k.program, sizeof(k.program));
-	field_str(ctx, RR_TPB_LATENCY, 3, k.procedure, sizeof(k.procedure));
+	k.version = (__u32)field(ctx, RR_TP_LATENCY, 1);
+	field_str(ctx, RR_TP_LATENCY, 2, k.program, sizeof(k.program));
+	field_str(ctx, RR_TP_LATENCY, 3, k.procedure, sizeof(k.procedure));
 	struct rr_tpb_proc *p = entry(&procs, &k, &proc_zero);
 	if (!p)
 		return 0;
 	__sync_fetch_and_add(&p->calls, 1);
-	__u64 ns = field(ctx, RR_TPB_LATENCY, 4) * 1000; /* microseconds */
+	__u64 ns = field(ctx, RR_TP_LATENCY, 4) * 1000; /* microseconds */
 	if (ns) /* else no reply: no round trip */
 		latency_add(&p->latency, ns);
 	return 0;
@@ -279,21 +279,21 @@ int rpc_stats_latency(void *ctx)
 SEC("tracepoint")
 int svcrdma_decode_rqst(void *ctx)
 {
-	struct rr_tpb_server *s = server(ctx, RR_TPB_SVC_RQST);
+	struct rr_tpb_server *s = server(ctx, RR_TP_SVC_RQST);
 	if (!s)
 		return 0;
 	__sync_fetch_and_add(&s->requests, 1);
-	__u32 proc = (__u32)field(ctx, RR_TPB_SVC_RQST, 1);
+	__u32 proc = (__u32)field(ctx, RR_TP_SVC_RQST, 1);
 	if (proc < 5)
 		__sync_fetch_and_add(&s->by_proc[proc], 1);
-	gauge(&s->credits, &s->credits_max, (__u32)field(ctx, RR_TPB_SVC_RQST, 2));
+	gauge(&s->credits, &s->credits_max, (__u32)field(ctx, RR_TP_SVC_RQST, 2));
 	/* kept for svc_stats_latency, when the kernel has it (the loader's
 	 * config is constant: the verifier drops this otherwise); a backward
 	 * reply's xid stays until the LRU drops it */
-	if (!config.field[RR_TPB_SVC_LATENCY][0].size)
+	if (!config.field[RR_TP_SVC_LATENCY][0].size)
 		return 0;
-	__u32 xid = (__u32)field(ctx, RR_TPB_SVC_RQST, 3);
-	struct rr_tpb_request r = { .cq_id = (__u32)field(ctx, RR_TPB_SVC_RQST, 0) };
+	__u32 xid = (__u32)field(ctx, RR_TP_SVC_RQST, 3);
+	struct rr_tpb_request r = { .cq_id = (__u32)field(ctx, RR_TP_SVC_RQST, 0) };
 	bpf_map_update_elem(&requests, &xid, &r, BPF_ANY);
 	return 0;
 }
@@ -303,7 +303,7 @@ static __always_inline int server_segment(void *ctx, int e)
 	struct rr_tpb_server *s = server(ctx, e);
 	if (!s)
 		return 0;
-	if (e == RR_TPB_SVC_RSEG)
+	if (e == RR_TP_SVC_RSEG)
 		__sync_fetch_and_add(&s->read_segments, 1);
 	else
 		__sync_fetch_and_add(&s->write_segments, 1);
@@ -312,28 +312,28 @@ static __always_inline int server_segment(void *ctx, int e)
 }
 
 SEC("tracepoint")
-int svcrdma_decode_rseg(void *ctx) { return server_segment(ctx, RR_TPB_SVC_RSEG); }
+int svcrdma_decode_rseg(void *ctx) { return server_segment(ctx, RR_TP_SVC_RSEG); }
 SEC("tracepoint")
-int svcrdma_decode_wseg(void *ctx) { return server_segment(ctx, RR_TPB_SVC_WSEG); }
+int svcrdma_decode_wseg(void *ctx) { return server_segment(ctx, RR_TP_SVC_WSEG); }
 
 /* Every RPC server's calls report here once answered: only those svcrdma
  * received are kept, under their connection. */
 SEC("tracepoint")
 int svc_stats_latency(void *ctx)
 {
-	__u32 xid = (__u32)field(ctx, RR_TPB_SVC_LATENCY, 0);
+	__u32 xid = (__u32)field(ctx, RR_TP_SVC_LATENCY, 0);
 	struct rr_tpb_request *r = bpf_map_lookup_elem(&requests, &xid);
 	if (!r)
 		return 0;
 	struct rr_tpb_proc_key k = { 0 };
 	k.client_id = r->cq_id;
 	bpf_map_delete_elem(&requests, &xid);
-	field_str(ctx, RR_TPB_SVC_LATENCY, 2, k.procedure, sizeof(k.procedure));
+	field_str(ctx, RR_TP_SVC_LATENCY, 2, k.procedure, sizeof(k.procedure));
 	struct rr_tpb_proc *p = entry(&server_procs, &k, &proc_zero);
 	if (!p)
 		return 0;
 	__sync_fetch_and_add(&p->calls, 1);
 	/* microseconds, rounded down: a call served in less is 0 */
-	latency_add(&p->latency, field(ctx, RR_TPB_SVC_LATENCY, 1) * 1000);
+	latency_add(&p->latency, field(ctx, RR_TP_SVC_LATENCY, 1) * 1000);
 	return 0;
 }

@@ -10,27 +10,7 @@
 
 #include <rpcrdma/latency-bucket.h>
 
-/* X(symbol, subsystem, event, field slots 0..5; "" for none).  A field
- * named "addr" is a string (__data_loc); the others are numbers. */
-#define RR_TPB_EVENT_LIST(X) \
-	X(RR_TPB_MARSHAL, "rpcrdma", "xprtrdma_marshal", "client_id", "rtype", "wtype", "task_id", "", "") \
-	X(RR_TPB_REPLY, "rpcrdma", "xprtrdma_reply", "client_id", "credits", "", "", "", "") \
-	X(RR_TPB_CHUNK_READ, "rpcrdma", "xprtrdma_chunk_read", "client_id", "length", "", "", "", "") \
-	X(RR_TPB_CHUNK_WRITE, "rpcrdma", "xprtrdma_chunk_write", "client_id", "length", "", "", "", "") \
-	X(RR_TPB_CHUNK_REPLY, "rpcrdma", "xprtrdma_chunk_reply", "client_id", "length", "", "", "", "") \
-	X(RR_TPB_ERR_VERS, "rpcrdma", "xprtrdma_err_vers", "client_id", "", "", "", "", "") \
-	X(RR_TPB_ERR_CHUNK, "rpcrdma", "xprtrdma_err_chunk", "client_id", "", "", "", "", "") \
-	X(RR_TPB_ERR_UNRECOGNIZED, "rpcrdma", "xprtrdma_err_unrecognized", "client_id", "", "", "", "", "") \
-	X(RR_TPB_CONNECT, "rpcrdma", "xprtrdma_connect", "rc", "addr", "port", "", "", "") \
-	X(RR_TPB_DISCONNECT, "rpcrdma", "xprtrdma_disconnect", "rc", "addr", "port", "", "", "") \
-	X(RR_TPB_LATENCY, "sunrpc", "rpc_stats_latency", "client_id", "version", "progname", "procname", "rtt", "task_id") \
-	X(RR_TPB_SVC_RQST, "rpcrdma", "svcrdma_decode_rqst", "cq_id", "proc", "credits", "xid", "", "") \
-	X(RR_TPB_SVC_RSEG, "rpcrdma", "svcrdma_decode_rseg", "cq_id", "length", "", "", "", "") \
-	X(RR_TPB_SVC_WSEG, "rpcrdma", "svcrdma_decode_wseg", "cq_id", "length", "", "", "", "") \
-	X(RR_TPB_SVC_LATENCY, "sunrpc", "svc_stats_latency", "xid", "execute", "procedure", "", "", "")
-#define RR_TPB_X_ENUM(sym, sys, name, f0, f1, f2, f3, f4, f5) sym,
-enum rr_tpb_event { RR_TPB_EVENT_LIST(RR_TPB_X_ENUM) RR_TPB_EVENTS };
-#define RR_TPB_SLOTS 6
+#include "rpcrdma_trace_events.h"
 
 /* A field of a record: offset and size in bytes; size 0 when the kernel's
  * event has no such field.  A string's value is its __data_loc word. */
@@ -40,7 +20,7 @@ struct rr_tpb_field {
 };
 
 struct rr_tpb_config {
-	struct rr_tpb_field field[RR_TPB_EVENTS][RR_TPB_SLOTS];
+	struct rr_tpb_field field[RR_TP_EVENTS][RR_TP_SLOTS];
 };
 
 /* The client's side (xprtrdma), per rpc_clnt (its client_id). */

@@ -15,28 +15,28 @@
 #include "rpcrdma_trace.skel.h"
 
 static const struct {
-	const char *system, *name, *field[RR_TPB_SLOTS];
-} events[RR_TPB_EVENTS] = {
-#define RR_TPB_X_NAMES(sym, sys, name, f0, f1, f2, f3, f4, f5) \
+	const char *system, *name, *field[RR_TP_SLOTS];
+} events[RR_TP_EVENTS] = {
+#define RR_TP_X_NAMES(sym, sys, name, by_record, f0, f1, f2, f3, f4, f5) \
 	[sym] = { sys, name, { f0, f1, f2, f3, f4, f5 } },
-	RR_TPB_EVENT_LIST(RR_TPB_X_NAMES)
-#undef RR_TPB_X_NAMES
+	RR_TP_EVENT_LIST(RR_TP_X_NAMES)
+#undef RR_TP_X_NAMES
 };
 
-const char *rr_tpb_system(enum rr_tpb_event e) { return events[e].system; }
-const char *rr_tpb_event_name(enum rr_tpb_event e) { return events[e].name; }
-const char *rr_tpb_field_name(enum rr_tpb_event e, unsigned s)
+const char *rr_tpb_system(enum rr_tp_event e) { return events[e].system; }
+const char *rr_tpb_event_name(enum rr_tp_event e) { return events[e].name; }
+const char *rr_tpb_field_name(enum rr_tp_event e, unsigned s)
 {
-	return s < RR_TPB_SLOTS ? events[e].field[s] : "";
+	return s < RR_TP_SLOTS ? events[e].field[s] : "";
 }
 
 struct rr_tpb {
 	struct rpcrdma_trace *skel;
-	struct bpf_link *links[RR_TPB_EVENTS];
+	struct bpf_link *links[RR_TP_EVENTS];
 };
 
 struct rr_tpb *rr_tpb_open(const struct rr_tpb_config *cfg,
-			   const bool present[RR_TPB_EVENTS], bool attach,
+			   const bool present[RR_TP_EVENTS], bool attach,
 			   char *msg, size_t msglen)
 {
 	struct rr_tpb *t = calloc(1, sizeof(*t));
@@ -52,7 +52,7 @@ struct rr_tpb *rr_tpb_open(const struct rr_tpb_config *cfg,
 		return NULL;
 	}
 	t->skel->rodata->config = *cfg;
-	for (int e = 0; e < RR_TPB_EVENTS; e++) {
+	for (int e = 0; e < RR_TP_EVENTS; e++) {
 		struct bpf_program *p =
 			bpf_object__find_program_by_name(t->skel->obj, events[e].name);
 		if (p && !present[e])
@@ -64,7 +64,7 @@ struct rr_tpb *rr_tpb_open(const struct rr_tpb_config *cfg,
 		rr_tpb_close(t);
 		return NULL;
 	}
-	for (int e = 0; attach && e < RR_TPB_EVENTS; e++) {
+	for (int e = 0; attach && e < RR_TP_EVENTS; e++) {
 		if (!present[e])
 			continue;
 		struct bpf_program *p =
@@ -87,7 +87,7 @@ void rr_tpb_close(struct rr_tpb *t)
 {
 	if (!t)
 		return;
-	for (int e = 0; e < RR_TPB_EVENTS; e++)
+	for (int e = 0; e < RR_TP_EVENTS; e++)
 		bpf_link__destroy(t->links[e]);
 	rpcrdma_trace__destroy(t->skel);
 	free(t);

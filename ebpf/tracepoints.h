@@ -15,15 +15,15 @@
 #include "rpcrdma_trace.h"
 
 /* Names of event e: its subsystem, its own, its field in slot s ("" none). */
-const char *rr_tpb_system(enum rr_tpb_event e);
-const char *rr_tpb_event_name(enum rr_tpb_event e);
-const char *rr_tpb_field_name(enum rr_tpb_event e, unsigned s);
+const char *rr_tpb_system(enum rr_tp_event e);
+const char *rr_tpb_event_name(enum rr_tp_event e);
+const char *rr_tpb_field_name(enum rr_tp_event e, unsigned s);
 
 struct rr_tpb;
 /* Loads the programs of the events present and, with attach, attaches
  * them; NULL with the reason (the verifier's, when it refused one) in msg. */
 struct rr_tpb *rr_tpb_open(const struct rr_tpb_config *cfg,
-			   const bool present[RR_TPB_EVENTS], bool attach,
+			   const bool present[RR_TP_EVENTS], bool attach,
 			   char *msg, size_t msglen);
 void rr_tpb_close(struct rr_tpb *t);
 

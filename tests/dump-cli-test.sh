@@ -34,7 +34,7 @@ printf 'not a capture\n' >"$work/text.pcap"
 expect "a file that is no capture" 2 "rpcrdma-dump: " -r "$work/text.pcap"
 expect "a filter that does not compile" 2 "filter 'udp port x'" -r "$sample" udp port x
 expect "an interface that does not exist" 2 "rpcrdma-dump: rr-no-such0" -i rr-no-such0
-expect "two sources" 1 "give one of" -r "$sample" -i lo
+expect "two sources" 1 "give one source" -r "$sample" -i lo
 # a file cut short: what it held, then the error and 2 (as tcpdump)
 head -c 50000 "$sample" >"$work/cut.pcap"
 expect "a file cut short mid-frame" 2 "truncated dump file" -q -r "$work/cut.pcap"
@@ -109,6 +109,23 @@ fi
 ok_if "--count: only the frames and messages, as many as tshark counts frames ($(cat "$work/count"))" \
 	test "$(cat "$work/count")" = "$(tshark -r "$sample" 2>/dev/null | wc -l) frames, $("$dump" -q --stats=json -r "$sample" 2>/dev/null |
 		jq '[.total.messages[][]] | add') RPC-over-RDMA messages"
+# the source options every tool takes alike (cli/live-source.c)
+editcap -t 1.5 "$sample" "$work/later.pcap" 2>/dev/null &&
+	mergecap -a -w "$work/paced.pcap" "$sample" "$work/later.pcap" 2>/dev/null
+if [ -s "$work/paced.pcap" ]; then
+	"$dump" -tt -r "$work/paced.pcap" >"$work/fast" 2>/dev/null
+	started=$(date +%s.%N)
+	"$dump" -tt --realtime -r "$work/paced.pcap" >"$work/paced" 2>/dev/null
+	took=$(awk -v a="$started" -v b="$(date +%s.%N)" 'BEGIN { printf "%.2f", b - a }')
+	ok_if "--realtime: the same lines as without it ($(wc -l <"$work/paced") lines)" \
+		eval "test -s '$work/paced' && cmp -s '$work/fast' '$work/paced'"
+	ok_if "--realtime: at the file's pace (1.5 s recorded, ${took} s taken)" \
+		awk -v t="$took" 'BEGIN { exit !(t >= 1.4) }'
+fi
+ok_if "--roce-port 4792: no RoCEv2 message found on 4791 ($("$dump" --count --roce-port 4792 -r "$sample" 2>/dev/null))" \
+	eval "\"$dump\" --count --roce-port 4792 -r '$sample' 2>/dev/null | grep -q ', 0 RPC-over-RDMA messages'"
+expect "a RoCE port beyond 65535" 1 "invalid RoCE port '65536'" --roce-port 65536 -r "$sample"
+expect "-t is a time stamp format, no source" 1 "give one source" -t
 expect "-s beyond 262144" 1 "invalid snapshot length" -s 300000 -i lo
 expect "-x three times" 1 "at most twice" -xxx -r "$sample"
 # -xx: every byte of the frame, as tshark -x shows them; -x from the IP header

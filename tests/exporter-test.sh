@@ -60,6 +60,23 @@ pids+=($!)
 check "--web.listen-address :PORT serves on every address (127.0.0.1 among them)" \
 	wait_http "http://127.0.0.1:$port/metrics"
 kill "${pids[-1]}" 2>/dev/null
+# the source options every tool takes alike: the RoCEv2 port names the
+# traffic for the decoder, so a sample on 4791 read as 4792 holds no message
+port=$(free_port)
+"$exporter" -r "$src/samples/rocev2-mixed.pcap" --roce-port 4792 -l "127.0.0.1:$port" \
+	>/dev/null 2>&1 &
+pids+=($!)
+wait_http "http://127.0.0.1:$port/metrics"
+for _ in $(seq 300); do # the replay's end: up to 30 s
+	curl -s "http://127.0.0.1:$port/metrics" >"$work/m-4792"
+	grep -q '^rpcrdma_exporter_replay_done 1' "$work/m-4792" && break
+	sleep 0.1
+done
+check "--roce-port 4792: no RPC-over-RDMA message in a capture on 4791" \
+	eval "grep -q '^rpcrdma_exporter_replay_done 1' '$work/m-4792' &&
+	      grep -q '^rpcrdma_messages_total{' '$work/m-4792' &&
+	      ! grep '^rpcrdma_messages_total{' '$work/m-4792' | grep -vq ' 0\$'"
+kill "${pids[-1]}" 2>/dev/null
 "$exporter" -r "$work/absent.pcap" 2>"$work/e3"
 check "a missing file: status 2 and its name" \
 	eval "test $? -eq 2 && grep -q absent.pcap '$work/e3'"

@@ -18,7 +18,7 @@
 #include "trace-bpf.h"
 #include "tracepoints.h"
 
-static void field_at(const struct rr_tpb_config *cfg, enum rr_tpb_event e,
+static void field_at(const struct rr_tpb_config *cfg, enum rr_tp_event e,
 		     unsigned slot, unsigned offset, unsigned size)
 {
 	char what[160];
@@ -33,55 +33,55 @@ static void field_at(const struct rr_tpb_config *cfg, enum rr_tpb_event e,
 
 /* Where a kernel puts the fields the programs read. */
 struct place {
-	enum rr_tpb_event e;
+	enum rr_tp_event e;
 	unsigned slot, offset, size;
 };
 
 /* Linux 6.1 and 6.12 alike (6.12 adds xprt_id to rpc_stats_latency, after
  * the fields read). */
 static const struct place linux_6[] = {
-	{ RR_TPB_MARSHAL, 0, 12, 4 },       /* client_id */
-	{ RR_TPB_MARSHAL, 2, 40, 4 },       /* wtype */
-	{ RR_TPB_MARSHAL, 3, 8, 4 },        /* task_id */
-	{ RR_TPB_REPLY, 1, 20, 4 },         /* credits */
-	{ RR_TPB_CHUNK_WRITE, 1, 24, 4 },   /* length */
-	{ RR_TPB_CHUNK_READ, 1, 28, 4 },    /* length, after pos */
-	{ RR_TPB_CONNECT, 1, 16, 4 },       /* addr: __data_loc */
-	{ RR_TPB_LATENCY, 3, 28, 4 },       /* procname: __data_loc */
-	{ RR_TPB_LATENCY, 4, 40, 8 },       /* rtt: unsigned long */
-	{ RR_TPB_LATENCY, 5, 8, 4 },        /* task_id */
-	{ RR_TPB_SVC_RQST, 0, 8, 4 },       /* cq_id */
-	{ RR_TPB_SVC_RQST, 1, 24, 4 },      /* proc */
-	{ RR_TPB_SVC_WSEG, 1, 24, 4 },      /* length */
-	{ RR_TPB_SVC_RQST, 3, 16, 4 },      /* xid */
-	{ RR_TPB_SVC_LATENCY, 0, 20, 4 },   /* xid, after the endpoints */
-	{ RR_TPB_SVC_LATENCY, 1, 24, 8 },   /* execute: unsigned long */
-	{ RR_TPB_SVC_LATENCY, 2, 32, 4 },   /* procedure: __data_loc */
-	{ RR_TPB_ERR_VERS, 1, 0, 0 },       /* no second slot */
+	{ RR_TP_MARSHAL, 0, 12, 4 },       /* client_id */
+	{ RR_TP_MARSHAL, 2, 40, 4 },       /* wtype */
+	{ RR_TP_MARSHAL, 3, 8, 4 },        /* task_id */
+	{ RR_TP_REPLY, 1, 20, 4 },         /* credits */
+	{ RR_TP_CHUNK_WRITE, 1, 24, 4 },   /* length */
+	{ RR_TP_CHUNK_READ, 1, 28, 4 },    /* length, after pos */
+	{ RR_TP_CONNECT, 1, 16, 4 },       /* addr: __data_loc */
+	{ RR_TP_LATENCY, 3, 28, 4 },       /* procname: __data_loc */
+	{ RR_TP_LATENCY, 4, 40, 8 },       /* rtt: unsigned long */
+	{ RR_TP_LATENCY, 5, 8, 4 },        /* task_id */
+	{ RR_TP_SVC_RQST, 0, 8, 4 },       /* cq_id */
+	{ RR_TP_SVC_RQST, 1, 24, 4 },      /* proc */
+	{ RR_TP_SVC_WSEG, 1, 24, 4 },      /* length */
+	{ RR_TP_SVC_RQST, 3, 16, 4 },      /* xid */
+	{ RR_TP_SVC_LATENCY, 0, 20, 4 },   /* xid, after the endpoints */
+	{ RR_TP_SVC_LATENCY, 1, 24, 8 },   /* execute: unsigned long */
+	{ RR_TP_SVC_LATENCY, 2, 32, 4 },   /* procedure: __data_loc */
+	{ RR_TP_ERR_VERS, 1, 0, 0 },       /* no second slot */
 };
 
 /* Linux 5.10: pointers before the fields in xprtrdma_reply and
  * xprtrdma_connect, no connection id in svcrdma_decode_wseg. */
 static const struct place linux_5_10[] = {
-	{ RR_TPB_MARSHAL, 0, 12, 4 },
-	{ RR_TPB_MARSHAL, 3, 8, 4 },
-	{ RR_TPB_REPLY, 0, 12, 4 },
-	{ RR_TPB_REPLY, 1, 36, 4 },         /* credits, after rep and req */
-	{ RR_TPB_CONNECT, 0, 16, 4 },       /* rc, after r_xprt */
-	{ RR_TPB_CONNECT, 1, 24, 4 },
-	{ RR_TPB_LATENCY, 4, 40, 8 },
-	{ RR_TPB_SVC_RQST, 0, 8, 4 },
-	{ RR_TPB_SVC_WSEG, 0, 0, 0 },       /* no cq_id: read as 0 */
-	{ RR_TPB_SVC_WSEG, 1, 12, 4 },
-	{ RR_TPB_SVC_RQST, 3, 16, 4 },
-	{ RR_TPB_SVC_LATENCY, 0, 8, 4 },    /* xid first: no endpoints yet */
-	{ RR_TPB_SVC_LATENCY, 1, 16, 8 },
-	{ RR_TPB_SVC_LATENCY, 2, 24, 4 },
+	{ RR_TP_MARSHAL, 0, 12, 4 },
+	{ RR_TP_MARSHAL, 3, 8, 4 },
+	{ RR_TP_REPLY, 0, 12, 4 },
+	{ RR_TP_REPLY, 1, 36, 4 },         /* credits, after rep and req */
+	{ RR_TP_CONNECT, 0, 16, 4 },       /* rc, after r_xprt */
+	{ RR_TP_CONNECT, 1, 24, 4 },
+	{ RR_TP_LATENCY, 4, 40, 8 },
+	{ RR_TP_SVC_RQST, 0, 8, 4 },
+	{ RR_TP_SVC_WSEG, 0, 0, 0 },       /* no cq_id: read as 0 */
+	{ RR_TP_SVC_WSEG, 1, 12, 4 },
+	{ RR_TP_SVC_RQST, 3, 16, 4 },
+	{ RR_TP_SVC_LATENCY, 0, 8, 4 },    /* xid first: no endpoints yet */
+	{ RR_TP_SVC_LATENCY, 1, 16, 8 },
+	{ RR_TP_SVC_LATENCY, 2, 24, 4 },
 };
 
 /* Events a kernel does not have (its programs are not loaded). */
-static const enum rr_tpb_event absent_5_10[] = {
-	RR_TPB_ERR_VERS, RR_TPB_ERR_CHUNK, RR_TPB_ERR_UNRECOGNIZED, RR_TPB_SVC_RSEG,
+static const enum rr_tp_event absent_5_10[] = {
+	RR_TP_ERR_VERS, RR_TP_ERR_CHUNK, RR_TP_ERR_UNRECOGNIZED, RR_TP_SVC_RSEG,
 };
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
@@ -89,7 +89,7 @@ static const struct kernel {
 	const char *dir;
 	const struct place *places;
 	unsigned nplaces;
-	const enum rr_tpb_event *absent;
+	const enum rr_tp_event *absent;
 	unsigned nabsent;
 } kernels[] = {
 	{ "linux-5.10", linux_5_10, N(linux_5_10), absent_5_10, N(absent_5_10) },
@@ -97,7 +97,7 @@ static const struct kernel {
 	{ "linux-6.12", linux_6, N(linux_6), NULL, 0 },
 };
 
-static bool absent(const struct kernel *k, enum rr_tpb_event e)
+static bool absent(const struct kernel *k, enum rr_tp_event e)
 {
 	for (unsigned i = 0; i < k->nabsent; i++)
 		if (k->absent[i] == e)
@@ -113,13 +113,13 @@ int main(int argc, char **argv)
 	}
 	char root[1024], msg[512];
 	struct rr_tpb_config cfg;
-	bool present[RR_TPB_EVENTS];
+	bool present[RR_TP_EVENTS];
 	for (unsigned k = 0; k < sizeof(kernels) / sizeof(kernels[0]); k++) {
 		snprintf(root, sizeof(root), "%s/%s", argv[1], kernels[k].dir);
 		check_ctx = kernels[k].dir;
 		CHECK(rr_trace_bpf_config(root, &cfg, present, msg, sizeof(msg)));
-		for (int e = 0; e < RR_TPB_EVENTS; e++)
-			CHECK(present[e] == !absent(&kernels[k], (enum rr_tpb_event)e));
+		for (int e = 0; e < RR_TP_EVENTS; e++)
+			CHECK(present[e] == !absent(&kernels[k], (enum rr_tp_event)e));
 		for (unsigned i = 0; i < kernels[k].nplaces; i++) {
 			const struct place *p = &kernels[k].places[i];
 			field_at(&cfg, p->e, p->slot, p->offset, p->size);

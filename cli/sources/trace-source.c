@@ -14,8 +14,15 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#define RR_TP_X_NAME(sym, name) [sym] = name,
-static const char *const event_names[RR_TP_EVENTS] = { RR_TP_EVENT_LIST(RR_TP_X_NAME) };
+static const struct {
+	const char *system, *name;
+	bool by_record;   /* read here, record by record, without BPF */
+} events[RR_TP_EVENTS] = {
+#define RR_TP_X_EVENT(sym, sys, name, by_record, f0, f1, f2, f3, f4, f5) \
+	[sym] = { sys, name, by_record },
+	RR_TP_EVENT_LIST(RR_TP_X_EVENT)
+#undef RR_TP_X_EVENT
+};
 
 #ifdef RR_HAVE_TRACEEVENT
 #include <traceevent/event-parse.h>
@@ -271,8 +278,10 @@ struct rr_trace *rr_trace_open(char *msg, size_t msglen)
 	}
 	unsigned found = 0;
 	for (int e = 0; e < RR_TP_EVENTS; e++) {
-		snprintf(path, sizeof(path), "%s/events/rpcrdma/%s/format", fs,
-			 event_names[e]);
+		if (!events[e].by_record)
+			continue;
+		snprintf(path, sizeof(path), "%s/events/%s/%s/format", fs,
+			 events[e].system, events[e].name);
 		char *text = slurp(path);
 		bool ok = text && rr_tp_parse_format(text, &t->layout[e]);
 		free(text);
@@ -289,7 +298,7 @@ struct rr_trace *rr_trace_open(char *msg, size_t msglen)
 					      -1, PERF_FLAG_FD_CLOEXEC);
 			if (fd < 0) {
 				snprintf(msg, msglen, "perf_event_open %s: %s%s",
-					 event_names[e], strerror(errno),
+					 events[e].name, strerror(errno),
 					 errno == EACCES || errno == EPERM ?
 						 " (needs CAP_PERFMON, or root)" : "");
 				rr_trace_close(t);
@@ -300,7 +309,7 @@ struct rr_trace *rr_trace_open(char *msg, size_t msglen)
 					  MAP_SHARED, fd, 0);
 			if (base == MAP_FAILED) {
 				close(fd);
-				snprintf(msg, msglen, "mmap %s: %s", event_names[e],
+				snprintf(msg, msglen, "mmap %s: %s", events[e].name,
 					 strerror(errno));
 				rr_trace_close(t);
 				return NULL;
@@ -385,14 +394,6 @@ const struct rr_tp_stats *rr_trace_stats(const struct rr_trace *t)
 const struct rr_tp_detail *rr_trace_detail(const struct rr_trace *t)
 {
 	return t->bpf ? &t->detail : NULL;
-}
-
-const char *rr_tp_chunk_type_str(unsigned v)
-{
-	static const char *const names[RR_TP_CHUNK_TYPES] = {
-		"inline", "pullup", "mapped", "read list", "*read list",
-		"write list", "reply chunk", "other" };
-	return names[v < RR_TP_CHUNK_TYPES ? v : RR_TP_CHUNK_TYPES - 1];
 }
 
 void rr_trace_close(struct rr_trace *t)

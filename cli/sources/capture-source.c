@@ -6,46 +6,45 @@
 #include <stdlib.h>
 #include <string.h>
 
-pcap_t *rr_source_open(const struct rr_source_opts *o)
+pcap_t *rr_source_open(const struct rr_source_opts *o, char *msg, size_t msglen)
 {
 	char errbuf[PCAP_ERRBUF_SIZE];
 	pcap_t *p;
+	msg[0] = '\0';
 	if (o->file) {
 		/* glibc's "m": stdio reads the file through mmap, sparing a
 		 * copy through the kernel for every buffer libpcap reads */
 		FILE *fp = strcmp(o->file, "-") ? fopen(o->file, "rbm") : stdin;
 		if (!fp) {
-			fprintf(stderr, "%s: %s: %s\n", o->prog, o->file,
-				strerror(errno));
+			snprintf(msg, msglen, "%s: %s", o->file, strerror(errno));
 			return NULL;
 		}
 		p = pcap_fopen_offline_with_tstamp_precision(fp,
 			o->nano ? PCAP_TSTAMP_PRECISION_NANO : PCAP_TSTAMP_PRECISION_MICRO,
 			errbuf);
 		if (!p) {
-			fprintf(stderr, "%s: %s: %s\n", o->prog, o->file, errbuf);
+			snprintf(msg, msglen, "%s: %s", o->file, errbuf);
 			fclose(fp);
 			return NULL;
 		}
 	} else {
 		p = pcap_create(o->iface, errbuf);
 		if (!p) {
-			fprintf(stderr, "%s: %s\n", o->prog, errbuf);
+			snprintf(msg, msglen, "%s", errbuf);
 			return NULL;
 		}
 		/* nanoseconds where the interface gives them; a capture
 		 * that cannot says so through pcap_get_tstamp_precision */
 		if (o->nano &&
 		    pcap_set_tstamp_precision(p, PCAP_TSTAMP_PRECISION_NANO) != 0)
-			fprintf(stderr, "%s: %s: no nanosecond time stamps here: "
-					"microseconds\n", o->prog, o->iface);
+			snprintf(msg, msglen, "%s: no nanosecond time stamps "
+				 "here: microseconds", o->iface);
 		if (pcap_set_snaplen(p, o->snaplen ? o->snaplen : 262144) || pcap_set_promisc(p, 1) ||
 		    pcap_set_timeout(p, 100) ||
 		    pcap_set_buffer_size(p, (int)(o->buffer_kib * 1024)) ||
 		    pcap_set_immediate_mode(p, o->immediate) ||
 		    pcap_activate(p) < 0) {
-			fprintf(stderr, "%s: %s: %s\n", o->prog, o->iface,
-				pcap_geterr(p));
+			snprintf(msg, msglen, "%s: %s", o->iface, pcap_geterr(p));
 			pcap_close(p);
 			return NULL;
 		}
@@ -54,8 +53,8 @@ pcap_t *rr_source_open(const struct rr_source_opts *o)
 		struct bpf_program prog;
 		if (pcap_compile(p, &prog, o->filter, 1, PCAP_NETMASK_UNKNOWN) < 0 ||
 		    pcap_setfilter(p, &prog) < 0) {
-			fprintf(stderr, "%s: filter '%s': %s\n", o->prog, o->filter,
-				pcap_geterr(p));
+			snprintf(msg, msglen, "filter '%s': %s", o->filter,
+				 pcap_geterr(p));
 			pcap_close(p);
 			return NULL;
 		}
@@ -109,39 +108,4 @@ bool rr_source_file_nano(const char *file)
 		     (m[0] == 0x4d && m[1] == 0x3c && m[2] == 0xb2 && m[3] == 0xa1));
 	fclose(fp);
 	return nano;
-}
-
-char *rr_join_args(int argc, char **argv, int from)
-{
-	if (from >= argc)
-		return NULL;
-	size_t len = 0;
-	for (int i = from; i < argc; i++)
-		len += strlen(argv[i]) + 1;
-	char *s = malloc(len);
-	if (!s)
-		return NULL;
-	s[0] = '\0';
-	for (int i = from; i < argc; i++) {
-		if (i > from)
-			strcat(s, " ");
-		strcat(s, argv[i]);
-	}
-	return s;
-}
-
-bool rr_number_arg(const char *prog, const char *what, const char *arg,
-		   double min, double max, bool fractions, double *out)
-{
-	char *end;
-	errno = 0;
-	/* whole numbers through strtoll: a double cannot hold every count */
-	double v = fractions ? strtod(arg, &end) : (double)strtoll(arg, &end, 10);
-	if (errno || *end || end == arg || v < min || v > max) {
-		fprintf(stderr, "%s: invalid %s '%s': %s number from %.15g to %.15g\n",
-			prog, what, arg, fractions ? "a" : "a whole", min, max);
-		return false;
-	}
-	*out = v;
-	return true;
 }

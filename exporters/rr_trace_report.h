@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * The kernel's view (trace-source.h) rendered: rpcrdma-top's text and JSON
+ * The kernel's view (rpcrdma_trace_view.h) rendered: rpcrdma-top's text and JSON
  * snapshots and rpcrdma-exporter's metrics, from the same totals and
  * per-connection detail.
  */
@@ -10,8 +10,11 @@
 #include <stdio.h>
 
 #include "rr_prom.h"
-#include "trace-source.h"
+#include "rpcrdma_trace_view.h"
 
+/* "inline", "pullup", "mapped", "read list", "*read list" (a Long Call),
+ * "write list", "reply chunk", as Linux 5.10 to 6.12 name them. */
+const char *rr_tp_chunk_type_str(unsigned t);
 /* A snapshot; rates over dt seconds since prev.  d NULL: totals only. */
 void rr_trace_report_text(FILE *out, const struct rr_tp_stats *s,
 			  const struct rr_tp_stats *prev,

@@ -10,12 +10,12 @@
 #define _DEFAULT_SOURCE /* pcap.h uses u_int and u_char */
 #endif
 #include <pcap/pcap.h>
-#include <stdio.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 struct rr_source_opts {
-	const char *prog;    /* names the messages */
 	const char *file;    /* a pcap or pcapng file ("-": stdin), or */
 	const char *iface;   /* a live interface */
 	const char *filter;  /* libpcap expression, or NULL */
@@ -31,22 +31,13 @@ struct rr_source_opts {
  * whether it could list them. */
 bool rr_source_list(FILE *out);
 
-/* The source opened, or NULL after saying why on stderr. */
-pcap_t *rr_source_open(const struct rr_source_opts *o);
+/* The source opened, or NULL and why in msg; opened, msg may hold a note
+ * (an interface without nanosecond stamps), else "". */
+pcap_t *rr_source_open(const struct rr_source_opts *o, char *msg, size_t msglen);
 /* A frame's time stamp in nanoseconds, whatever precision p delivers. */
 uint64_t rr_source_ts_ns(pcap_t *p, const struct pcap_pkthdr *h);
 /* Does the capture file hold nanosecond time stamps (a pcap file with the
  * nanosecond magic)?  False for pcapng, stdin and what cannot be read. */
 bool rr_source_file_nano(const char *file);
-
-/* argv[from..argc) joined by spaces (a filter expression, as tcpdump
- * takes it), or NULL when there is none or no memory. */
-char *rr_join_args(int argc, char **argv, int from);
-
-/* A command-line number for `what` from min to max, a whole one unless
- * fractions are allowed; false after saying on stderr, as prog, that arg
- * is not one. */
-bool rr_number_arg(const char *prog, const char *what, const char *arg,
-		   double min, double max, bool fractions, double *out);
 
 #endif

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* The kernel's view rendered (trace-report.h). */
-#include "trace-report.h"
+/* The kernel's view rendered (rr_trace_report.h). */
+#include "rr_trace_report.h"
 
 #include <ctype.h>
 #include <inttypes.h>
@@ -12,6 +12,14 @@
 #include <rpcrdma/dissect.h>
 
 #include "rr_json.h"
+
+const char *rr_tp_chunk_type_str(unsigned v)
+{
+	static const char *const names[RR_TP_CHUNK_TYPES] = {
+		"inline", "pullup", "mapped", "read list", "*read list",
+		"write list", "reply chunk", "other" };
+	return names[v < RR_TP_CHUNK_TYPES ? v : RR_TP_CHUNK_TYPES - 1];
+}
 
 static uint64_t in_flight(const struct rr_tp_client *c)
 {

@@ -65,16 +65,16 @@ struct rr_trace_bpf {
 };
 
 /* The events the totals need: without them the per-record path serves. */
-static bool required(enum rr_tpb_event e)
+static bool required(enum rr_tp_event e)
 {
-	return e == RR_TPB_MARSHAL || e == RR_TPB_REPLY;
+	return e == RR_TP_MARSHAL || e == RR_TP_REPLY;
 }
 
 bool rr_trace_bpf_config(const char *root, struct rr_tpb_config *cfg,
 			 bool *present, char *msg, size_t msglen)
 {
 	memset(cfg, 0, sizeof(*cfg));
-	for (int e = 0; e < RR_TPB_EVENTS; e++) {
+	for (int e = 0; e < RR_TP_EVENTS; e++) {
 		struct rr_tp_layout l;
 		present[e] = rr_tp_load(root, rr_tpb_system(e), rr_tpb_event_name(e), &l);
 		if (!present[e]) {
@@ -85,7 +85,7 @@ bool rr_trace_bpf_config(const char *root, struct rr_tpb_config *cfg,
 			}
 			continue;
 		}
-		for (unsigned s = 0; s < RR_TPB_SLOTS; s++) {
+		for (unsigned s = 0; s < RR_TP_SLOTS; s++) {
 			const char *name = rr_tpb_field_name(e, s);
 			unsigned off, size;
 			if (!name[0] || !rr_tp_place(&l, name, &off, &size))
@@ -105,7 +105,7 @@ struct rr_trace_bpf *rr_trace_bpf_open(const char *root, bool attach, char *msg,
 				       size_t msglen)
 {
 	struct rr_tpb_config cfg;
-	bool present[RR_TPB_EVENTS];
+	bool present[RR_TP_EVENTS];
 	if (!rr_trace_bpf_config(root, &cfg, present, msg, msglen))
 		return NULL;
 	struct rr_trace_bpf *b = calloc(1, sizeof(*b));

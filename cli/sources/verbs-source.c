@@ -10,10 +10,12 @@
  */
 #define _GNU_SOURCE
 #include "verbs-source.h"
+#include "source.h"
 
 #include <errno.h>
-#include <stdbool.h>
 #include <poll.h>
+#include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,6 +27,9 @@
 
 #define RECV_BUFS 512
 #define BUF_SIZE 16384
+
+struct rr_verbs;
+static void rr_verbs_close(struct rr_verbs *v);
 
 struct rr_verbs {
 	struct ibv_context *ctx;
@@ -38,7 +43,7 @@ struct rr_verbs {
 	int link;
 	uint64_t errors, exhausted;
 	unsigned posted;
-	rr_verbs_frame_fn fn;
+	rr_live_fn fn;
 	void *fnctx;
 };
 
@@ -97,7 +102,7 @@ static int post(struct rr_verbs *v, unsigned i)
 	return ibv_post_recv(v->qp, &wr, &bad);
 }
 
-struct rr_verbs *rr_verbs_open(const char *spec, rr_verbs_frame_fn fn,
+static struct rr_verbs *rr_verbs_open(const char *spec, rr_live_fn fn,
 			       void *fnctx, char *msg, size_t msglen)
 {
 	char name[64];
@@ -202,12 +207,12 @@ struct rr_verbs *rr_verbs_open(const char *spec, rr_verbs_frame_fn fn,
 	return v;
 }
 
-int rr_verbs_link(const struct rr_verbs *v)
+static int rr_verbs_link(const struct rr_verbs *v)
 {
 	return v->link;
 }
 
-int rr_verbs_poll(struct rr_verbs *v, int timeout_ms)
+static int rr_verbs_poll(struct rr_verbs *v, int timeout_ms)
 {
 	struct pollfd pfd = { v->ch->fd, POLLIN, 0 };
 	if (poll(&pfd, 1, timeout_ms) > 0) {
@@ -240,12 +245,12 @@ int rr_verbs_poll(struct rr_verbs *v, int timeout_ms)
 	return n < 0 ? -1 : got;
 }
 
-uint64_t rr_verbs_dropped(const struct rr_verbs *v)
+static uint64_t rr_verbs_dropped(const struct rr_verbs *v)
 {
 	return v->errors + v->exhausted;
 }
 
-void rr_verbs_close(struct rr_verbs *v)
+static void rr_verbs_close(struct rr_verbs *v)
 {
 	if (!v)
 		return;
@@ -269,6 +274,8 @@ void rr_verbs_close(struct rr_verbs *v)
 
 #else /* no rdma-core */
 
+struct rr_verbs;
+
 int rr_verbs_list(FILE *out)
 {
 	(void)out;
@@ -277,7 +284,7 @@ int rr_verbs_list(FILE *out)
 	return 0;
 }
 
-struct rr_verbs *rr_verbs_open(const char *spec, rr_verbs_frame_fn fn,
+static struct rr_verbs *rr_verbs_open(const char *spec, rr_live_fn fn,
 			       void *fnctx, char *msg, size_t msglen)
 {
 	(void)fn;
@@ -286,27 +293,85 @@ struct rr_verbs *rr_verbs_open(const char *spec, rr_verbs_frame_fn fn,
 	return NULL;
 }
 
-int rr_verbs_link(const struct rr_verbs *v)
+static int rr_verbs_link(const struct rr_verbs *v)
 {
 	(void)v;
 	return 1;
 }
 
-int rr_verbs_poll(struct rr_verbs *v, int timeout_ms)
+static int rr_verbs_poll(struct rr_verbs *v, int timeout_ms)
 {
 	(void)v;
 	(void)timeout_ms;
 	return -1;
 }
 
-uint64_t rr_verbs_dropped(const struct rr_verbs *v)
+static uint64_t rr_verbs_dropped(const struct rr_verbs *v)
 {
 	(void)v;
 	return 0;
 }
 
-void rr_verbs_close(struct rr_verbs *v)
+static void rr_verbs_close(struct rr_verbs *v)
 {
 	(void)v;
 }
 #endif
+
+/* The device as a source (source.h). */
+struct verbs_source {
+	struct rr_verbs *verbs;
+	volatile sig_atomic_t stop;
+};
+
+static void *verbs_source_open(const struct rr_live_opts *o, rr_live_fn fn,
+			       void *ctx, char *msg, size_t msglen)
+{
+	struct verbs_source *s = calloc(1, sizeof(*s));
+	if (!s) {
+		snprintf(msg, msglen, "out of memory");
+		return NULL;
+	}
+	/* msg says what was opened, or why nothing was */
+	s->verbs = rr_verbs_open(o->name, fn, ctx, msg, msglen);
+	if (!s->verbs) {
+		free(s);
+		return NULL;
+	}
+	return s;
+}
+
+static int verbs_source_link(const void *v)
+{
+	return rr_verbs_link(((const struct verbs_source *)v)->verbs);
+}
+
+static int verbs_source_poll(void *v, int timeout_ms)
+{
+	struct verbs_source *s = v;
+	return s->stop ? -1 : rr_verbs_poll(s->verbs, timeout_ms);
+}
+
+static uint64_t verbs_source_dropped(void *v)
+{
+	return rr_verbs_dropped(((struct verbs_source *)v)->verbs);
+}
+
+
+static void verbs_source_stop(void *v)
+{
+	((struct verbs_source *)v)->stop = 1;
+}
+
+static void verbs_source_close(void *v)
+{
+	struct verbs_source *s = v;
+	rr_verbs_close(s->verbs);
+	free(s);
+}
+
+const struct rr_source_ops rr_verbs_source = {
+	.open = verbs_source_open, .link = verbs_source_link,
+	.poll = verbs_source_poll, .dropped = verbs_source_dropped,
+	.stop = verbs_source_stop, .close = verbs_source_close,
+};

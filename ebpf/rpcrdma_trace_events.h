@@ -1,0 +1,37 @@
+/* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
+/*
+ * The kernel events the trace source follows, once for both of its paths:
+ * the BPF programs that add them up in the kernel (rpcrdma_trace.bpf.c)
+ * and, where those cannot load, the reading of each record through perf
+ * (cli/sources/trace-source.c).  Only macros: the BPF target, the loader
+ * and the tools include it alike.
+ *
+ * X(symbol, subsystem, event, read record by record, field slots 0..5;
+ * "" for none).  A field named "addr" is a string (__data_loc); the
+ * others are numbers.  The record-by-record path reads the events whose
+ * fourth column is 1: the totals of rr_tp_stats.
+ */
+#ifndef RPCRDMA_TRACE_EVENTS_H
+#define RPCRDMA_TRACE_EVENTS_H
+
+#define RR_TP_EVENT_LIST(X) \
+	X(RR_TP_MARSHAL, "rpcrdma", "xprtrdma_marshal", 1, "client_id", "rtype", "wtype", "task_id", "", "") \
+	X(RR_TP_REPLY, "rpcrdma", "xprtrdma_reply", 1, "client_id", "credits", "", "", "", "") \
+	X(RR_TP_CHUNK_READ, "rpcrdma", "xprtrdma_chunk_read", 1, "client_id", "length", "", "", "", "") \
+	X(RR_TP_CHUNK_WRITE, "rpcrdma", "xprtrdma_chunk_write", 1, "client_id", "length", "", "", "", "") \
+	X(RR_TP_CHUNK_REPLY, "rpcrdma", "xprtrdma_chunk_reply", 1, "client_id", "length", "", "", "", "") \
+	X(RR_TP_ERR_VERS, "rpcrdma", "xprtrdma_err_vers", 0, "client_id", "", "", "", "", "") \
+	X(RR_TP_ERR_CHUNK, "rpcrdma", "xprtrdma_err_chunk", 0, "client_id", "", "", "", "", "") \
+	X(RR_TP_ERR_UNRECOGNIZED, "rpcrdma", "xprtrdma_err_unrecognized", 0, "client_id", "", "", "", "", "") \
+	X(RR_TP_CONNECT, "rpcrdma", "xprtrdma_connect", 0, "rc", "addr", "port", "", "", "") \
+	X(RR_TP_DISCONNECT, "rpcrdma", "xprtrdma_disconnect", 0, "rc", "addr", "port", "", "", "") \
+	X(RR_TP_LATENCY, "sunrpc", "rpc_stats_latency", 0, "client_id", "version", "progname", "procname", "rtt", "task_id") \
+	X(RR_TP_SVC_RQST, "rpcrdma", "svcrdma_decode_rqst", 1, "cq_id", "proc", "credits", "xid", "", "") \
+	X(RR_TP_SVC_RSEG, "rpcrdma", "svcrdma_decode_rseg", 1, "cq_id", "length", "", "", "", "") \
+	X(RR_TP_SVC_WSEG, "rpcrdma", "svcrdma_decode_wseg", 1, "cq_id", "length", "", "", "", "") \
+	X(RR_TP_SVC_LATENCY, "sunrpc", "svc_stats_latency", 0, "xid", "execute", "procedure", "", "", "")
+#define RR_TP_X_ENUM(sym, sys, name, by_record, f0, f1, f2, f3, f4, f5) sym,
+enum rr_tp_event { RR_TP_EVENT_LIST(RR_TP_X_ENUM) RR_TP_EVENTS };
+#define RR_TP_SLOTS 6
+
+#endif

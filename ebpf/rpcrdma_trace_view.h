@@ -1,0 +1,81 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * The kernel's view, as the trace source hands it to its renderers
+ * (exporters/rr_trace_report.h): the totals the events add up to, and per
+ * connection what the BPF programs added up in the kernel.
+ */
+#ifndef RPCRDMA_TRACE_VIEW_H
+#define RPCRDMA_TRACE_VIEW_H
+
+#include <stdint.h>
+
+#include <rpcrdma/latency.h>
+
+#include "rpcrdma_trace_events.h"
+
+/* What the events followed (rpcrdma_trace_events.h) add up to. */
+struct rr_tp_stats {
+	uint64_t events[RR_TP_EVENTS];
+	/* client (xprtrdma) */
+	uint64_t calls, replies;
+	uint32_t credits;              /* the last grant a reply carried */
+	uint64_t read_segments, write_segments, reply_segments, segment_bytes;
+	/* server (svcrdma) */
+	uint64_t requests, requests_by_proc[5];
+	uint32_t requested_credits;    /* the last a request carried */
+	uint64_t server_read_segments, server_write_segments, server_segment_bytes;
+};
+
+/*
+ * Per connection, when BPF programs add the events up in the kernel
+ * (ebpf/rpcrdma_trace.bpf.c); without them only the totals above exist.
+ */
+#define RR_TP_CHUNK_TYPES 8
+struct rr_tp_client {              /* an rpc_clnt of xprtrdma */
+	uint32_t id;               /* its client_id, as the events print it */
+	char peer[64];             /* "addr:port" of its transport, "" unknown */
+	uint64_t calls, replies;
+	uint64_t read_segments, write_segments, reply_segments;
+	uint64_t read_bytes, write_bytes, reply_bytes;
+	/* calls by how the call was sent (rtype) and the reply asked (wtype):
+	 * enum rpcrdma_chunktype, rr_tp_chunk_type_str (rr_trace_report.h) */
+	uint64_t rtype[RR_TP_CHUNK_TYPES], wtype[RR_TP_CHUNK_TYPES];
+	uint64_t rdma_errors, unrecognized;
+	uint32_t credits, credits_max;
+	struct rr_latency latency; /* its procedures' together */
+};
+struct rr_tp_proc {
+	uint32_t client_id, version;
+	char program[16], procedure[24];
+	uint64_t calls;            /* RPC tasks completed, answered or not */
+	struct rr_latency latency; /* the kernel's round trip (rtt) of those
+				    * answered */
+};
+struct rr_tp_server {              /* an svcrdma connection */
+	uint32_t cq_id;            /* its receive completion queue's id */
+	uint64_t requests, by_proc[5];
+	uint64_t read_segments, write_segments, segment_bytes;
+	uint32_t credits, credits_max;
+	uint64_t calls;            /* RPC calls served (its procedures') */
+	struct rr_latency latency; /* its procedures' together */
+};
+struct rr_tp_peer {
+	char addr[48], port[8];
+	uint64_t connects, connect_failures, disconnects;
+};
+struct rr_tp_detail {
+	unsigned nclients, nprocs, nservers, nserver_procs, npeers; /* sorted */
+	unsigned cap_clients, cap_procs, cap_servers, cap_server_procs,
+		cap_peers; /* allocated */
+	struct rr_tp_client *clients;
+	struct rr_tp_proc *procs;
+	struct rr_tp_server *servers;
+	/* procedures served over each svcrdma connection: client_id is its
+	 * cq_id, no program or version (the kernel's event names the
+	 * procedure only), every call answered, and as latency the server's
+	 * time from receiving the call to sending its reply (execute) */
+	struct rr_tp_proc *server_procs;
+	struct rr_tp_peer *peers;
+};
+
+#endif
