@@ -33,6 +33,8 @@
 
 #include "rr_json.h"
 #include "command-line.h"
+#include "exporter-web.h"
+#include "web-config.h"
 #include "live-source.h"
 #include "stop-signals.h"
 #include "version.h"
@@ -56,6 +58,7 @@ enum { EXIT_USAGE = 1, EXIT_INPUT = 2 };
 struct opts {
 	struct rr_live_opts src;
 	const char *listen, *mountstats, *svc_rdma;
+	const char *web_config;        /* --web.config.file: TLS, users */
 	long max_series;
 	bool tracepoints;
 };
@@ -68,6 +71,8 @@ struct exporter {
 	uint64_t scrapes;
 	bool replay_done;
 	struct ifaddrs *ifaddrs;       /* for the "local" end of connections */
+	struct rr_web *web;
+	time_t web_looked;             /* when the web config was last looked at */
 };
 
 static struct rr_live *live;
@@ -77,7 +82,7 @@ static void usage(FILE *to)
 	fprintf(to,
 		"usage: rpcrdma-exporter (-e IFACE | -i IFACE [-B KIB] | -r FILE [--realtime] |\n"
 		"                        --rdma DEV[:PORT] | -t) [--roce-port PORT]\n"
-		"                        [--iwarp-port PORT] [-l ADDR:PORT]\n"
+		"                        [--iwarp-port PORT] [-l ADDR:PORT] [--web.config.file FILE]\n"
 		"                        [--max-connection-series N] [--mountstats FILE]\n"
 		"                        [--svc-rdma DIR] [expression]\n"
 		"       rpcrdma-exporter -V | --version\n");
@@ -86,6 +91,10 @@ static void usage(FILE *to)
 		"  -l, --web.listen-address ADDR:PORT\n"
 		"               serve HTTP there (default 127.0.0.1:%d; :PORT\n"
 		"               every IPv4 address, [V6ADDR]:PORT, PORT on 127.0.0.1)\n"
+		"  --web.config.file FILE\n"
+		"               TLS, client certificates, basic authentication and\n"
+		"               headers, in the file format of Prometheus's exporter-\n"
+		"               toolkit; read again when it changes\n"
 		"  --max-connection-series N\n"
 		"               connections with series of their own (default 100);\n"
 		"               the others are summed in one \"other\" series\n"
@@ -99,11 +108,12 @@ static void usage(FILE *to)
 
 static int parse_args(int argc, char **argv, struct opts *o)
 {
-	enum { O_SERIES = 256, O_MOUNTSTATS, O_SVC };
+	enum { O_SERIES = 256, O_MOUNTSTATS, O_SVC, O_WEB_CONFIG };
 	static const struct option longs[] = {
 		RR_LIVE_LONG_OPTIONS,
 		/* node_exporter's spelling */
 		{ "web.listen-address", required_argument, NULL, 'l' },
+		{ "web.config.file", required_argument, NULL, O_WEB_CONFIG },
 		{ "max-connection-series", required_argument, NULL, O_SERIES },
 		{ "mountstats", required_argument, NULL, O_MOUNTSTATS },
 		{ "svc-rdma", required_argument, NULL, O_SVC },
@@ -133,6 +143,9 @@ static int parse_args(int argc, char **argv, struct opts *o)
 					   optarg, 0, 1000000, false, &v))
 				return -1;
 			o->max_series = (long)v;
+			break;
+		case O_WEB_CONFIG:
+			o->web_config = optarg;
 			break;
 		case O_MOUNTSTATS:
 			o->mountstats = optarg;
@@ -345,40 +358,16 @@ static const char index_page[] =
 	"<li><a href=\"/stats.json\">/stats.json</a>: the same statistics as "
 	"<code>rpcrdma-dump --stats=json</code></li></ul>\n</body></html>\n";
 
-static enum MHD_Result answer(void *cls, struct MHD_Connection *conn,
-			      const char *url, const char *method,
-			      const char *version, const char *upload_data,
-			      size_t *upload_size, void **state)
+/* The exporter's pages, for a GET or HEAD let in (exporter-web.c). */
+static struct MHD_Response *page(void *ctx, struct MHD_Connection *conn,
+				 const char *url, unsigned *status)
 {
-	(void)version;
-	(void)upload_data;
-	struct exporter *e = cls;
-	if (!*state) {
-		/* the headers first; a body, if any, is not wanted */
-		*state = conn;
-		return MHD_YES;
-	}
-	if (*upload_size) {
-		*upload_size = 0;
-		return MHD_YES;
-	}
+	struct exporter *e = ctx;
 	struct MHD_Response *r = NULL;
-	unsigned status = MHD_HTTP_OK;
-	if (strcmp(method, "GET") && strcmp(method, "HEAD")) {
-		static char msg[] = "only GET and HEAD\n";
-		status = MHD_HTTP_METHOD_NOT_ALLOWED;
-		r = MHD_create_response_from_buffer(sizeof(msg) - 1, msg,
-						    MHD_RESPMEM_PERSISTENT);
-		if (r)
-			MHD_add_response_header(r, MHD_HTTP_HEADER_ALLOW, "GET, HEAD");
-	} else if (!strcmp(url, "/metrics")) {
+	if (!strcmp(url, "/metrics")) {
 		r = metrics(e, conn);
-		if (!r)
-			status = MHD_HTTP_INTERNAL_SERVER_ERROR;
 	} else if (!strcmp(url, "/stats.json")) {
 		r = stats_json(e, conn);
-		if (!r)
-			status = MHD_HTTP_INTERNAL_SERVER_ERROR;
 	} else if (!strcmp(url, "/")) {
 		r = MHD_create_response_from_buffer(sizeof(index_page) - 1,
 						    (void *)index_page,
@@ -388,19 +377,29 @@ static enum MHD_Result answer(void *cls, struct MHD_Connection *conn,
 						"text/html; charset=utf-8");
 	} else {
 		static char msg[] = "not found: try /metrics, /stats.json or /\n";
-		status = MHD_HTTP_NOT_FOUND;
+		*status = MHD_HTTP_NOT_FOUND;
 		r = MHD_create_response_from_buffer(sizeof(msg) - 1, msg,
 						    MHD_RESPMEM_PERSISTENT);
 	}
-	if (!r) {
-		static char msg[] = "out of memory\n";
-		status = MHD_HTTP_INTERNAL_SERVER_ERROR;
-		r = MHD_create_response_from_buffer(sizeof(msg) - 1, msg,
-						    MHD_RESPMEM_PERSISTENT);
-	}
-	enum MHD_Result ok = MHD_queue_response(conn, status, r);
-	MHD_destroy_response(r);
-	return ok;
+	return r;
+}
+
+/* Once a second: the web configuration read again if it changed. */
+static void look_at_web_config(struct exporter *e)
+{
+	if (!e->o.web_config)
+		return;
+	time_t now = time(NULL);
+	if (now == e->web_looked)
+		return;
+	e->web_looked = now;
+	char err[512];
+	if (rr_web_reload(e->web, err, sizeof(err)))
+		fprintf(stderr, "rpcrdma-exporter: %s read again: serving with it\n",
+			e->o.web_config);
+	else if (err[0])
+		fprintf(stderr, "rpcrdma-exporter: --web.config.file: %s; serving "
+				"with the previous one\n", err);
 }
 
 static void on_frame(void *ctx, uint64_t ts, const uint8_t *data,
@@ -418,6 +417,7 @@ static void run_capture(struct exporter *e)
 {
 	uint64_t dropped_seen = 0;
 	while (!rr_stopping && rr_live_poll(live, 100) >= 0) {
+		look_at_web_config(e);
 		/* the source's drops, as they grow */
 		uint64_t dropped = rr_live_dropped(live);
 		if (dropped > dropped_seen) {
@@ -442,6 +442,16 @@ int main(int argc, char **argv)
 				"or PORT, not '%s'\n", e.o.listen);
 		usage(stderr);
 		return EXIT_USAGE;
+	}
+	if (e.o.web_config) {
+		/* a bad file stops the start, naming the key, before any capture */
+		struct rr_web_config wc;
+		char why[512];
+		if (!rr_web_config_load(e.o.web_config, &wc, why, sizeof(why))) {
+			fprintf(stderr, "rpcrdma-exporter: --web.config.file: %s\n", why);
+			return EXIT_USAGE;
+		}
+		rr_web_config_free(&wc);
 	}
 	struct rr_config cfg;
 	rr_config_init(&cfg);
@@ -478,29 +488,20 @@ int main(int argc, char **argv)
 	pthread_mutex_init(&e.lock, NULL);
 	if (e.o.src.kind != RR_LIVE_FILE && getifaddrs(&e.ifaddrs) != 0)
 		e.ifaddrs = NULL;
-	unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL |
-			 MHD_USE_ERROR_LOG;
-	if (addr.ss_family == AF_INET6)
-		flags |= MHD_USE_IPv6;
 	uint16_t port = ntohs(addr.ss_family == AF_INET ?
 				      ((struct sockaddr_in *)&addr)->sin_port :
 				      ((struct sockaddr_in6 *)&addr)->sin6_port);
-	/* bounded: a few threads, a cap on connections, and a timeout so that
-	 * slow or broken clients cannot hold the exporter */
-	struct MHD_Daemon *d = MHD_start_daemon(
-		flags, port, NULL, NULL, answer, &e,
-		MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&addr,
-		MHD_OPTION_THREAD_POOL_SIZE, 4u,
-		MHD_OPTION_CONNECTION_LIMIT, 512u,
-		MHD_OPTION_CONNECTION_TIMEOUT, 10u,
-		MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)65536,
-		MHD_OPTION_END);
-	if (!d) {
-		fprintf(stderr, "rpcrdma-exporter: cannot serve HTTP on %s: %s\n",
-			e.o.listen ? e.o.listen : "the default address",
-			strerror(errno));
+	char why[512];
+	e.web = rr_web_start(&addr, e.o.web_config, page, &e, why, sizeof(why));
+	if (!e.web) {
+		if (e.o.web_config)
+			fprintf(stderr, "rpcrdma-exporter: --web.config.file: %s\n", why);
+		else
+			fprintf(stderr, "rpcrdma-exporter: cannot serve HTTP on %s: %s\n",
+				e.o.listen ? e.o.listen : "the default address", why);
 		rr_live_close(live);
-		return EXIT_INPUT;
+		/* an address it cannot listen on is the command line's (1) */
+		return EXIT_USAGE;
 	}
 	char shown[INET6_ADDRSTRLEN];
 	inet_ntop(addr.ss_family,
@@ -510,8 +511,8 @@ int main(int argc, char **argv)
 		  shown, sizeof(shown));
 	static const char *const kinds[] = { "file", "interface", "eBPF on",
 					     "RDMA device" };
-	fprintf(stderr, "rpcrdma-exporter: serving http://%s%s%s:%u/metrics from %s %s\n",
-		addr.ss_family == AF_INET6 ? "[" : "", shown,
+	fprintf(stderr, "rpcrdma-exporter: serving %s://%s%s%s:%u/metrics from %s %s\n",
+		rr_web_tls(e.web) ? "https" : "http", addr.ss_family == AF_INET6 ? "[" : "", shown,
 		addr.ss_family == AF_INET6 ? "]" : "", port,
 		e.trace ? "the kernel's" : kinds[e.o.src.kind],
 		e.trace ? "tracepoints" : e.o.src.name);
@@ -522,6 +523,7 @@ int main(int argc, char **argv)
 			pthread_mutex_lock(&e.lock);
 			rr_trace_poll(e.trace, 0); /* the maps are read at each scrape */
 			pthread_mutex_unlock(&e.lock);
+			look_at_web_config(&e);
 			struct timespec nap = { 0, 100000000 };
 			nanosleep(&nap, NULL);
 		}
@@ -539,12 +541,13 @@ int main(int argc, char **argv)
 		fprintf(stderr, "rpcrdma-exporter: %s replayed (%" PRIu64
 				" frames); serving until stopped\n", e.o.src.name, frames);
 		while (!rr_stopping) {
+			look_at_web_config(&e);
 			struct timespec nap = { 0, 200000000 };
 			nanosleep(&nap, NULL);
 		}
 	}
 	fprintf(stderr, "rpcrdma-exporter: stopping\n");
-	MHD_stop_daemon(d);
+	rr_web_stop(e.web);
 	rr_live_close(live);
 	live = NULL;
 	rr_trace_close(e.trace);

@@ -44,7 +44,7 @@ _rpcrdma_tools()
 		[[ $prev == "$v" ]] && return
 	done
 	case $prev in
-	-r | -w | --mountstats | -o | --output)
+	-r | -w | --mountstats | --web.config.file | -o | --output)
 		_filedir
 		return
 		;;
