@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include <gnutls/gnutls.h>
+#include <systemd/sd-daemon.h>
 
 #include "web-config.h"
 
@@ -35,6 +36,9 @@ struct rr_web {
 	struct stat seen;           /* the file as last read */
 	rr_web_page_fn page;
 	void *ctx;
+	unsigned max_requests;
+	unsigned in_flight;         /* pages being made (atomic) */
+	bool from_systemd;          /* the socket is the one systemd passed */
 	struct generation *live;
 };
 
@@ -154,6 +158,17 @@ static bool session_let_in(struct generation *g, struct MHD_Connection *conn)
 	return false;
 }
 
+/* A page may be made: fewer than max_requests are being made. */
+static bool page_begins(struct rr_web *w)
+{
+	unsigned n = __atomic_add_fetch(&w->in_flight, 1, __ATOMIC_RELAXED);
+	if (w->max_requests && n > w->max_requests) {
+		__atomic_sub_fetch(&w->in_flight, 1, __ATOMIC_RELAXED);
+		return false;
+	}
+	return true;
+}
+
 static enum MHD_Result handle(void *cls, struct MHD_Connection *conn,
 			      const char *url, const char *method,
 			      const char *version, const char *upload_data,
@@ -187,8 +202,14 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *conn,
 						    MHD_RESPMEM_PERSISTENT);
 		if (r)
 			MHD_add_response_header(r, MHD_HTTP_HEADER_ALLOW, "GET, HEAD");
+	} else if (!page_begins(g->web)) {
+		static char msg[] = "too many requests at once (--web.max-requests)\n";
+		status = MHD_HTTP_SERVICE_UNAVAILABLE;
+		r = MHD_create_response_from_buffer(sizeof(msg) - 1, msg,
+						    MHD_RESPMEM_PERSISTENT);
 	} else {
 		r = g->web->page(g->web->ctx, conn, url, &status);
+		__atomic_sub_fetch(&g->web->in_flight, 1, __ATOMIC_RELAXED);
 	}
 	if (!r) {
 		static char msg[] = "out of memory\n";
@@ -305,20 +326,55 @@ static int family_of(const struct rr_web *w)
 								    : AF_INET;
 }
 
-struct rr_web *rr_web_start(const struct sockaddr_storage *addr,
-			    const char *config_path, rr_web_page_fn page,
+/* The socket systemd passed: exactly one, a listening TCP one. */
+static int systemd_socket(char *err, size_t errlen)
+{
+	int n = sd_listen_fds(1);
+	if (n != 1) {
+		snprintf(err, errlen, "--web.systemd-socket: %s", n < 0 ? strerror(-n) :
+			 n == 0 ? "systemd passed no socket (start the .socket unit)" :
+			 "systemd passed more than one socket");
+		return -1;
+	}
+	if (sd_is_socket(SD_LISTEN_FDS_START, AF_UNSPEC, SOCK_STREAM, 1) <= 0) {
+		snprintf(err, errlen, "--web.systemd-socket: the socket systemd "
+			 "passed is not a listening stream socket");
+		return -1;
+	}
+	return SD_LISTEN_FDS_START;
+}
+
+/* A socket listening on addr. */
+static int listen_on(const struct sockaddr_storage *addr, char *err, size_t errlen)
+{
+	socklen_t len = addr->ss_family == AF_INET6 ? sizeof(struct sockaddr_in6)
+						     : sizeof(struct sockaddr_in);
+	int one = 1;
+	int fd = socket(addr->ss_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (fd < 0 ||
+	    setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one)) != 0 ||
+	    bind(fd, (const struct sockaddr *)addr, len) != 0 || listen(fd, 128) != 0) {
+		snprintf(err, errlen, "%s", strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+struct rr_web *rr_web_start(const struct rr_web_opts *o, rr_web_page_fn page,
 			    void *ctx, char *err, size_t errlen)
 {
 	struct rr_web_config cfg;
 	memset(&cfg, 0, sizeof(cfg));
 	struct stat seen;
 	memset(&seen, 0, sizeof(seen));
-	if (config_path) {
-		if (stat(config_path, &seen) != 0) {
-			snprintf(err, errlen, "%s: %s", config_path, strerror(errno));
+	if (o->config_path) {
+		if (stat(o->config_path, &seen) != 0) {
+			snprintf(err, errlen, "%s: %s", o->config_path, strerror(errno));
 			return NULL;
 		}
-		if (!rr_web_config_load(config_path, &cfg, err, errlen))
+		if (!rr_web_config_load(o->config_path, &cfg, err, errlen))
 			return NULL;
 	}
 	struct rr_web *w = calloc(1, sizeof(*w));
@@ -327,28 +383,23 @@ struct rr_web *rr_web_start(const struct sockaddr_storage *addr,
 		snprintf(err, errlen, "out of memory");
 		return NULL;
 	}
-	w->path = config_path;
+	w->path = o->config_path;
 	w->seen = seen;
 	w->page = page;
 	w->ctx = ctx;
-	socklen_t len = addr->ss_family == AF_INET6 ? sizeof(struct sockaddr_in6)
-						     : sizeof(struct sockaddr_in);
-	int one = 1;
-	w->fd = socket(addr->ss_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
-	if (w->fd < 0 ||
-	    setsockopt(w->fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one)) != 0 ||
-	    bind(w->fd, (const struct sockaddr *)addr, len) != 0 ||
-	    listen(w->fd, 128) != 0) {
-		snprintf(err, errlen, "%s", strerror(errno));
+	w->max_requests = o->max_requests;
+	/* a service that a .socket unit started serves on its socket even
+	 * without --web.systemd-socket: the address is the unit's then */
+	w->from_systemd = o->systemd_socket || sd_listen_fds(0) > 0;
+	w->fd = w->from_systemd ? systemd_socket(err, errlen)
+				: listen_on(o->addr, err, errlen);
+	if (w->fd >= 0)
+		w->live = serve(w, &cfg, family_of(w), err, errlen);
+	else
+		rr_web_config_free(&cfg);
+	if (!w->live) {
 		if (w->fd >= 0)
 			close(w->fd);
-		rr_web_config_free(&cfg);
-		free(w);
-		return NULL;
-	}
-	w->live = serve(w, &cfg, addr->ss_family, err, errlen);
-	if (!w->live) {
-		close(w->fd);
 		free(w);
 		return NULL;
 	}
@@ -358,6 +409,11 @@ struct rr_web *rr_web_start(const struct sockaddr_storage *addr,
 bool rr_web_tls(const struct rr_web *w)
 {
 	return w->live->cfg.tls;
+}
+
+bool rr_web_systemd_socket(const struct rr_web *w)
+{
+	return w->from_systemd;
 }
 
 bool rr_web_reload(struct rr_web *w, char *err, size_t errlen)

@@ -27,13 +27,25 @@ typedef struct MHD_Response *(*rr_web_page_fn)(void *ctx,
 
 struct rr_web;
 
-/* Serves on addr, with config_path's security (NULL: plain HTTP to
- * anyone); NULL with why in err. */
-struct rr_web *rr_web_start(const struct sockaddr_storage *addr,
-			    const char *config_path, rr_web_page_fn page,
+struct rr_web_opts {
+	const struct sockaddr_storage *addr; /* where to listen, unless */
+	/* the socket systemd passes (socket activation): asked for, or
+	 * taken when systemd passes one */
+	bool systemd_socket;
+	const char *config_path; /* --web.config.file; NULL: plain HTTP to anyone */
+	/* pages served at once at most, node_exporter's --web.max-requests;
+	 * past them 503; 0: no limit */
+	unsigned max_requests;
+};
+
+/* Serves as o says; NULL with why in err. */
+struct rr_web *rr_web_start(const struct rr_web_opts *o, rr_web_page_fn page,
 			    void *ctx, char *err, size_t errlen);
 /* Whether it serves over TLS. */
 bool rr_web_tls(const struct rr_web *w);
+/* Whether it serves on the socket systemd passed (asked, or started by a
+ * .socket unit). */
+bool rr_web_systemd_socket(const struct rr_web *w);
 /* Reads the file again if it changed since: true when a new server took
  * over; false when nothing changed or (with why in err) the file is bad
  * and the running server stays. */

@@ -10,10 +10,9 @@
  * /proc/self/mountstats and /proc/sys/sunrpc/svc_rdma are added when the
  * files exist.
  */
-#define _DEFAULT_SOURCE /* pcap.h uses u_int and u_char */
+#define _GNU_SOURCE /* asprintf; pcap.h uses u_int and u_char */
 #include <arpa/inet.h>
 #include <errno.h>
-#include <getopt.h>
 #include <ifaddrs.h>
 #include <inttypes.h>
 #include <microhttpd.h>
@@ -32,15 +31,12 @@
 #include <rpcrdma/version.h>
 
 #include "rr_json.h"
-#include "command-line.h"
+#include "capabilities.h"
 #include "exporter-web.h"
+#include "exporter.h"
 #include "web-config.h"
 #include "live-source.h"
 #include "stop-signals.h"
-#include "version.h"
-#ifdef RR_HAVE_EBPF
-#include "rr_ebpf.h"
-#endif
 #include "rr_trace_report.h"
 #include "trace-source.h"
 #include "verbs-source.h"
@@ -48,20 +44,6 @@
 #include "rr_kernel.h"
 #include "rr_process.h"
 #include "rr_prom.h"
-
-/* Free in Prometheus' list of exporter ports when chosen (9100-9999 is
- * taken); README says so. */
-#define DEFAULT_PORT 10186
-
-enum { EXIT_USAGE = 1, EXIT_INPUT = 2 };
-
-struct opts {
-	struct rr_live_opts src;
-	const char *listen, *mountstats, *svc_rdma;
-	const char *web_config;        /* --web.config.file: TLS, users */
-	long max_series;
-	bool tracepoints;
-};
 
 struct exporter {
 	struct opts o;
@@ -73,116 +55,10 @@ struct exporter {
 	struct ifaddrs *ifaddrs;       /* for the "local" end of connections */
 	struct rr_web *web;
 	time_t web_looked;             /* when the web config was last looked at */
+	char *index_page;              /* / : links to the pages */
 };
 
 static struct rr_live *live;
-
-static void usage(FILE *to)
-{
-	fprintf(to,
-		"usage: rpcrdma-exporter (-e IFACE | -i IFACE [-B KIB] | -r FILE [--realtime] |\n"
-		"                        --rdma DEV[:PORT] | -t) [--roce-port PORT]\n"
-		"                        [--iwarp-port PORT] [-l ADDR:PORT] [--web.config.file FILE]\n"
-		"                        [--max-connection-series N] [--mountstats FILE]\n"
-		"                        [--svc-rdma DIR] [expression]\n"
-		"       rpcrdma-exporter -V | --version\n");
-	rr_live_usage(to, true);
-	fprintf(to,
-		"  -l, --web.listen-address ADDR:PORT\n"
-		"               serve HTTP there (default 127.0.0.1:%d; :PORT\n"
-		"               every IPv4 address, [V6ADDR]:PORT, PORT on 127.0.0.1)\n"
-		"  --web.config.file FILE\n"
-		"               TLS, client certificates, basic authentication and\n"
-		"               headers, in the file format of Prometheus's exporter-\n"
-		"               toolkit; read again when it changes\n"
-		"  --max-connection-series N\n"
-		"               connections with series of their own (default 100);\n"
-		"               the others are summed in one \"other\" series\n"
-		"  --mountstats FILE   (default /proc/self/mountstats)\n"
-		"  --svc-rdma DIR      (default /proc/sys/sunrpc/svc_rdma)\n"
-		"  expression   a libpcap filter (-i, -r)\n"
-		"Serves /metrics (Prometheus text 0.0.4, or OpenMetrics 1.0 when\n"
-		"asked), /stats.json and /.\n",
-		DEFAULT_PORT);
-}
-
-static int parse_args(int argc, char **argv, struct opts *o)
-{
-	enum { O_SERIES = 256, O_MOUNTSTATS, O_SVC, O_WEB_CONFIG };
-	static const struct option longs[] = {
-		RR_LIVE_LONG_OPTIONS,
-		/* node_exporter's spelling */
-		{ "web.listen-address", required_argument, NULL, 'l' },
-		{ "web.config.file", required_argument, NULL, O_WEB_CONFIG },
-		{ "max-connection-series", required_argument, NULL, O_SERIES },
-		{ "mountstats", required_argument, NULL, O_MOUNTSTATS },
-		{ "svc-rdma", required_argument, NULL, O_SVC },
-		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, 'V' },
-		{ NULL, 0, NULL, 0 },
-	};
-	*o = (struct opts){ .max_series = 100,
-			    .mountstats = "/proc/self/mountstats",
-			    .svc_rdma = "/proc/sys/sunrpc/svc_rdma" };
-	rr_live_opts_init(&o->src, "rpcrdma-exporter");
-	int c, sources = 0;
-	double v;
-	while ((c = getopt_long(argc, argv, RR_LIVE_SHORT_OPTIONS "l:hV", longs, NULL)) != -1) {
-		int taken = rr_live_option(&o->src, c, optarg, &o->tracepoints,
-					   &sources);
-		if (taken < 0)
-			return -1;
-		if (taken)
-			continue;
-		switch (c) {
-		case 'l':
-			o->listen = optarg;
-			break;
-		case O_SERIES:
-			if (!rr_number_arg("rpcrdma-exporter", "--max-connection-series",
-					   optarg, 0, 1000000, false, &v))
-				return -1;
-			o->max_series = (long)v;
-			break;
-		case O_WEB_CONFIG:
-			o->web_config = optarg;
-			break;
-		case O_MOUNTSTATS:
-			o->mountstats = optarg;
-			break;
-		case O_SVC:
-			o->svc_rdma = optarg;
-			break;
-		case 'h':
-			usage(stdout);
-			exit(0);
-		case 'V': {
-			char mhd[48];
-			snprintf(mhd, sizeof(mhd), "libmicrohttpd %s", MHD_get_version());
-			const char *extra[] = { rr_json_library_version(), mhd,
-#ifdef RR_HAVE_EBPF
-						rr_ebpf_library_version(),
-#endif
-						NULL };
-			rr_print_version("rpcrdma-exporter", extra);
-			exit(0);
-		}
-		default:
-			return -1;
-		}
-	}
-	if (!rr_live_one_source(&o->src, sources, true))
-		return -1;
-	if (optind < argc && o->src.kind == RR_LIVE_EBPF) {
-		fprintf(stderr, "rpcrdma-exporter: a filter expression needs -i or "
-				"-r (the eBPF program matches by port)\n");
-		return -1;
-	}
-	o->src.filter = rr_join_args(argc, argv, optind);
-	if (optind < argc && !o->src.filter)
-		return -1;
-	return 0;
-}
 
 /* ADDR:PORT, [V6ADDR]:PORT, :PORT (every IPv4 address, as node_exporter
  * reads it) or PORT (127.0.0.1). */
@@ -208,7 +84,7 @@ static bool parse_listen(const char *s, struct sockaddr_storage *ss)
 		if (!host[0])
 			strcpy(host, "0.0.0.0");
 	}
-	long p = DEFAULT_PORT;
+	long p = RR_EXPORTER_DEFAULT_PORT;
 	if (s) {
 		char *end;
 		p = strtol(port, &end, 10);
@@ -297,10 +173,11 @@ static struct MHD_Response *metrics(struct exporter *e,
 		.max_connection_series = (unsigned)e->o.max_series,
 		.is_local = e->o.src.kind != RR_LIVE_FILE ? is_local : NULL, .ctx = e,
 	};
+	const bool *on = e->o.collector;
 	pthread_mutex_lock(&e->lock);
 	e->scrapes++;
 	/* what only packets show is absent from the tracepoints' view */
-	if (!e->trace)
+	if (on[RR_COLLECTOR_PACKETS])
 		rr_prom_analyzer(&w, e->a, &po);
 	uint64_t scrapes = e->scrapes;
 	bool done = e->replay_done;
@@ -312,10 +189,13 @@ static struct MHD_Response *metrics(struct exporter *e,
 	rr_prom_family(&w, "rpcrdma_exporter_build_info", "gauge",
 		       "the exporter's version and the library's it runs with");
 	rr_prom_sample_u64(&w, "rpcrdma_exporter_build_info", "", lb, 1);
-	rr_prom_family(&w, "rpcrdma_exporter_scrapes_total", "counter",
-		       "requests for /metrics served");
-	rr_prom_sample_u64(&w, "rpcrdma_exporter_scrapes_total", "", NULL, scrapes);
-	if (e->o.src.kind == RR_LIVE_FILE && !e->trace) {
+	if (!e->o.no_exporter_metrics) {
+		rr_prom_family(&w, "rpcrdma_exporter_scrapes_total", "counter",
+			       "requests for the metrics served");
+		rr_prom_sample_u64(&w, "rpcrdma_exporter_scrapes_total", "", NULL,
+				   scrapes);
+	}
+	if (on[RR_COLLECTOR_PACKETS] && e->o.src.kind == RR_LIVE_FILE) {
 		rr_prom_family(&w, "rpcrdma_exporter_replay_done", "gauge",
 			       "1 once the capture file has been read to its end");
 		rr_prom_sample_u64(&w, "rpcrdma_exporter_replay_done", "", NULL, done);
@@ -326,8 +206,10 @@ static struct MHD_Response *metrics(struct exporter *e,
 		rr_trace_report_prom(&w, rr_trace_stats(e->trace), rr_trace_detail(e->trace));
 		pthread_mutex_unlock(&e->lock);
 	}
-	rr_prom_kernel(&w, e->o.mountstats, e->o.svc_rdma);
-	rr_prom_process(&w);
+	rr_prom_kernel(&w, on[RR_COLLECTOR_MOUNTSTATS] ? e->o.mountstats : NULL,
+		       on[RR_COLLECTOR_SVC_RDMA] ? e->o.svc_rdma : NULL);
+	if (on[RR_COLLECTOR_PROCESS] && !e->o.no_exporter_metrics)
+		rr_prom_process(&w);
 	rr_prom_end(&w);
 	if (t.failed) {
 		rr_text_free(&t);
@@ -349,14 +231,22 @@ static struct MHD_Response *stats_json(struct exporter *e,
 	return copy ? text_response(conn, copy, strlen(copy), "application/json") : NULL;
 }
 
-static const char index_page[] =
-	"<!DOCTYPE html>\n<html><head><title>rpcrdma-exporter</title></head>\n"
-	"<body><h1>rpcrdma-exporter</h1>\n"
-	"<p>RPC-over-RDMA credits, chunks, latency and conformance findings.</p>\n"
-	"<ul><li><a href=\"/metrics\">/metrics</a>: Prometheus text 0.0.4, or "
-	"OpenMetrics 1.0 when asked for</li>\n"
-	"<li><a href=\"/stats.json\">/stats.json</a>: the same statistics as "
-	"<code>rpcrdma-dump --stats=json</code></li></ul>\n</body></html>\n";
+/* The index page, with the metrics where --web.telemetry-path puts them. */
+static char *make_index_page(const char *telemetry)
+{
+	char *page = NULL;
+	if (asprintf(&page,
+		     "<!DOCTYPE html>\n<html><head><title>rpcrdma-exporter</title></head>\n"
+		     "<body><h1>rpcrdma-exporter</h1>\n"
+		     "<p>RPC-over-RDMA credits, chunks, latency and conformance findings.</p>\n"
+		     "<ul><li><a href=\"%s\">%s</a>: Prometheus text 0.0.4, or "
+		     "OpenMetrics 1.0 when asked for</li>\n"
+		     "<li><a href=\"/stats.json\">/stats.json</a>: the same statistics as "
+		     "<code>rpcrdma-dump --stats=json</code></li></ul>\n</body></html>\n",
+		     telemetry, telemetry) < 0)
+		return NULL;
+	return page;
+}
 
 /* The exporter's pages, for a GET or HEAD let in (exporter-web.c). */
 static struct MHD_Response *page(void *ctx, struct MHD_Connection *conn,
@@ -364,22 +254,24 @@ static struct MHD_Response *page(void *ctx, struct MHD_Connection *conn,
 {
 	struct exporter *e = ctx;
 	struct MHD_Response *r = NULL;
-	if (!strcmp(url, "/metrics")) {
+	if (!strcmp(url, e->o.telemetry_path)) {
 		r = metrics(e, conn);
-	} else if (!strcmp(url, "/stats.json")) {
+	} else if (!strcmp(url, "/stats.json") && e->o.collector[RR_COLLECTOR_PACKETS]) {
 		r = stats_json(e, conn);
 	} else if (!strcmp(url, "/")) {
-		r = MHD_create_response_from_buffer(sizeof(index_page) - 1,
-						    (void *)index_page,
+		r = MHD_create_response_from_buffer(strlen(e->index_page),
+						    e->index_page,
 						    MHD_RESPMEM_PERSISTENT);
 		if (r)
 			MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE,
 						"text/html; charset=utf-8");
 	} else {
-		static char msg[] = "not found: try /metrics, /stats.json or /\n";
+		char *msg = NULL;
 		*status = MHD_HTTP_NOT_FOUND;
-		r = MHD_create_response_from_buffer(sizeof(msg) - 1, msg,
-						    MHD_RESPMEM_PERSISTENT);
+		if (asprintf(&msg, "not found: try %s, /stats.json or /\n",
+			     e->o.telemetry_path) >= 0)
+			r = MHD_create_response_from_buffer(strlen(msg), msg,
+							    MHD_RESPMEM_MUST_FREE);
 	}
 	return r;
 }
@@ -429,18 +321,77 @@ static void run_capture(struct exporter *e)
 	}
 }
 
+/* Where it serves, for the line that says so. */
+static void say_serving(const struct exporter *e, const struct sockaddr_storage *addr)
+{
+	const char *scheme = rr_web_tls(e->web) ? "https" : "http";
+	char where[INET6_ADDRSTRLEN + 16];
+	if (rr_web_systemd_socket(e->web)) {
+		snprintf(where, sizeof(where), "systemd's socket");
+	} else {
+		char shown[INET6_ADDRSTRLEN];
+		bool v6 = addr->ss_family == AF_INET6;
+		inet_ntop(addr->ss_family,
+			  v6 ? (const void *)&((const struct sockaddr_in6 *)addr)->sin6_addr
+			     : (const void *)&((const struct sockaddr_in *)addr)->sin_addr,
+			  shown, sizeof(shown));
+		uint16_t port = ntohs(v6 ? ((const struct sockaddr_in6 *)addr)->sin6_port
+					 : ((const struct sockaddr_in *)addr)->sin_port);
+		snprintf(where, sizeof(where), "%s%s%s:%u", v6 ? "[" : "", shown,
+			 v6 ? "]" : "", port);
+	}
+	static const char *const kinds[] = { "file", "interface", "eBPF on",
+					     "RDMA device" };
+	const char *from = e->trace ? "the kernel's" :
+			   live ? kinds[e->o.src.kind] : "the kernel's files";
+	const char *name = e->trace ? "tracepoints" : live ? e->o.src.name : "only";
+	if (rr_web_systemd_socket(e->web))
+		fprintf(stderr, "rpcrdma-exporter: serving %s on %s at %s from %s %s\n",
+			scheme, where, e->o.telemetry_path, from, name);
+	else
+		fprintf(stderr, "rpcrdma-exporter: serving %s://%s%s from %s %s\n",
+			scheme, where, e->o.telemetry_path, from, name);
+}
+
+/* Opens what the collectors read: the tracepoints or a frame source. */
+static bool open_sources(struct exporter *e)
+{
+	char msg[640];
+	if (e->o.collector[RR_COLLECTOR_TRACEPOINTS]) {
+		e->trace = rr_trace_open(msg, sizeof(msg));
+		fprintf(stderr, "rpcrdma-exporter: %s\n", msg);
+		return e->trace != NULL;
+	}
+	if (!e->o.collector[RR_COLLECTOR_PACKETS])
+		return true; /* the kernel's files only */
+	live = rr_live_open(&e->o.src, on_frame, e, msg, sizeof(msg));
+	if (msg[0])
+		fprintf(stderr, "rpcrdma-exporter: %s\n", msg);
+	return live != NULL;
+}
+
+/* Until a signal, with nothing to read but the web configuration. */
+static void idle(struct exporter *e)
+{
+	while (!rr_stopping) {
+		look_at_web_config(e);
+		struct timespec nap = { 0, 200000000 };
+		nanosleep(&nap, NULL);
+	}
+}
+
 int main(int argc, char **argv)
 {
 	static struct exporter e;
-	if (parse_args(argc, argv, &e.o) < 0) {
-		usage(stderr);
+	if (exporter_parse_args(argc, argv, &e.o) < 0) {
+		exporter_usage(stderr);
 		return EXIT_USAGE;
 	}
 	struct sockaddr_storage addr;
-	if (!parse_listen(e.o.listen, &addr)) {
+	if (!e.o.systemd_socket && !parse_listen(e.o.listen, &addr)) {
 		fprintf(stderr, "rpcrdma-exporter: -l takes ADDR:PORT, [ADDR]:PORT "
 				"or PORT, not '%s'\n", e.o.listen);
-		usage(stderr);
+		exporter_usage(stderr);
 		return EXIT_USAGE;
 	}
 	if (e.o.web_config) {
@@ -453,6 +404,7 @@ int main(int argc, char **argv)
 		}
 		rr_web_config_free(&wc);
 	}
+	e.index_page = make_index_page(e.o.telemetry_path);
 	struct rr_config cfg;
 	rr_config_init(&cfg);
 	cfg.flags |= RR_CFG_NO_EVENTS; /* the statistics are what it serves */
@@ -465,37 +417,23 @@ int main(int argc, char **argv)
 	rr_analyzer_limits_init(&lim);
 	lim.rebuild_slots = 0; /* counts only: no message is shown */
 	e.a = rr_analyzer_new(&cfg, &lim);
-	if (!e.a) {
+	if (!e.a || !e.index_page) {
 		fprintf(stderr, "rpcrdma-exporter: not enough memory for the analyzer\n");
 		return EXIT_INPUT;
 	}
-	if (e.o.tracepoints) {
-		char msg[512];
-		e.trace = rr_trace_open(msg, sizeof(msg));
-		if (!e.trace) {
-			fprintf(stderr, "rpcrdma-exporter: %s\n", msg);
-			return EXIT_INPUT;
-		}
-		fprintf(stderr, "rpcrdma-exporter: %s\n", msg);
-	} else {
-		char msg[640];
-		live = rr_live_open(&e.o.src, on_frame, &e, msg, sizeof(msg));
-		if (msg[0])
-			fprintf(stderr, "rpcrdma-exporter: %s\n", msg);
-		if (!live)
-			return EXIT_INPUT;
-	}
+	if (!open_sources(&e))
+		return EXIT_INPUT;
 	pthread_mutex_init(&e.lock, NULL);
 	if (e.o.src.kind != RR_LIVE_FILE && getifaddrs(&e.ifaddrs) != 0)
 		e.ifaddrs = NULL;
-	uint16_t port = ntohs(addr.ss_family == AF_INET ?
-				      ((struct sockaddr_in *)&addr)->sin_port :
-				      ((struct sockaddr_in6 *)&addr)->sin6_port);
 	char why[512];
-	e.web = rr_web_start(&addr, e.o.web_config, page, &e, why, sizeof(why));
+	struct rr_web_opts wo = { .addr = &addr, .systemd_socket = e.o.systemd_socket,
+				  .config_path = e.o.web_config,
+				  .max_requests = (unsigned)e.o.max_requests };
+	e.web = rr_web_start(&wo, page, &e, why, sizeof(why));
 	if (!e.web) {
-		if (e.o.web_config)
-			fprintf(stderr, "rpcrdma-exporter: --web.config.file: %s\n", why);
+		if (e.o.web_config || e.o.systemd_socket)
+			fprintf(stderr, "rpcrdma-exporter: %s\n", why);
 		else
 			fprintf(stderr, "rpcrdma-exporter: cannot serve HTTP on %s: %s\n",
 				e.o.listen ? e.o.listen : "the default address", why);
@@ -503,19 +441,13 @@ int main(int argc, char **argv)
 		/* an address it cannot listen on is the command line's (1) */
 		return EXIT_USAGE;
 	}
-	char shown[INET6_ADDRSTRLEN];
-	inet_ntop(addr.ss_family,
-		  addr.ss_family == AF_INET ?
-			  (void *)&((struct sockaddr_in *)&addr)->sin_addr :
-			  (void *)&((struct sockaddr_in6 *)&addr)->sin6_addr,
-		  shown, sizeof(shown));
-	static const char *const kinds[] = { "file", "interface", "eBPF on",
-					     "RDMA device" };
-	fprintf(stderr, "rpcrdma-exporter: serving %s://%s%s%s:%u/metrics from %s %s\n",
-		rr_web_tls(e.web) ? "https" : "http", addr.ss_family == AF_INET6 ? "[" : "", shown,
-		addr.ss_family == AF_INET6 ? "]" : "", port,
-		e.trace ? "the kernel's" : kinds[e.o.src.kind],
-		e.trace ? "tracepoints" : e.o.src.name);
+	/* sources open and the socket bound: what they took no longer needed */
+	char capmsg[256];
+	if (!rr_capabilities_drop(live && e.o.src.kind == RR_LIVE_EBPF, capmsg,
+				  sizeof(capmsg)))
+		fprintf(stderr, "rpcrdma-exporter: %s; it keeps its capabilities\n",
+			capmsg);
+	say_serving(&e, &addr);
 	rr_stop_on_signals(&live);
 	signal(SIGPIPE, SIG_IGN);
 	if (e.trace) {
@@ -527,10 +459,12 @@ int main(int argc, char **argv)
 			struct timespec nap = { 0, 100000000 };
 			nanosleep(&nap, NULL);
 		}
-	} else {
+	} else if (live) {
 		run_capture(&e);
+	} else {
+		idle(&e);
 	}
-	if (!e.trace && e.o.src.kind == RR_LIVE_FILE && !rr_stopping) {
+	if (live && e.o.src.kind == RR_LIVE_FILE && !rr_stopping) {
 		pthread_mutex_lock(&e.lock);
 		/* the statistics have it all: the reports are not read */
 		while (rr_analyzer_finish(e.a))
@@ -540,11 +474,7 @@ int main(int argc, char **argv)
 		pthread_mutex_unlock(&e.lock);
 		fprintf(stderr, "rpcrdma-exporter: %s replayed (%" PRIu64
 				" frames); serving until stopped\n", e.o.src.name, frames);
-		while (!rr_stopping) {
-			look_at_web_config(&e);
-			struct timespec nap = { 0, 200000000 };
-			nanosleep(&nap, NULL);
-		}
+		idle(&e);
 	}
 	fprintf(stderr, "rpcrdma-exporter: stopping\n");
 	rr_web_stop(e.web);
@@ -554,6 +484,7 @@ int main(int argc, char **argv)
 	rr_analyzer_free(e.a);
 	if (e.ifaddrs)
 		freeifaddrs(e.ifaddrs);
+	free(e.index_page);
 	free((char *)e.o.src.filter);
 	return 0;
 }

@@ -12,6 +12,7 @@
 # the exporter's unit and defaults (only the package installs them: they
 # name /usr/bin)
 install(FILES exporters/systemd/rpcrdma-exporter.service
+              exporters/systemd/rpcrdma-exporter.socket
         DESTINATION lib/systemd/system COMPONENT exporter EXCLUDE_FROM_ALL)
 install(FILES exporters/systemd/rpcrdma-exporter.default
         DESTINATION /etc/default RENAME rpcrdma-exporter COMPONENT exporter

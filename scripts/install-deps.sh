@@ -23,14 +23,14 @@ esac
 packages="build-essential cmake pkg-config clang llvm
 libpcap-dev wireshark-dev libibverbs-dev librdmacm-dev libjson-c-dev
 libmicrohttpd-dev bpftool libbpf-dev libelf-dev zlib1g-dev libncurses-dev scdoc
-libtraceevent-dev libyaml-dev libgnutls28-dev libcrypt-dev
+libtraceevent-dev libyaml-dev libgnutls28-dev libcrypt-dev libsystemd-dev libcap-ng-dev
 $*"
 # sanitizer and fuzzer runtimes, tshark and Wireshark, Prometheus, and the
 # tools the test scripts call
 [ -z "$tests" ] || packages="$packages ${llvm:+libclang-rt-$llvm-dev}
 tshark wireshark xvfb x11-utils x11-apps netpbm prometheus curl jq bc
 tmux iproute2 util-linux python3 python3-jsonschema groff-base bash-completion
-gnutls-bin"
+gnutls-bin systemd"
 
 missing=""
 for p in $packages; do

@@ -82,6 +82,16 @@ check "the unit: its own user, only capture capabilities, 127.0.0.1 unless told"
 	      grep -q '^CapabilityBoundingSet=CAP_BPF CAP_PERFMON CAP_NET_ADMIN CAP_NET_RAW$' \
 		'$root/usr/lib/systemd/system/rpcrdma-exporter.service' &&
 	      ! grep -q '^ARGS=.*listen' '$root/etc/default/rpcrdma-exporter'"
+in_root systemd-analyze verify /usr/lib/systemd/system/rpcrdma-exporter.socket \
+	>"$work/verify-socket.txt" 2>&1
+check "systemd-analyze verify accepts rpcrdma-exporter.socket (socket activation)" \
+	eval "test $? -eq 0 || { cat '$work/verify-socket.txt'; false; }"
+in_root systemd-analyze security --offline=true \
+	/usr/lib/systemd/system/rpcrdma-exporter.service >"$work/security.txt" 2>&1
+exposure=$(sed -n 's/.*Overall exposure level for rpcrdma-exporter.service: \([0-9.]*\) \([A-Z]*\).*/\1 \2/p' \
+	"$work/security.txt")
+check "systemd-analyze security rates the unit OK or better (${exposure:-no rating})" \
+	eval "case '${exposure#* }' in OK|SAFE|PERFECT) true ;; *) cat '$work/security.txt'; false ;; esac"
 check "/etc/default/rpcrdma-exporter is a conffile" \
 	eval "in_root dpkg-query -W -f='\${Conffiles}' rpcrdma-exporter | grep -q /etc/default/rpcrdma-exporter"
 check "the unit is installed, not enabled" \

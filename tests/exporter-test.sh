@@ -81,6 +81,92 @@ kill "${pids[-1]}" 2>/dev/null
 check "a missing file: status 2 and its name" \
 	eval "test $? -eq 2 && grep -q absent.pcap '$work/e3'"
 
+# -- node_exporter's flags --------------------------------------------------
+linux_capture=$src/tests/linux/bookworm-rxe-nfs41/client/capture.pcap
+start() { # exporter arguments: sets $port once it serves /
+	port=$(free_port)
+	"$exporter" -l "127.0.0.1:$port" "$@" >/dev/null 2>>"$work/flags.log" &
+	pids+=($!)
+	wait_http "http://127.0.0.1:$port/"
+}
+check "--no-collector.packets: no source needed, the kernel's files served" \
+	eval "start --no-collector.packets --mountstats '$src/tests/kernel/mountstats-27.txt' &&
+	      curl -s http://127.0.0.1:\$port/metrics >'$work/m-kernel' &&
+	      grep -q '^rpcrdma_kernel_xprt_' '$work/m-kernel' &&
+	      ! grep -q '^rpcrdma_frames_total' '$work/m-kernel' &&
+	      grep -q 'from the kernel.s files only' '$work/flags.log'"
+kill "${pids[-1]}" 2>/dev/null
+"$exporter" --no-collector.packets -r "$src/samples/rocev2-mixed.pcap" 2>"$work/e4"
+check "--no-collector.packets with a frame source: status 1, said" \
+	eval "test $? -eq 1 && grep -q 'reads no frames' '$work/e4'"
+check "--web.telemetry-path /prom, --web.disable-exporter-metrics, --no-collector.mountstats" \
+	eval "start -r '$src/samples/rocev2-mixed.pcap' --web.telemetry-path /prom \
+		--web.disable-exporter-metrics --no-collector.mountstats \
+		--mountstats '$src/tests/kernel/mountstats-27.txt' &&
+	      curl -s http://127.0.0.1:\$port/prom >'$work/m-prom' &&
+	      grep -q '^rpcrdma_frames_total' '$work/m-prom' &&
+	      ! grep -q '^process_\|^rpcrdma_exporter_scrapes_total\|^rpcrdma_kernel_' '$work/m-prom' &&
+	      test \"\$(curl -s -o /dev/null -w '%{http_code}' http://127.0.0.1:\$port/metrics)\" = 404 &&
+	      curl -s http://127.0.0.1:\$port/ | grep -q 'href=\"/prom\"'"
+kill "${pids[-1]}" 2>/dev/null
+# --web.max-requests: 40 requests at once from one curl, one page at a time
+start -r "$linux_capture" --web.max-requests 1
+forty() { # curl's arguments for 40 requests of this exporter's metrics
+	for _ in $(seq 40); do printf '%s\n' -o /dev/null "http://127.0.0.1:$port/metrics"; done
+}
+mapfile -t urls < <(forty)
+# pages take a millisecond: rounds until two overlap (each round almost
+# always has some), every answer 200 or 503
+: >"$work/codes-1.txt"
+for _ in $(seq 20); do
+	curl -s -Z --parallel-max 40 -H 'Accept-Encoding: gzip' -w '%{http_code}\n' \
+		"${urls[@]}" >>"$work/codes-1.txt"
+	grep -q '^503$' "$work/codes-1.txt" && break
+done
+check "--web.max-requests 1: 40 at once, some get 503, the others 200 ($(sort "$work/codes-1.txt" | uniq -c | tr '\n' ' '))" \
+	eval "test \$(grep -c '^503$' '$work/codes-1.txt') -gt 0 &&
+	      test \$(grep -c '^200$' '$work/codes-1.txt') -gt 0 &&
+	      test \$(grep -cv '^200$\|^503$' '$work/codes-1.txt') -eq 0"
+kill "${pids[-1]}" 2>/dev/null
+start -r "$linux_capture" --web.max-requests 0
+mapfile -t urls < <(forty)
+curl -s -Z --parallel-max 40 -H 'Accept-Encoding: gzip' -w '%{http_code}\n' \
+	"${urls[@]}" >"$work/codes-0.txt"
+check "--web.max-requests 0: no limit, 40 at once all get 200" \
+	test "$(grep -c '^200$' "$work/codes-0.txt")" -eq 40
+kill "${pids[-1]}" 2>/dev/null
+# --web.systemd-socket: socket activation as systemd does it (its own tool)
+if command -v systemd-socket-activate >/dev/null; then
+	port=$(free_port)
+	systemd-socket-activate -l "127.0.0.1:$port" "$exporter" --web.systemd-socket \
+		-r "$src/samples/rocev2-mixed.pcap" >/dev/null 2>"$work/activate.log" &
+	pids+=($!)
+	for _ in $(seq 50); do
+		grep -q "Listening on" "$work/activate.log" && break
+		sleep 0.1
+	done
+	check "--web.systemd-socket: started by the first connection on systemd's socket, it answers it" \
+		eval "curl -s --max-time 20 http://127.0.0.1:$port/metrics | grep -q '^rpcrdma_frames_total' &&
+		      grep -q 'serving http on systemd.s socket' '$work/activate.log'"
+	kill "${pids[-1]}" 2>/dev/null
+	# as rpcrdma-exporter.socket starts rpcrdma-exporter.service: no flag
+	port=$(free_port)
+	systemd-socket-activate -l "127.0.0.1:$port" "$exporter" \
+		-r "$src/samples/rocev2-mixed.pcap" >/dev/null 2>"$work/activate2.log" &
+	pids+=($!)
+	for _ in $(seq 50); do
+		grep -q "Listening on" "$work/activate2.log" && break
+		sleep 0.1
+	done
+	check "a socket systemd passes is taken without the flag too (the .socket unit)" \
+		eval "curl -s --max-time 20 http://127.0.0.1:$port/metrics | grep -q '^rpcrdma_frames_total' &&
+		      grep -q 'serving http on systemd.s socket' '$work/activate2.log'"
+	kill "${pids[-1]}" 2>/dev/null
+fi
+"$exporter" --web.systemd-socket -r "$src/samples/rocev2-mixed.pcap" 2>"$work/e5"
+check "--web.systemd-socket without systemd: status 1, said" \
+	eval "test $? -eq 1 && grep -q 'systemd passed no socket' '$work/e5'"
+
 # -- live capture of the peer on lo ----------------------------------------
 port=$(free_port)
 test_start=$(date +%s)
@@ -89,6 +175,10 @@ test_start=$(date +%s)
 exporter_pid=$!
 pids+=("$exporter_pid")
 check "the exporter serves /" wait_http "http://127.0.0.1:$port/"
+check "its capture open, it holds no capability (CapEff, CapPrm, CapBnd all 0)" \
+	eval "grep -q '^CapEff:[[:space:]]*0*$' /proc/$exporter_pid/status &&
+	      grep -q '^CapPrm:[[:space:]]*0*$' /proc/$exporter_pid/status &&
+	      grep -q '^CapBnd:[[:space:]]*0*$' /proc/$exporter_pid/status"
 sleep 0.5 # the capture is open once HTTP is
 "$peer" server >"$work/server.out" 2>&1 &
 pids+=($!)
