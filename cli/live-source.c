@@ -137,6 +137,17 @@ int rr_live_poll(struct rr_live *l, int timeout_ms)
 	return l->ops->poll(l->source, timeout_ms);
 }
 
+bool rr_live_say_error(const struct rr_live *l, const struct rr_live_opts *o,
+		       uint64_t frames)
+{
+	const char *why = l ? rr_live_error(l) : NULL;
+	if (!why)
+		return false;
+	fprintf(stderr, "%s: %s: %s (after %llu frames)\n", o->prog, o->name, why,
+		(unsigned long long)frames);
+	return true;
+}
+
 uint64_t rr_live_dropped(struct rr_live *l)
 {
 	return l->ops->dropped(l->source);

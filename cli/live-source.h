@@ -66,6 +66,11 @@ pcap_t *rr_live_pcap(const struct rr_live *l);
 /* Why the source ended when a read failed (a file cut short, an
  * interface gone); NULL at the end of a file or after rr_live_break. */
 const char *rr_live_error(const struct rr_live *l);
+/* When a read failed (a file cut short or damaged, an interface gone):
+ * says so on stderr as every tool says it, "PROG: NAME: why (after N
+ * frames)", and true; false when the source ended well or was stopped. */
+bool rr_live_say_error(const struct rr_live *l, const struct rr_live_opts *o,
+		       uint64_t frames);
 /* Frames the source lost so far (kernel, interface, ring buffer). */
 uint64_t rr_live_dropped(struct rr_live *l);
 /* Safe in a signal handler: the next poll returns -1. */

@@ -246,11 +246,8 @@ int main(int argc, char **argv)
 			break;
 	if (r.tty && r.shown)
 		fputc('\n', stderr);
-	if (rr_live_error(live)) {
-		fprintf(stderr, "rpcrdma-dump: %s: %s (after %lu frames)\n",
-			name, rr_live_error(live), r.t.frames);
+	if (rr_live_say_error(live, &o->src, r.t.frames))
 		status = DUMP_EXIT_INPUT;
-	}
 	rr_analyzer_dropped(a, rr_live_dropped(live));
 	if (r.writer)
 		pcap_dump_close(r.writer);

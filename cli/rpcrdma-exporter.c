@@ -52,6 +52,7 @@ struct exporter {
 	struct rr_trace *trace;        /* -t: the kernel's tracepoints */
 	uint64_t scrapes;
 	bool replay_done;
+	bool replay_failed;            /* the file was damaged or cut */
 	struct ifaddrs *ifaddrs;       /* for the "local" end of connections */
 	struct rr_web *web;
 	time_t web_looked;             /* when the web config was last looked at */
@@ -180,7 +181,7 @@ static struct MHD_Response *metrics(struct exporter *e,
 	if (on[RR_COLLECTOR_PACKETS])
 		rr_prom_analyzer(&w, e->a, &po);
 	uint64_t scrapes = e->scrapes;
-	bool done = e->replay_done;
+	bool done = e->replay_done, failed = e->replay_failed;
 	pthread_mutex_unlock(&e->lock);
 	/* as node_exporter's build_info: the versions as labels, value 1 */
 	char lb[160] = "";
@@ -199,6 +200,11 @@ static struct MHD_Response *metrics(struct exporter *e,
 		rr_prom_family(&w, "rpcrdma_exporter_replay_done", "gauge",
 			       "1 once the capture file has been read to its end");
 		rr_prom_sample_u64(&w, "rpcrdma_exporter_replay_done", "", NULL, done);
+		rr_prom_family(&w, "rpcrdma_exporter_replay_failed", "gauge",
+			       "1 when the capture file ended in damage: the metrics "
+			       "hold what was read before it");
+		rr_prom_sample_u64(&w, "rpcrdma_exporter_replay_failed", "", NULL,
+				   failed);
 	}
 	if (e->trace) {
 		pthread_mutex_lock(&e->lock);
@@ -470,10 +476,14 @@ int main(int argc, char **argv)
 		while (rr_analyzer_finish(e.a))
 			;
 		e.replay_done = true;
+		/* a damaged or cut file: what was read is served, and it says so */
+		e.replay_failed = rr_live_error(live) != NULL;
 		uint64_t frames = rr_analyzer_stats(e.a)->frames;
 		pthread_mutex_unlock(&e.lock);
-		fprintf(stderr, "rpcrdma-exporter: %s replayed (%" PRIu64
-				" frames); serving until stopped\n", e.o.src.name, frames);
+		rr_live_say_error(live, &e.o.src, frames);
+		fprintf(stderr, "rpcrdma-exporter: %s %s (%" PRIu64 " frames); serving "
+				"until stopped\n", e.o.src.name,
+			e.replay_failed ? "replayed up to the damage" : "replayed", frames);
 		idle(&e);
 	}
 	fprintf(stderr, "rpcrdma-exporter: stopping\n");
@@ -486,5 +496,5 @@ int main(int argc, char **argv)
 		freeifaddrs(e.ifaddrs);
 	free(e.index_page);
 	free((char *)e.o.src.filter);
-	return 0;
+	return e.replay_failed ? EXIT_INPUT : 0;
 }

@@ -427,6 +427,9 @@ int main(int argc, char **argv)
 	}
 	if (t.curses)
 		endwin();
+	/* a damaged or cut file: what was read is shown, then why it ended */
+	int status = rr_live_say_error(t.src, &t.o.src, rr_analyzer_stats(t.a)->frames)
+			     ? TOP_EXIT_INPUT : 0;
 	rr_live_close(t.src);
 	rr_analyzer_free(t.a);
 	for (unsigned i = 0; i < MAX_CONNS; i++)
@@ -434,5 +437,5 @@ int main(int argc, char **argv)
 	free(t.cv);
 	free(t.rows);
 	free((char *)t.o.src.filter);
-	return 0;
+	return status;
 }

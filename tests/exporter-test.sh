@@ -11,6 +11,7 @@ set -u
 build=$1
 src=$2
 exporter=$build/cli/rpcrdma-exporter
+dump=$build/cli/rpcrdma-dump
 peer=$build/cli/rpcrdma-peer
 json_validate="/usr/bin/python3 $src/tests/tools/json-validate.py"
 for tool in prometheus promtool curl; do
@@ -80,6 +81,32 @@ kill "${pids[-1]}" 2>/dev/null
 "$exporter" -r "$work/absent.pcap" 2>"$work/e3"
 check "a missing file: status 2 and its name" \
 	eval "test $? -eq 2 && grep -q absent.pcap '$work/e3'"
+
+# a damaged file: what was read is served, marked, and said as rpcrdma-dump
+# says it; once stopped, status 2
+linux_nfs3=$src/tests/linux/bookworm-rxe-nfs3/client/capture.pcap
+head -c $(($(wc -c <"$linux_nfs3") * 2 / 3)) "$linux_nfs3" >"$work/cut.pcap"
+port=$(free_port)
+"$exporter" -r "$work/cut.pcap" -l "127.0.0.1:$port" >/dev/null 2>"$work/cut.err" &
+cut_pid=$!
+pids+=("$cut_pid")
+wait_http "http://127.0.0.1:$port/metrics"
+for _ in $(seq 300); do # the replay's end: up to 30 s
+	curl -s "http://127.0.0.1:$port/metrics" >"$work/m-cut"
+	grep -q '^rpcrdma_exporter_replay_done 1' "$work/m-cut" && break
+	sleep 0.1
+done
+cut_said=$("$dump" -q -r "$work/cut.pcap" 2>&1 >/dev/null | sed -n 's/^rpcrdma-dump: //p')
+cut_frames=$("$dump" -q --stats=json -r "$work/cut.pcap" 2>/dev/null | jq .frames.total)
+check "a file cut at two thirds: rpcrdma_exporter_replay_failed 1, the $cut_frames frames read served" \
+	eval "grep -q '^rpcrdma_exporter_replay_failed 1' '$work/m-cut' &&
+	      grep -q '^rpcrdma_frames_total $cut_frames\$' '$work/m-cut'"
+check "... the error said as rpcrdma-dump says it" grep -qF "rpcrdma-exporter: $cut_said" "$work/cut.err"
+kill "$cut_pid"
+wait "$cut_pid"
+check "... and once stopped, status 2" test $? -eq 2
+check "a whole file: rpcrdma_exporter_replay_failed 0" \
+	grep -q '^rpcrdma_exporter_replay_failed 0' "$work/m-4792"
 
 # -- node_exporter's flags --------------------------------------------------
 linux_capture=$src/tests/linux/bookworm-rxe-nfs41/client/capture.pcap

@@ -60,4 +60,18 @@ sample=$src/samples/rocev2-mixed.pcap
 check "--roce-port: 4791 finds the sample's calls, 4792 none" \
 	eval "test \"\$('$top' -r '$sample' -j 1 1 2>/dev/null | jq .totals.calls)\" -gt 0 &&
 	      test \"\$('$top' -r '$sample' -j 1 1 --roce-port 4792 2>/dev/null | jq .totals.calls)\" = 0"
+# a damaged file: what was read, then why it ended, and 2 (as rpcrdma-dump)
+linux=$src/tests/linux/bookworm-rxe-nfs3/client/capture.pcap
+cut=${TMPDIR:-/tmp}/top-cut.$$.pcap
+head -c $(($(wc -c <"$linux") * 2 / 3)) "$linux" >"$cut"
+"$top" -r "$cut" -b -j >"$cut.json" 2>"$cut.err"
+status=$?
+dump_said=$("$build/cli/rpcrdma-dump" -q -r "$cut" 2>&1 >/dev/null | sed -n 's/^rpcrdma-dump: //p')
+dump_calls=$("$build/cli/rpcrdma-dump" -q --stats=json -r "$cut" 2>/dev/null | jq .total.calls)
+check "a file cut at two thirds: status 2, the error as rpcrdma-dump says it ($dump_said)" \
+	eval "test $status -eq 2 && test -n '$dump_said' &&
+	      test \"\$(sed 's/^rpcrdma-top: //' '$cut.err')\" = '$dump_said'"
+check "... and its last snapshot holds what was read: $dump_calls calls, as rpcrdma-dump's" \
+	test "$(tail -n 1 "$cut.json" | jq .totals.calls)" = "$dump_calls"
+rm -f "$cut" "$cut.json" "$cut.err"
 tap_end
