@@ -74,7 +74,10 @@ void top_render(const struct top *t, struct lines *L)
 	const char *base = strrchr(t->o.src.name, '/');
 	base = base ? base + 1 : t->o.src.name;
 	put(L, "rpcrdma-top %.20s (%s) %s%s  conns %u  sort %s%s", base,
-	    kind, clock, t->keys.paused ? " PAUSED" : t->ended ? " (ended)" : "",
+	    kind, clock, t->keys.paused ? " PAUSED" :
+	    /* the reason is said in full when top ends */
+	    t->ended && rr_live_error(t->src) ? " (ended: damaged file)" :
+	    t->ended ? " (ended)" : "",
 	    rr_analyzer_conn_count(t->a), sort_names[t->o.sort],
 	    t->view == VIEW_LATENCY ? " [latency]" :
 	    t->view == VIEW_PROCEDURES ? " [procedures]" : "");

@@ -73,5 +73,7 @@ check "a file cut at two thirds: status 2, the error as rpcrdma-dump says it ($d
 	      test \"\$(sed 's/^rpcrdma-top: //' '$cut.err')\" = '$dump_said'"
 check "... and its last snapshot holds what was read: $dump_calls calls, as rpcrdma-dump's" \
 	test "$(tail -n 1 "$cut.json" | jq .totals.calls)" = "$dump_calls"
+check "... the screen's last header says the file was damaged" \
+	eval "'$top' -r '$cut' -b 2>/dev/null | grep '^rpcrdma-top' | tail -n 1 | grep -q '(ended: damaged file)'"
 rm -f "$cut" "$cut.json" "$cut.err"
 tap_end
