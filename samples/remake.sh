@@ -26,6 +26,10 @@ for f in $("$peer" pcap -o /dev/null --fault list | awk '{print $1}' |
 	# shellcheck disable=SC2086
 	"$peer" pcap -o "$here/rocev2-fault-$f.pcap" -n 24 --fault "$f" $opts -q
 done
+# the harmful side of the R bit (RFC 8797 §3.2): a requester that cleared R
+# gets a Send With Invalidate all the same
+"$peer" pcap -o "$here/rocev2-fault-invalidate-requester-cleared-r.pcap" -n 24 \
+	--fault invalidate-without-r --no-rinval --reliable-reply -q
 
 live_tcp() { # file, peer options
 	file=$1

@@ -22,7 +22,10 @@ expect() { # capture, expected "count id" lines joined by ';' ('' for none)
 expect rocev2-fault-backward-chunks.pcap "1 rpcrdma.bc_chunks"
 expect rocev2-fault-done-unknown-xid.pcap "1 rpcrdma.done_unknown_xid"
 expect rocev2-fault-inline-too-big.pcap "1 rpcrdma.inline_too_big"
-expect rocev2-fault-invalidate-without-r.pcap "1 rpcrdma.invalidate_without_r"
+# the responder cleared R, the requester set it (Linux's nfsd): a warning;
+# the requester cleared it: the harmful case, an error (RFC 8797 §3.2)
+expect rocev2-fault-invalidate-without-r.pcap "1 rpcrdma.invalidate_own_r_cleared"
+expect rocev2-fault-invalidate-requester-cleared-r.pcap "1 rpcrdma.invalidate_without_r"
 # the retired procedure, and the ERR_CHUNK it gets
 expect rocev2-fault-msgp.pcap "1 rpcrdma.err_chunk;1 rpcrdma.msgp"
 expect rocev2-fault-missing-done.pcap "3 rpcrdma.read_chunk_not_released"

@@ -191,28 +191,41 @@ static void on_call(struct rr_analyzer *a, uint32_t cn, uint8_t dir,
 }
 
 /* RFC 8797 §4.1 ("Using the R Field"): Send With Invalidate only when both
- * peers set R; a capture that cut the setup cannot tell.  The finding
- * names the side that did not. */
-static void check_swi_allowed(struct rr_analyzer *a, uint32_t cn)
+ * peers set R; a capture that cut the setup cannot tell.  Graded by harm
+ * (RFC 8797 §3.2): the danger is a receiver that cannot recognise remote
+ * invalidation, so one that set R and was sent it by a peer that cleared
+ * its own (Linux's nfsd) is a deviation; one that did not set R, or said
+ * nothing, is the harmful case.  receiver: 0 requester, 1 responder. */
+static void check_swi_allowed(struct rr_analyzer *a, uint32_t cn, int receiver)
 {
 	const struct conn *k = &a->conns[cn];
 	if (k->info.thresholds.remote_invalidation || k->setup_cut)
 		return;
-	static const char *const cleared[2][2] = {
-		{ "the requester sent no private data",
-		  "the requester's private data cleared R" },
-		{ "the responder sent no private data",
-		  "the responder's private data cleared R" },
-	};
-	bool set[2];
-	for (int s = 0; s < 2; s++)
-		set[s] = k->info.have_private[s] && k->info.priv[s].rinval;
-	const char *who = !k->info.have_private[0] && !k->info.have_private[1] ?
-				  "no private data from either side" :
-			  !set[0] && !set[1] ? "neither side set R" :
-			  !set[1] ? cleared[1][k->info.have_private[1]] :
-				    cleared[0][k->info.have_private[0]];
-	rra_finding(a, cn, RR_FIND_SWI_WITHOUT_R, who);
+	/* [receiver]: what it said of R; then what its peer said */
+	static const char *const receiver_cleared[2] = {
+		"the requester's private data cleared R",
+		"the responder's private data cleared R" };
+	static const char *const receiver_silent[2] = {
+		"the requester sent no private data",
+		"the responder sent no private data" };
+	static const char *const sender_cleared[2] = {
+		"the responder's private data cleared R, the requester's set it",
+		"the requester's private data cleared R, the responder's set it" };
+	static const char *const sender_silent[2] = {
+		"the responder sent no private data, the requester's set R",
+		"the requester sent no private data, the responder's set R" };
+	const struct rr_conn_info *ci = &k->info;
+	if (!ci->have_private[0] && !ci->have_private[1]) {
+		rra_finding(a, cn, RR_FIND_SWI_WITHOUT_R, "no private data from either side");
+		return;
+	}
+	if (!ci->have_private[receiver] || !ci->priv[receiver].rinval) {
+		rra_finding(a, cn, RR_FIND_SWI_WITHOUT_R, ci->have_private[receiver] ?
+			    receiver_cleared[receiver] : receiver_silent[receiver]);
+		return;
+	}
+	rra_finding(a, cn, RR_FIND_SWI_OWN_R_CLEARED, ci->have_private[!receiver] ?
+		    sender_cleared[receiver] : sender_silent[receiver]);
 }
 
 /* A call's round trip into its procedure's histogram; returns it in ns. */
@@ -259,7 +272,9 @@ static void on_reply(struct rr_analyzer *a, uint32_t cn, uint8_t dir,
 	if (inv_key) {
 		/* RFC 8797 §4.1: both R, and a key of this xid's chunks */
 		if (!k->info.thresholds.remote_invalidation) {
-			check_swi_allowed(a, cn);
+			/* a forward reply goes to the requester, a backward
+			 * one to the responder */
+			check_swi_allowed(a, cn, dir == RR_DIR_FWD_REPLY ? 0 : 1);
 		} else {
 			bool mine = false;
 			for (uint32_t s = c->segs; s != NONE; s = a->segs[s].next)
@@ -331,8 +346,8 @@ static void on_done(struct rr_analyzer *a, uint32_t cn,
 {
 	uint32_t ci = rra_call_find(a, cn, RR_DIR_FWD_CALL, h->xid);
 	if (ci != NONE && a->calls[ci].rrc_pending) {
-		if (inv_key)
-			check_swi_allowed(a, cn);
+		if (inv_key) /* RDMA_DONE goes to the responder */
+			check_swi_allowed(a, cn, 1);
 		remember_done_xid(a, h->xid);
 		rra_call_end(a, ci);
 		return;

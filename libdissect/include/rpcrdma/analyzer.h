@@ -69,7 +69,12 @@ RR_API const char *rr_severity_str(unsigned v);
 	  "RDMA_DONE for an xid no reply used") \
 	X(RR_FIND_SWI_WITHOUT_R, "rpcrdma.invalidate_without_r", RR_SEV_ERROR, \
 	  "RFC 8797 §4.1", \
-	  "Send With Invalidate although a peer did not set R") \
+	  "Send With Invalidate to a peer that did not set R, which may not " \
+	  "recognise it") \
+	X(RR_FIND_SWI_OWN_R_CLEARED, "rpcrdma.invalidate_own_r_cleared", \
+	  RR_SEV_WARN, "RFC 8797 §4.1", \
+	  "Send With Invalidate from a peer that cleared R to one that set it " \
+	  "(Linux's nfsd does)") \
 	X(RR_FIND_INV_OTHER_XID, "rpcrdma.invalidate_other_xid", RR_SEV_ERROR, \
 	  "RFC 8797 §4.1", \
 	  "Send With Invalidate of a key that is not this reply's") \
