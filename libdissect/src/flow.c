@@ -67,6 +67,15 @@ void rra_replies_lost(struct rr_analyzer *a, uint32_t cn)
 
 /* ---- messages ----------------------------------------------------------- */
 
+/* The connection setup, and with it the private data (R, the inline
+ * thresholds), was not captured: a capture that started after it, or cut
+ * it.  RFC 8166's 1,024-byte default applies to a setup seen without
+ * private data, not to one never seen: no finding rests on those values. */
+static bool setup_unseen(const struct conn *k)
+{
+	return k->setup_cut || k->info.inferred;
+}
+
 static uint32_t threshold_for(const struct conn *k, uint8_t dir)
 {
 	/* RFC 8167 §4.2: backward calls go like forward replies */
@@ -149,7 +158,12 @@ static void on_call(struct rr_analyzer *a, uint32_t cn, uint8_t dir,
 		a->st.total.in_flight++;
 		if (st->in_flight > st->in_flight_max)
 			st->in_flight_max = st->in_flight;
-		if (st->in_flight > (st->grant ? st->grant : 1))
+		/* before the first reply (grant_max 0) the grant is 1 (RFC
+		 * 8166 §3.3.1) if the connection's start was seen and the
+		 * responder heard, and unknown if not (a capture of one
+		 * direction never hears it) */
+		if ((st->grant_max || (!setup_unseen(k) && (k->heard & 2u))) &&
+		    st->in_flight > (st->grant ? st->grant : 1))
 			rra_finding(a, cn, RR_FIND_OVER_CREDIT, NULL);
 	}
 	st->calls++;
@@ -199,7 +213,7 @@ static void on_call(struct rr_analyzer *a, uint32_t cn, uint8_t dir,
 static void check_swi_allowed(struct rr_analyzer *a, uint32_t cn, int receiver)
 {
 	const struct conn *k = &a->conns[cn];
-	if (k->info.thresholds.remote_invalidation || k->setup_cut)
+	if (k->info.thresholds.remote_invalidation || setup_unseen(k))
 		return;
 	/* [receiver]: what it said of R; then what its peer said */
 	static const char *const receiver_cleared[2] = {
@@ -265,7 +279,10 @@ static void on_reply(struct rr_analyzer *a, uint32_t cn, uint8_t dir,
 	a->st.total.replies++;
 	uint32_t ci = rra_call_find(a, cn, call_dir, h->xid);
 	if (ci == NONE) {
-		rra_finding(a, cn, RR_FIND_REPLY_NO_CALL, NULL);
+		/* a capture of the replies' direction alone holds no call */
+		int caller = dir == RR_DIR_FWD_REPLY ? 0 : 1;
+		if (k->heard & (1u << caller))
+			rra_finding(a, cn, RR_FIND_REPLY_NO_CALL, NULL);
 		return;
 	}
 	struct call *c = &a->calls[ci];
@@ -357,18 +374,48 @@ static void on_done(struct rr_analyzer *a, uint32_t cn,
 }
 
 /* Which way a whole message goes, from its sender's role and RPC type. */
+/* For a connection whose setup was not seen, the side a message shows to be
+ * the forward requester (0) or responder (1), or -1 when it does not say.
+ * A call of a program that only clients call (NFS, MOUNT, NLM, NFS_ACL,
+ * portmap) comes from the requester; a backward call (RFC 8167: an NFSv4.1
+ * callback, of a program the client chose) comes from the responder and
+ * names nobody by itself.  RDMA_NOMSG with a reply chunk and no read chunk
+ * is a reply: a call sent by RDMA_NOMSG carries its RPC message in a
+ * position-zero read chunk (RFC 8166 §3.5.3), and backward replies carry
+ * no chunks (RFC 8167 §4.3). */
+static int role_shown(const struct rr_rpcrdma *h, const struct rr_rpc *rpc)
+{
+	if (rpc && rpc->msg_type == RR_RPC_CALL)
+		switch (rpc->prog) {
+		case RR_PROG_PORTMAP:
+		case RR_PROG_NFS:
+		case RR_PROG_MOUNT:
+		case RR_PROG_NLM:
+		case RR_PROG_NFS_ACL:
+			return 0;
+		default:
+			return -1;
+		}
+	if (!rpc && h->proc == RR_RDMA_NOMSG && h->has_reply_chunk &&
+	    !h->nread_chunks)
+		return 1;
+	return -1;
+}
+
 static uint8_t direction(struct rr_analyzer *a, uint32_t cn, int sender,
 			 const struct rr_rpcrdma *h, const struct rr_rpc *rpc)
 {
 	struct conn *k = &a->conns[cn];
+	if (k->info.roles_inferred && k->info.st.calls == 0) {
+		/* the first message that shows a role names the sides */
+		int role = role_shown(h, rpc);
+		if (role >= 0 && role != sender) {
+			rra_sides_swap(a, cn);
+			sender = role;
+		}
+	}
 	if (rpc && rpc->msg_type <= RR_RPC_REPLY) {
 		bool call = rpc->msg_type == RR_RPC_CALL;
-		if (k->info.roles_inferred && k->info.st.calls == 0 && call &&
-		    sender != 0) {
-			/* the first call names the requester: swap the sides */
-			rra_sides_swap(a, cn);
-			sender = 0;
-		}
 		if (sender == 0)
 			return call ? RR_DIR_FWD_CALL : RR_DIR_BWD_REPLY;
 		return call ? RR_DIR_BWD_CALL : RR_DIR_FWD_REPLY;
@@ -416,6 +463,7 @@ static void message(struct rr_analyzer *a, uint32_t cn, int to,
 			return;
 		k->rpcrdma = true;
 	}
+	k->heard |= (uint8_t)(1u << (1 - to));
 	if (a->note.status == RR_MALFORMED || !h->body_decoded) {
 		if (h->vers == 1) {
 			rra_finding(a, cn, RR_FIND_MALFORMED,
@@ -482,7 +530,7 @@ static void message(struct rr_analyzer *a, uint32_t cn, int to,
 		rra_finding(a, cn, RR_FIND_XID_MISMATCH, NULL);
 	if (h->proc == RR_RDMA_MSGP)
 		rra_finding(a, cn, RR_FIND_MSGP, NULL);
-	if (dir != RR_DIR_UNKNOWN && len > threshold_for(k, dir))
+	if (dir != RR_DIR_UNKNOWN && !setup_unseen(k) && len > threshold_for(k, dir))
 		rra_finding(a, cn, RR_FIND_INLINE_TOO_BIG, NULL);
 
 	switch (dir) {

@@ -597,10 +597,11 @@ static void ib_packets(void)
 	CHECK_EQ(a->st.connections, 1);
 	for (uint32_t xid = 0x81; xid <= 0x83; xid++)
 		CHECK(rra_call_find(a, 0, RR_DIR_FWD_CALL, xid) != NONE);
-	/* the only findings: three calls on the one credit a connection
-	 * starts with (RFC 8166 §3.3.3), no reply having granted more */
-	CHECK_EQ(a->st.findings[RR_FIND_OVER_CREDIT], 2);
-	CHECK_EQ(a->st.total.findings, 2);
+	/* no finding: three calls before any reply would break the one
+	 * credit a connection starts with (RFC 8166 §3.3.3), but its start
+	 * was not captured, so the grant is unknown until a reply says it */
+	CHECK_EQ(a->st.findings[RR_FIND_OVER_CREDIT], 0);
+	CHECK_EQ(a->st.total.findings, 0);
 	rr_analyzer_free(a);
 }
 
