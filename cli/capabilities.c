@@ -7,17 +7,17 @@
 #include <cap-ng.h>
 #include <linux/capability.h>
 
-bool rr_capabilities_drop(bool keep_net_admin, char *err, size_t errlen)
+bool rr_capabilities_drop(bool keep_ebpf, char *err, size_t errlen)
 {
 	/* a process without any has nothing to give back */
 	if (capng_get_caps_process() == 0 && capng_have_capabilities(CAPNG_SELECT_CAPS) ==
 						   CAPNG_NONE)
 		return true;
 	capng_clear(CAPNG_SELECT_ALL);
-	if (keep_net_admin &&
-	    capng_update(CAPNG_ADD, CAPNG_EFFECTIVE | CAPNG_PERMITTED | CAPNG_BOUNDING_SET,
-			 CAP_NET_ADMIN) != 0) {
-		snprintf(err, errlen, "libcap-ng could not keep CAP_NET_ADMIN");
+	const capng_type_t sets = CAPNG_EFFECTIVE | CAPNG_PERMITTED | CAPNG_BOUNDING_SET;
+	if (keep_ebpf && (capng_update(CAPNG_ADD, sets, CAP_NET_ADMIN) != 0 ||
+			  capng_update(CAPNG_ADD, sets, CAP_BPF) != 0)) {
+		snprintf(err, errlen, "libcap-ng could not keep CAP_BPF and CAP_NET_ADMIN");
 		return false;
 	}
 	int rc = capng_apply(CAPNG_SELECT_ALL);

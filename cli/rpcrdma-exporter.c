@@ -447,10 +447,12 @@ int main(int argc, char **argv)
 		/* an address it cannot listen on is the command line's (1) */
 		return EXIT_USAGE;
 	}
-	/* sources open and the socket bound: what they took no longer needed */
+	/* sources open and the socket bound: what they took no longer
+	 * needed; the tracepoints keep theirs, their programs' maps being
+	 * read at every scrape */
 	char capmsg[256];
-	if (!rr_capabilities_drop(live && e.o.src.kind == RR_LIVE_EBPF, capmsg,
-				  sizeof(capmsg)))
+	if (!e.trace && !rr_capabilities_drop(live && e.o.src.kind == RR_LIVE_EBPF,
+					      capmsg, sizeof(capmsg)))
 		fprintf(stderr, "rpcrdma-exporter: %s; it keeps its capabilities\n",
 			capmsg);
 	say_serving(&e, &addr);

@@ -148,10 +148,11 @@ got=$(inA curl -s "http://127.0.0.1:$eport/metrics" |
 	     END { print s + 0 }')
 check "rpcrdma-exporter -e: rpcrdma_rpc_calls_total but NFS4_CB's equals the peer client's calls ($got)" \
 	test "$got" = "$(sed -n 's/^calls \([0-9]*\)  replies.*/\1/p' "$work/exp-client.out")"
-# CAP_NET_ADMIN (bit 12) alone: the TC hook comes off the interface at the end
-check "rpcrdma-exporter -e: its program attached, it keeps CAP_NET_ADMIN alone" \
-	eval "grep -q '^CapEff:[[:space:]]*0*1000$' /proc/$exporter_pid/status &&
-	      grep -q '^CapBnd:[[:space:]]*0*1000$' /proc/$exporter_pid/status"
+# CAP_NET_ADMIN (bit 12) for the TC hook it takes off at the end, CAP_BPF
+# (bit 39) for its maps
+check "rpcrdma-exporter -e: its program attached, it keeps CAP_BPF and CAP_NET_ADMIN alone" \
+	eval "grep -q '^CapEff:[[:space:]]*0*8000001000$' /proc/$exporter_pid/status &&
+	      grep -q '^CapBnd:[[:space:]]*0*8000001000$' /proc/$exporter_pid/status"
 kill "$server_pid" "$exporter_pid" 2>/dev/null
 wait "$server_pid" "$exporter_pid" 2>/dev/null
 check "rpcrdma-exporter -e: after SIGTERM nothing of ours remains" eval "! ours_left $A"
