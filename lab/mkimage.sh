@@ -17,9 +17,9 @@ mirror=${LAB_MIRROR:-http://deb.debian.org/debian}
 
 # Package names that differ between releases.
 case "$suite" in
-bullseye) libs="libpcap0.8 libjson-c5 libbpf0 libmicrohttpd12 libncursesw6 libelf1" ;;
-bookworm) libs="libpcap0.8 libjson-c5 libbpf1 libmicrohttpd12 libncursesw6 libelf1 libtraceevent1" ;;
-*) libs="libpcap0.8t64 libjson-c5 libbpf1 libmicrohttpd12t64 libncursesw6 libelf1t64 libtraceevent1" ;;
+bullseye) libs="libpcap0.8 libjson-c5 libbpf0 libmicrohttpd12 libncursesw6 libelf1 libyaml-0-2 libcap-ng0" ;;
+bookworm) libs="libpcap0.8 libjson-c5 libbpf1 libmicrohttpd12 libncursesw6 libelf1 libtraceevent1 libyaml-0-2 libcap-ng0" ;;
+*) libs="libpcap0.8t64 libjson-c5 libbpf1 libmicrohttpd12t64 libncursesw6 libelf1t64 libtraceevent1 libyaml-0-2 libcap-ng0" ;;
 esac
 # Releases newer than this debootstrap knows are made with its sid script.
 script=$suite
