@@ -16,21 +16,8 @@ for tool in promtool curl; do
 		exit 77
 	}
 done
-work=$(mktemp -d)
-pid=
-cleanup() {
-	[ -n "$pid" ] && kill "$pid" 2>/dev/null
-	wait 2>/dev/null
-	rm -rf "$work"
-}
-trap cleanup EXIT
 . "$src/tests/tap.sh"
-free_port() {
-	while :; do
-		p=$((20000 + RANDOM % 20000))
-		(exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null || { echo "$p"; return; }
-	done
-}
+. "$src/tests/exporter-lib.sh"
 
 # The findings the exporter serves once it has replayed a capture:
 # "id severity count" lines, counts above 0.
@@ -39,16 +26,13 @@ findings_of() { # capture
 	port=$(free_port)
 	"$exporter" -r "$1" -l "127.0.0.1:$port" --no-collector.mountstats \
 		--no-collector.svc_rdma >/dev/null 2>&1 &
-	pid=$!
-	for _ in $(seq 300); do # the replay's end: up to 30 s
-		curl -s "http://127.0.0.1:$port/metrics" >"$work/metrics" 2>/dev/null &&
-			grep -q '^rpcrdma_exporter_replay_done 1' "$work/metrics" && break
-		sleep 0.1
-	done
-	kill "$pid"
-	wait "$pid" 2>/dev/null
-	pid=
-	grep -q '^rpcrdma_exporter_replay_done 1' "$work/metrics" || return 1
+	pids+=($!)
+	local done=0
+	wait_replay_done "$work/metrics" "http://127.0.0.1:$port/metrics" || done=1
+	kill "${pids[-1]}"
+	wait "${pids[-1]}" 2>/dev/null
+	unset 'pids[-1]'
+	[ "$done" -eq 0 ] || return 1
 	sed -n 's/^rpcrdma_findings_total{id="\([^"]*\)",severity="\([a-z]*\)"} \([0-9]*\)$/\1 \2 \3/p' \
 		"$work/metrics" | awk '$3 > 0'
 }

@@ -24,29 +24,8 @@ done
 	echo "SKIP: live capture on lo needs root (CAP_NET_RAW)"
 	exit 77
 }
-work=$(mktemp -d)
-pids=()
-cleanup() {
-	for p in "${pids[@]}"; do kill "$p" 2>/dev/null; done
-	wait 2>/dev/null
-	rm -rf "$work"
-}
-trap cleanup EXIT
 . "$(dirname "$0")/tap.sh"
-# A loopback port nothing listens on.
-free_port() {
-	while :; do
-		p=$((20000 + RANDOM % 20000))
-		(exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null || { echo "$p"; return; }
-	done
-}
-wait_http() { # url: up to 10 s
-	for _ in $(seq 100); do
-		curl -s -o /dev/null "$1" && return 0
-		sleep 0.1
-	done
-	return 1
-}
+. "$(dirname "$0")/exporter-lib.sh"
 
 # -- command line ----------------------------------------------------------
 "$exporter" >/dev/null 2>"$work/e1"
@@ -68,11 +47,7 @@ port=$(free_port)
 	>/dev/null 2>&1 &
 pids+=($!)
 wait_http "http://127.0.0.1:$port/metrics"
-for _ in $(seq 300); do # the replay's end: up to 30 s
-	curl -s "http://127.0.0.1:$port/metrics" >"$work/m-4792"
-	grep -q '^rpcrdma_exporter_replay_done 1' "$work/m-4792" && break
-	sleep 0.1
-done
+wait_replay_done "$work/m-4792" "http://127.0.0.1:$port/metrics"
 check "--roce-port 4792: no RPC-over-RDMA message in a capture on 4791" \
 	eval "grep -q '^rpcrdma_exporter_replay_done 1' '$work/m-4792' &&
 	      grep -q '^rpcrdma_messages_total{' '$work/m-4792' &&
@@ -91,11 +66,7 @@ port=$(free_port)
 cut_pid=$!
 pids+=("$cut_pid")
 wait_http "http://127.0.0.1:$port/metrics"
-for _ in $(seq 300); do # the replay's end: up to 30 s
-	curl -s "http://127.0.0.1:$port/metrics" >"$work/m-cut"
-	grep -q '^rpcrdma_exporter_replay_done 1' "$work/m-cut" && break
-	sleep 0.1
-done
+wait_replay_done "$work/m-cut" "http://127.0.0.1:$port/metrics"
 cut_said=$("$dump" -q -r "$work/cut.pcap" 2>&1 >/dev/null | sed -n 's/^rpcrdma-dump: //p')
 cut_frames=$("$dump" -q --stats=json -r "$work/cut.pcap" 2>/dev/null | jq .frames.total)
 check "a file cut at two thirds: rpcrdma_exporter_replay_failed 1, the $cut_frames frames read served" \

@@ -21,21 +21,8 @@ for tool in prometheus curl certtool gnutls-cli; do
 		exit 77
 	}
 done
-work=$(mktemp -d)
-pids=()
-cleanup() {
-	for p in "${pids[@]}"; do kill "$p" 2>/dev/null; done
-	wait 2>/dev/null
-	rm -rf "$work"
-}
-trap cleanup EXIT
 . "$src/tests/tap.sh"
-free_port() {
-	while :; do
-		p=$((20000 + RANDOM % 20000))
-		(exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null || { echo "$p"; return; }
-	done
-}
+. "$src/tests/exporter-lib.sh"
 capture=$src/tests/linux/bookworm-rxe-nfs41/client/capture.pcap
 cd "$work" || exit 1
 
@@ -90,11 +77,7 @@ curl -s -D headers.txt -o /dev/null --cacert ca.crt "$url"
 check "... with WWW-Authenticate: Basic" grep -qi '^WWW-Authenticate: Basic' headers.txt
 check "a wrong password: 401" test "$(code --cacert ca.crt -u prometheus:guess "$url")" = 401
 check "an unknown user: 401" test "$(code --cacert ca.crt -u alice:scrape-secret "$url")" = 401
-for _ in $(seq 300); do # the replay's end: up to 30 s
-	curl -s --cacert ca.crt -u prometheus:scrape-secret "$url" >metrics.txt
-	grep -q '^rpcrdma_exporter_replay_done 1' metrics.txt && break
-	sleep 0.1
-done
+wait_replay_done metrics.txt --cacert ca.crt -u prometheus:scrape-secret "$url"
 check "the right password: 200 and the metrics of the whole capture" \
 	eval "test \"\$(code --cacert ca.crt -u prometheus:scrape-secret '$url')\" = 200 &&
 	      grep -q '^rpcrdma_exporter_replay_done 1' metrics.txt &&

@@ -17,21 +17,8 @@ for tool in prometheus curl; do
 		exit 77
 	}
 done
-work=$(mktemp -d)
-pids=()
-cleanup() {
-	for p in "${pids[@]}"; do kill "$p" 2>/dev/null; done
-	wait 2>/dev/null
-	rm -rf "$work"
-}
-trap cleanup EXIT
 . "$src/tests/tap.sh"
-free_port() {
-	while :; do
-		p=$((20000 + RANDOM % 20000))
-		(exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null || { echo "$p"; return; }
-	done
-}
+. "$src/tests/exporter-lib.sh"
 monitoring=$src/samples/monitoring
 capture=$src/tests/linux/bookworm-rxe-nfs3/client/capture.pcap
 

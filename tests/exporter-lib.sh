@@ -1,0 +1,42 @@
+# SPDX-License-Identifier: BSD-2-Clause
+# What the tests that start exporters (and Prometheus) share: a work folder
+# ($work) and the processes started ($pids), both gone when the script
+# exits; a free loopback port; waiting for a server to answer and for a
+# replay to end.  Sourced, not run.
+work=$(mktemp -d)
+pids=()
+exporter_lib_cleanup() {
+	for p in "${pids[@]}"; do kill "$p" 2>/dev/null; done
+	wait 2>/dev/null
+	rm -rf "$work"
+}
+trap exporter_lib_cleanup EXIT
+
+# A loopback port nothing listens on.
+free_port() {
+	while :; do
+		p=$((20000 + RANDOM % 20000))
+		(exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null || { echo "$p"; return; }
+	done
+}
+
+wait_http() { # url: up to 10 s
+	for _ in $(seq 100); do
+		curl -s -o /dev/null "$1" && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
+# The metrics of an exporter that replays a file, once the replay is done
+# (up to 30 s): into FILE; fails when it never ended.
+wait_replay_done() { # file, curl arguments (the URL among them)...
+	local out=$1
+	shift
+	for _ in $(seq 300); do
+		curl -s "$@" >"$out" 2>/dev/null &&
+			grep -q '^rpcrdma_exporter_replay_done 1' "$out" && return 0
+		sleep 0.1
+	done
+	return 1
+}
