@@ -329,10 +329,13 @@ static void print_report_json(struct dump *d, const struct rr_frame_report *r)
 {
 	for (uint32_t i = 0; i < r->nevents; i++) {
 		const struct rr_event *ev = &r->events[i];
-		if (ev->kind == RR_EV_NEGOTIATED) {
-			const struct rr_conn_info *c = rr_analyzer_conn(d->a, ev->conn);
-			if (c)
-				json_line(rr_json_negotiated(ev, c));
+		if (ev->kind == RR_EV_SETUP) {
+			/* with -a, every unit has its line already */
+			if (!d->o.all_frames)
+				dump_print_unit(ev->unit, &d->o, ev->frame, ev->conn_id);
+		} else if (ev->kind == RR_EV_NEGOTIATED) {
+			if (ev->connection)
+				json_line(rr_json_negotiated(ev));
 		} else if (ev->kind == RR_EV_FINDING) {
 			if (!ev->message)
 				json_line(rr_json_finding(ev));
@@ -341,9 +344,7 @@ static void print_report_json(struct dump *d, const struct rr_frame_report *r)
 		} else if (ev->kind == RR_EV_RETRANSMISSION) {
 			json_line(rr_json_retransmission(ev));
 		} else if (ev->kind == RR_EV_CONN_CLOSE) {
-			const struct rr_conn_info *c = rr_analyzer_conn(d->a, ev->conn);
-			if (c)
-				json_line(rr_json_close(ev, c));
+			json_line(rr_json_close(ev));
 		} else if (ev->kind == RR_EV_RPC_MESSAGE) {
 			writer_line(d, rr_json_writer_rpc_message(d->jw, ev), ev->frame);
 		} else if (ev->kind == RR_EV_MESSAGE) {
@@ -380,6 +381,12 @@ void dump_print_report(struct dump *d, const struct rr_frame_report *r)
 		if (ev->kind == RR_EV_NEGOTIATED || ev->kind == RR_EV_RPC_DONE ||
 		    ev->kind == RR_EV_CONN_OPEN)
 			continue;
+		if (ev->kind == RR_EV_SETUP) {
+			/* with -a, every unit has its line already */
+			if (!d->o.all_frames)
+				dump_print_unit(ev->unit, &d->o, ev->frame, ev->conn_id);
+			continue;
+		}
 		if (ev->kind == RR_EV_FINDING) {
 			if (d->o.findings_only) {
 				if (f)
@@ -400,7 +407,7 @@ void dump_print_report(struct dump *d, const struct rr_frame_report *r)
 		if (ev->kind == RR_EV_CONN_CLOSE) {
 			/* CM's DREQ has a line of its own; TCP's FIN and RST
 			 * (an iWARP connection's end) get one here */
-			const struct rr_conn_info *c = rr_analyzer_conn(d->a, ev->conn);
+			const struct rr_conn_info *c = ev->connection;
 			if (!rr_has(f, RR_LAYER_TCP) || !c)
 				continue;
 			print_time();

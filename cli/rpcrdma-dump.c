@@ -98,8 +98,7 @@ static void process(struct dump *d, struct run *r, const u_char *data,
 	r->t.mpa += sum->mpa;
 	r->t.icrc_good += sum->icrc_good;
 	r->t.icrc_bad += sum->icrc_bad;
-	if (!o->quiet && !o->findings_only) {
-		if (o->all_frames) {
+	if (!o->quiet && !o->findings_only && o->all_frames) {
 			/* -a: a line for each unit as the frame alone holds it
 			 * (an iWARP segment's FPDUs, which the report takes
 			 * from the reassembled stream) */
@@ -107,9 +106,6 @@ static void process(struct dump *d, struct run *r, const u_char *data,
 							 caplen, wirelen, NULL, &r->f);
 			     more; more = rr_decode_next_unit(&r->cfg, &r->f))
 				dump_print_unit(&r->f, o, r->t.frames, sum->conn_id);
-		} else if (sum->cm || sum->mpa) {
-			dump_print_unit(rep->decoded, o, r->t.frames, sum->conn_id);
-		}
 	}
 	dump_print_report(d, rep);
 	if (o->hex && dump_lines != lines_before)

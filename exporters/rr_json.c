@@ -83,11 +83,11 @@ json_object *rr_json_chunk_data(const struct rr_event *ev)
 	return o;
 }
 
-json_object *rr_json_close(const struct rr_event *ev, const struct rr_conn_info *c)
+json_object *rr_json_close(const struct rr_event *ev)
 {
 	json_object *o = header("close", ev->frame, ev->ts_ns);
 	add(o, "conn", u64(ev->conn_id));
-	add(o, "reset", json_object_new_boolean(c->reset));
+	add(o, "reset", json_object_new_boolean(ev->connection && ev->connection->reset));
 	return o;
 }
 
@@ -194,9 +194,9 @@ json_object *rr_json_setup(const struct rr_frame *f, uint64_t frame,
 	return o;
 }
 
-json_object *rr_json_negotiated(const struct rr_event *ev,
-				const struct rr_conn_info *c)
+json_object *rr_json_negotiated(const struct rr_event *ev)
 {
+	const struct rr_conn_info *c = ev->connection;
 	json_object *o = header("negotiated", ev->frame, ev->ts_ns);
 	add(o, "conn", u64(ev->conn_id));
 	add(o, "transport", json_object_new_string(rr_transport_str(c->transport)));

@@ -19,15 +19,15 @@ json_object *rr_json_finding(const struct rr_event *ev);
 /* The chunk an RDMA Read or Write packet serves (RR_EV_CHUNK_DATA). */
 json_object *rr_json_chunk_data(const struct rr_event *ev);
 /* The end of a connection (RR_EV_CONN_CLOSE): CM DREQ, TCP FIN or RST. */
-json_object *rr_json_close(const struct rr_event *ev, const struct rr_conn_info *c);
+json_object *rr_json_close(const struct rr_event *ev);
 /* An IB/RoCE request packet seen again (RR_EV_RETRANSMISSION). */
 json_object *rr_json_retransmission(const struct rr_event *ev);
 /* A CM message or MPA frame, as decoded in f, of connection conn
  * (rr_frame_summary.conn; RR_CONN_NONE for none). */
 json_object *rr_json_setup(const struct rr_frame *f, uint64_t frame,
 			   uint64_t ts_ns, uint32_t conn);
-json_object *rr_json_negotiated(const struct rr_event *ev,
-				const struct rr_conn_info *c);
+/* Both sides' setup seen (RR_EV_NEGOTIATED, its connection not NULL). */
+json_object *rr_json_negotiated(const struct rr_event *ev);
 json_object *rr_json_stats(const struct rr_analyzer *a);
 /* The json-c this program runs with, as "json-c X.Y". */
 const char *rr_json_library_version(void);

@@ -109,6 +109,30 @@ static void join_done(struct rr_ws_item *m, const struct rr_event *done,
 	note_reply(m->other_frame, m, number);
 }
 
+/*
+ * What Wireshark's own dissectors do not show of a connection's setup:
+ * RFC 8797 private data in an MPA Request or Reply (its MPA dissector
+ * offers no table to show it from), the reason of an IB CM REJ (shown as a
+ * number).  False when there is nothing to add.
+ */
+static bool setup_item(const struct rr_frame *f, struct rr_ws_item *it)
+{
+	if (rr_has(f, RR_LAYER_MPA) && rr_has(f, RR_LAYER_CM_PRIVATE) &&
+	    f->cm_private.status == RR_COMPLETE) {
+		it->kind = RR_WS_MPA_PRIVATE;
+		it->dir = f->mpa.reply;
+		it->private_data = wmem_memdup(wmem_file_scope(), &f->cm_private,
+					       sizeof(f->cm_private));
+		return true;
+	}
+	if (rr_has(f, RR_LAYER_CM) && f->cm.attr_id == RR_CM_REJ) {
+		it->kind = RR_WS_CM_REJECT;
+		it->finding = f->cm.reject_reason;
+		return true;
+	}
+	return false;
+}
+
 static void take_event(const struct rr_event *ev)
 {
 	guint32 number = wireshark_number(ev->frame);
@@ -121,9 +145,7 @@ static void take_event(const struct rr_event *ev)
 	it->kind = (uint8_t)ev->kind;
 	it->conn = ev->conn;
 	it->dir = ev->dir;
-	const struct rr_conn_info *c = rr_analyzer_conn(analyzer, ev->conn);
-	if (c && c->id != ev->conn_id)
-		c = NULL; /* evicted since, its slot taken */
+	const struct rr_conn_info *c = ev->connection;
 	if (c) {
 		it->requester_id = c->requester_qpn;
 		it->responder_id = c->responder_qpn;
@@ -180,16 +202,27 @@ static void take_event(const struct rr_event *ev)
 		if (c)
 			it->thresholds = c->thresholds;
 		break;
+	case RR_EV_SETUP:
+		if (!setup_item(ev->unit, it))
+			return;
+		break;
 	default:
 		return;
 	}
 	scratch_frame[nscratch++] = number;
 }
 
+/* A frame's setup items after its other ones: the analysis tree lists
+ * what the analyzer found (findings first) before what Wireshark's own
+ * dissectors leave out of a setup. */
 static void take_report(const struct rr_frame_report *r)
 {
 	for (uint32_t i = 0; i < r->nevents; i++)
-		take_event(&r->events[i]);
+		if (r->events[i].kind != RR_EV_SETUP)
+			take_event(&r->events[i]);
+	for (uint32_t i = 0; i < r->nevents; i++)
+		if (r->events[i].kind == RR_EV_SETUP)
+			take_event(&r->events[i]);
 }
 
 /* Add the scratch items of frame `number` to its record. */
@@ -220,39 +253,6 @@ static void store(guint32 number, bool on_conn)
 		if (scratch_frame[i] == number)
 			r->items[r->nitems++] = scratch[i];
 	frame_records->pdata[number] = r;
-}
-
-/* RFC 8797 private data the analyzer found in an MPA Request or Reply:
- * where it lies in the frame (Wireshark's MPA dissector offers no table
- * to show it from). */
-static void note_mpa_private_data(const struct rr_frame_report *r, guint32 number)
-{
-	const struct rr_frame *f = r->decoded;
-	if (!r->units.mpa || !rr_has(f, RR_LAYER_MPA) ||
-	    !rr_has(f, RR_LAYER_CM_PRIVATE) || f->cm_private.status != RR_COMPLETE ||
-	    nscratch == SCRATCH_ITEMS)
-		return;
-	struct rr_ws_item *it = &scratch[nscratch];
-	memset(it, 0, sizeof(*it));
-	it->kind = RR_WS_MPA_PRIVATE;
-	it->frame_at = f->cm_private.off + 1;
-	it->dir = f->mpa.reply;
-	scratch_frame[nscratch++] = number;
-}
-
-/* The reason of an IB CM REJ the analyzer saw (a connection refused). */
-static void note_cm_reject(const struct rr_frame_report *r, guint32 number)
-{
-	const struct rr_frame *f = r->decoded;
-	if (!r->units.cm || !rr_has(f, RR_LAYER_CM) ||
-	    f->cm.attr_id != RR_CM_REJ || nscratch == SCRATCH_ITEMS)
-		return;
-	struct rr_ws_item *it = &scratch[nscratch];
-	memset(it, 0, sizeof(*it));
-	it->kind = RR_WS_CM_REJECT;
-	it->finding = f->cm.reject_reason;
-	it->conn = r->units.conn;
-	scratch_frame[nscratch++] = number;
 }
 
 /* libdissect's link type of a frame, through Wireshark's own mapping. */
@@ -296,8 +296,6 @@ static void feed(packet_info *pinfo)
 		rr_analyzer_frame(analyzer, (uint32_t)link, ts, bytes, captured,
 				  tvb_reported_length(frame));
 	take_report(r);
-	note_mpa_private_data(r, pinfo->num);
-	note_cm_reject(r, pinfo->num);
 	store(pinfo->num, r->units.rpcrdma > 0);
 	nscratch = 0;
 }

@@ -12,8 +12,8 @@
 
 #include <rpcrdma/analyzer.h>
 
-/* RFC 8797 private data in an MPA frame: at frame_at - 1, dir 1 for a
- * Reply (beside the analyzer's events, which need no such item) */
+/* RFC 8797 private data in an MPA frame: private_data, dir 1 for a Reply
+ * (from the analyzer's RR_EV_SETUP) */
 #define RR_WS_MPA_PRIVATE 0x80
 /* An IB CM REJ: its reason (IBA table 112) in `finding`, its connection
  * in `conn` (Wireshark's own dissector shows the reason as a number) */
@@ -43,6 +43,8 @@ struct rr_ws_item {
 	uint64_t seg_offset, latency_ns, bytes_read, bytes_write;
 	struct rr_inline_thresholds thresholds;
 	const char *detail;   /* FINDING */
+	/* MPA_PRIVATE: as decoded, its offsets the frame's */
+	const struct rr_cm_private *private_data;
 	/* MESSAGE of several packets, or RPC_MESSAGE: its bytes when kept
 	 * for later passes (rr_ws_item_bytes has them on the first) */
 	const uint8_t *data;

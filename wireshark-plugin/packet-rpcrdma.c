@@ -233,15 +233,25 @@ static void add_retransmission(proto_tree *tree, packet_info *pinfo, tvbuff_t *t
 	col_append_str(pinfo->cinfo, COL_INFO, " [RC retransmission]");
 }
 
-/* The message item of this frame for header h at the start of a payload
- * of `len` bytes, if the analyzer saw that message whole in it. */
-static const struct rr_ws_item *message_item(const struct rr_ws_frame *r,
-					     const struct rr_rpcrdma *h, guint len)
+/*
+ * The message item of the payload in tvb, if the analyzer saw that message
+ * in this frame: where it lies in the frame, or for one the analyzer read
+ * from a copy (an iWARP stream with MPA markers, which Wireshark takes out
+ * too), its xid, procedure and length as header h has them.
+ */
+static const struct rr_ws_item *message_item(const struct rr_ws_frame *r, tvbuff_t *tvb,
+					     const struct rr_rpcrdma *h)
 {
-	for (uint32_t i = 0; r && i < r->nitems; i++)
-		if (r->items[i].kind == RR_EV_MESSAGE && r->items[i].xid == h->xid &&
-		    r->items[i].proc == h->proc && r->items[i].msg_len == len)
-			return &r->items[i];
+	gint at = tvb_raw_offset(tvb);
+	for (uint32_t i = 0; r && i < r->nitems; i++) {
+		const struct rr_ws_item *m = &r->items[i];
+		if (m->kind != RR_EV_MESSAGE)
+			continue;
+		if (m->frame_at ? at >= 0 && m->frame_at - 1 == (guint32)at :
+				  h && m->xid == h->xid && m->proc == h->proc &&
+					  m->msg_len == tvb_reported_length(tvb))
+			return m;
+	}
 	return NULL;
 }
 
@@ -398,8 +408,7 @@ static rr_ws_heur_result heur_payload(tvbuff_t *tvb, packet_info *pinfo, proto_t
 	if (captured >= 16)
 		st = rr_rpcrdma_decode(tvb_get_ptr(tvb, 0, (gint)captured), 0, captured,
 				       tvb_reported_length(tvb), &h, &note);
-	const struct rr_ws_item *m = st != RR_MALFORMED ?
-		message_item(r, &h, tvb_reported_length(tvb)) : NULL;
+	const struct rr_ws_item *m = st != RR_MALFORMED ? message_item(r, tvb, &h) : NULL;
 	if (m) {
 		dissect_header(tvb, pinfo, tree, &h, m, true);
 		claim(tvb, pinfo, tree, r);
@@ -517,16 +526,9 @@ static rr_ws_heur_result heur_cm_private(tvbuff_t *tvb, packet_info *pinfo, prot
  * too (§4.1), where the analyzer found it. */
 static void mpa_private_data(tvbuff_t *tvb, proto_tree *tree, const struct rr_ws_item *m)
 {
-	guint captured = tvb_captured_length(tvb), at = m->frame_at - 1;
-	struct rr_cm_private cp;
-	if (at >= captured ||
-	    !rr_cm_private_find(tvb_get_ptr(tvb, 0, (gint)captured), at, captured - at,
-				tvb_reported_length(tvb) - at, &cp) ||
-	    cp.status != RR_COMPLETE)
-		return;
 	proto_item *ti = proto_tree_add_item(tree, proto_rpcrdma, tvb, 0, 0, ENC_NA);
 	proto_item_append_text(ti, ": MPA %s private data", m->dir ? "Reply" : "Request");
-	add_private_data(proto_item_add_subtree(ti, ett_rpcrdma), tvb, &cp);
+	add_private_data(proto_item_add_subtree(ti, ett_rpcrdma), tvb, m->private_data);
 }
 
 static void add_finding(proto_tree *t, packet_info *pinfo, tvbuff_t *tvb,

@@ -208,6 +208,12 @@ struct report {
 	struct rr_rpc *rpcs;        /* an event's RPC header, by its index */
 	struct rr_rpcrdma *hdrs;    /* RR_REPORT_MESSAGES */
 	uint32_t nhdrs;
+	/* the connection of each event, as it stood then (RR_REPORT_EVENTS);
+	 * consecutive events on one unchanged connection share one */
+	struct rr_conn_info *conns;
+	uint32_t nconns;
+	struct rr_frame *units;     /* RR_EV_SETUP's, RR_REPORT_SETUPS */
+	uint32_t nunits;
 	struct rr_event *message;   /* the message being taken, if listed */
 	/* the caller's frame, where messages whole in it lie */
 	const uint8_t *frame;
@@ -297,6 +303,8 @@ void rra_report_free(struct rr_analyzer *a);
 void rra_report_begin(struct rr_analyzer *a, uint64_t frame_no, uint64_t ts_ns,
 		      const uint8_t *frame, uint32_t len);
 void rra_emit(struct rr_analyzer *a, struct rr_event *ev);
+uint32_t rra_report_setup(struct rr_analyzer *a, const struct rr_frame *f);
+void rra_report_conn(struct rr_analyzer *a, uint32_t i, uint32_t conn);
 /* Whether reports list events (RR_CFG_NO_EVENTS unset): an event that
  * only a report would show need not be made otherwise. */
 static inline bool rra_reporting(const struct rr_analyzer *a)

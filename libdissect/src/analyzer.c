@@ -209,6 +209,8 @@ rr_analyzer_frame(struct rr_analyzer *a, uint32_t link, uint64_t ts_ns,
 	for (bool more = rr_decode_frame(&a->cfg, link, data, caplen, wirelen,
 					 NULL, f);
 	     more; more = rr_decode_next_unit(&a->cfg, f)) {
+		bool setup = rr_has(f, RR_LAYER_CM) || rr_has(f, RR_LAYER_MPA);
+		uint32_t setup_event = setup ? rra_report_setup(a, f) : RR_REPORT_EVENTS;
 		if (rr_has(f, RR_LAYER_ICRC)) {
 			units->icrc_good += f->icrc.state == RR_CRC_GOOD;
 			units->icrc_bad += f->icrc.state == RR_CRC_BAD;
@@ -261,6 +263,8 @@ rr_analyzer_frame(struct rr_analyzer *a, uint32_t link, uint64_t ts_ns,
 			rra_ib_packet(a, f);
 		else if (rr_has(f, RR_LAYER_MPA))
 			rra_iwarp_mpa(a, f);
+		if (setup)
+			rra_report_conn(a, setup_event, units->conn);
 	}
 	return &a->rep.pub;
 }

@@ -18,9 +18,11 @@ bool rra_report_alloc(struct rr_analyzer *a,
 	r->events = alloc(a, RR_REPORT_EVENTS, sizeof(*r->events));
 	r->rpcs = alloc(a, RR_REPORT_EVENTS, sizeof(*r->rpcs));
 	r->hdrs = alloc(a, RR_REPORT_MESSAGES, sizeof(*r->hdrs));
+	r->conns = alloc(a, RR_REPORT_EVENTS, sizeof(*r->conns));
+	r->units = alloc(a, RR_REPORT_SETUPS, sizeof(*r->units));
 	r->bytes = alloc(a, a->lim.report_bytes, 1);
 	r->pub.events = r->events;
-	return r->events && r->rpcs && r->hdrs && r->bytes;
+	return r->events && r->rpcs && r->hdrs && r->conns && r->units && r->bytes;
 }
 
 void rra_report_free(struct rr_analyzer *a)
@@ -28,6 +30,8 @@ void rra_report_free(struct rr_analyzer *a)
 	free(a->rep.events);
 	free(a->rep.rpcs);
 	free(a->rep.hdrs);
+	free(a->rep.conns);
+	free(a->rep.units);
 	free(a->rep.bytes);
 }
 
@@ -41,7 +45,7 @@ void rra_report_begin(struct rr_analyzer *a, uint64_t frame_no, uint64_t ts_ns,
 	memset(&r->pub.units, 0, sizeof(r->pub.units));
 	r->pub.units.conn = r->pub.units.conn_id = RR_CONN_NONE;
 	r->pub.nevents = r->pub.unreported = r->pub.bytes_unkept = 0;
-	r->nhdrs = 0;
+	r->nhdrs = r->nconns = r->nunits = 0;
 	r->message = NULL;
 	r->frame = frame;
 	r->frame_len = len;
@@ -86,6 +90,54 @@ static const struct rr_rpcrdma *keep_header(struct report *r,
 	return to;
 }
 
+/* The connection of an event as it stands now: the last one kept when it
+ * has not changed since (a frame's events are mostly on one). */
+static const struct rr_conn_info *keep_conn(struct rr_analyzer *a, uint32_t conn)
+{
+	struct report *r = &a->rep;
+	if (conn >= a->nconns)
+		return NULL;
+	const struct rr_conn_info *now = &a->conns[conn].info;
+	if (r->nconns && !memcmp(&r->conns[r->nconns - 1], now, sizeof(*now)))
+		return &r->conns[r->nconns - 1];
+	r->conns[r->nconns] = *now;
+	return &r->conns[r->nconns++];
+}
+
+/* The connection of the event at index i, once the analyzer took the unit
+ * that raised it (a setup's connection is known after). */
+void rra_report_conn(struct rr_analyzer *a, uint32_t i, uint32_t conn)
+{
+	struct report *r = &a->rep;
+	if (i >= r->pub.nevents)
+		return;
+	struct rr_event *e = &r->events[i];
+	e->conn = conn;
+	e->conn_id = conn < a->nconns ? a->conns[conn].info.id : RR_CONN_NONE;
+	e->connection = keep_conn(a, conn);
+}
+
+/* A connection's setup or teardown message: listed with the unit as
+ * decoded, before what it causes.  Its index in the report, or
+ * RR_REPORT_EVENTS when not listed. */
+uint32_t rra_report_setup(struct rr_analyzer *a, const struct rr_frame *f)
+{
+	struct report *r = &a->rep;
+	if (!rra_reporting(a))
+		return RR_REPORT_EVENTS;
+	if (r->nunits == RR_REPORT_SETUPS || r->pub.nevents == RR_REPORT_EVENTS) {
+		r->pub.unreported++;
+		return RR_REPORT_EVENTS;
+	}
+	struct rr_frame *unit = &r->units[r->nunits++];
+	*unit = *f;
+	struct rr_event ev = { .kind = RR_EV_SETUP, .conn = NONE, .unit = unit,
+			       .frame = a->frame_no, .ts_ns = a->now_ns,
+			       .conn_id = RR_CONN_NONE };
+	r->events[r->pub.nevents] = ev;
+	return r->pub.nevents++;
+}
+
 void rra_emit(struct rr_analyzer *a, struct rr_event *ev)
 {
 	struct report *r = &a->rep;
@@ -105,6 +157,7 @@ void rra_emit(struct rr_analyzer *a, struct rr_event *ev)
 	uint32_t i = r->pub.nevents++;
 	struct rr_event *e = &r->events[i];
 	*e = *ev;
+	e->connection = keep_conn(a, ev->conn);
 	if (message) {
 		e->hdr = keep_header(r, ev->hdr);
 		r->message = e;

@@ -41,6 +41,13 @@ static void check(const struct rr_frame_report *r, const struct rr_event *ev)
 	if (ev->kind == RR_EV_CHUNK_DATA &&
 	    (!rr_chunk_kind_str(ev->source) || !rr_access_str(ev->access)))
 		abort();
+	/* an event names its connection as it stood, or none */
+	if ((ev->conn_id == RR_CONN_NONE) != !ev->connection ||
+	    (ev->connection && ev->connection->id != ev->conn_id))
+		abort();
+	if ((ev->kind == RR_EV_SETUP) != !!ev->unit ||
+	    (ev->unit && !rr_has(ev->unit, RR_LAYER_CM) && !rr_has(ev->unit, RR_LAYER_MPA)))
+		abort();
 	events++;
 }
 

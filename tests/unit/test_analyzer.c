@@ -542,10 +542,22 @@ static void conn_eviction(void)
 		rr_buf_init(&fb, frame, sizeof(frame));
 		rr_frame_tcp(&fb, &ep, 1000, 0, RR_TCP_ACK | RR_TCP_PSH, 65535,
 			     mpa, b.len);
-		rr_analyzer_frame(a, RR_LINK_ETHERNET, 0, frame,
-				  (uint32_t)fb.len, (uint32_t)fb.len);
+		const struct rr_frame_report *r = rr_analyzer_frame(
+			a, RR_LINK_ETHERNET, 0, frame, (uint32_t)fb.len, (uint32_t)fb.len);
 		CHECK_EQ(a->st.reassembly_dropped, 0);
 		CHECK_EQ(a->st.connections, (uint64_t)round + 1);
+		/* the MPA Request is listed first, with the connection it
+		 * opened, in the slot of the one evicted for it */
+		CHECK(r->nevents >= 1 && r->events[0].kind == RR_EV_SETUP);
+		const struct rr_event *setup = &r->events[0];
+		CHECK(setup->unit && rr_has(setup->unit, RR_LAYER_MPA));
+		CHECK(setup->connection && setup->connection->id == (uint32_t)round);
+		CHECK_EQ(setup->conn_id, (uint32_t)round);
+		bool opened = false;
+		for (uint32_t e = 1; e < r->nevents; e++)
+			opened |= r->events[e].kind == RR_EV_CONN_OPEN &&
+				  r->events[e].conn_id == setup->conn_id;
+		CHECK(opened);
 	}
 	CHECK_EQ(a->st.connections_evicted, 2);
 	rr_analyzer_free(a);

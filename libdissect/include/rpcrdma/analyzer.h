@@ -255,6 +255,9 @@ enum rr_event_kind {
 			      * (with RR_CFG_CHUNK_EVENTS) */
 	RR_EV_RETRANSMISSION, /* an IB/RoCE request packet with a PSN already
 			       * seen: the receiver drops it as a duplicate */
+	RR_EV_SETUP,         /* a connection's setup or teardown: an IB CM
+			      * MAD (REQ, REP, RTU, REJ, DREQ, DREP) or an
+			      * MPA Request or Reply */
 };
 
 /* What an RDMA packet serving a chunk does (RR_EV_CHUNK_DATA). */
@@ -277,6 +280,10 @@ struct rr_event {
 	uint64_t ts_ns;
 	uint32_t conn;       /* index for rr_analyzer_conn() */
 	uint32_t conn_id;    /* that connection's id, RR_CONN_NONE for none */
+	/* that connection as it stood when the event was raised (its ends,
+	 * roles, private data, thresholds, state and counters), kept in the
+	 * report: an evicted connection's too; NULL for none */
+	const struct rr_conn_info *connection;
 	uint8_t dir;         /* enum rr_dir */
 	/* RR_EV_FINDING, RR_EV_RPC_DONE, RR_EV_RPC_MESSAGE raised while the
 	 * analyzer took a message: that message's event, else NULL */
@@ -336,6 +343,10 @@ struct rr_event {
 	/* RR_EV_FINDING */
 	uint16_t finding;    /* enum rr_finding_id */
 	const char *detail;  /* static or the report's */
+	/* RR_EV_SETUP: the unit as decoded (its CM MAD with the REJ reason,
+	 * or its MPA frame; the RFC 8797 private data in cm_private, whose
+	 * offsets are the frame's), kept in the report */
+	const struct rr_frame *unit;
 };
 
 struct rr_analyzer_limits {
@@ -385,6 +396,9 @@ struct rr_frame_summary {
  * iWARP stream can end hundreds of small messages. */
 #define RR_REPORT_EVENTS 1024
 #define RR_REPORT_MESSAGES 256
+/* connection setups and teardowns one report lists at most: a frame
+ * holds one CM MAD, a TCP segment an MPA exchange's message */
+#define RR_REPORT_SETUPS 8
 
 /*
  * What the analyzer made of one frame, read-only, valid until the next
@@ -399,12 +413,14 @@ struct rr_frame_report {
 	struct rr_frame_summary units;
 	/* in the order they happened: messages, each followed by the
 	 * completion, rebuilt message and findings it raised (their
-	 * `message`), chunk data, connections opened and closed, findings of
-	 * the frame itself (`message` NULL) */
+	 * `message`), chunk data, connection setups and teardowns (before
+	 * what they caused), connections opened and closed, findings of the
+	 * frame itself (`message` NULL) */
 	const struct rr_event *events;
 	uint32_t nevents;
 	/* events past RR_REPORT_EVENTS (or messages past
-	 * RR_REPORT_MESSAGES) not listed: the statistics count them */
+	 * RR_REPORT_MESSAGES, setups past RR_REPORT_SETUPS) not listed: the
+	 * statistics count them */
 	uint32_t unreported;
 	/* messages whose bytes report_bytes could not keep (data NULL) */
 	uint32_t bytes_unkept;
