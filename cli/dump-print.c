@@ -149,17 +149,18 @@ static void print_rpc(const struct rr_rpc *r, uint32_t rdma_xid, uint8_t dir)
 		printf(" rpc-xid 0x%08" PRIx32, r->xid);
 }
 
-static void print_rebuilt(const struct rr_event *r)
+static void print_rebuilt(const struct rr_ev_rpc_message *r)
 {
 	printf(" (rebuilt from %s chunk, len %" PRIu32 ")",
-	       rr_chunk_kind_str(r->source), r->msg_len);
+	       rr_chunk_kind_str(r->source), r->data_len);
 }
 
 /* A message, with the RPC message rebuilt for it if any. */
-static void print_rpcrdma(const struct rr_event *m)
+static void print_rpcrdma(const struct rr_event *ev)
 {
+	const struct rr_ev_message *m = &ev->msg;
 	const struct rr_rpcrdma *h = m->hdr;
-	const struct rr_event *rebuilt = m->rebuilt;
+	const struct rr_ev_rpc_message *rebuilt = m->rebuilt ? &m->rebuilt->rebuilt : NULL;
 	const char *proc = rr_rdma_proc_str(h->proc);
 	printf(" %s xid 0x%08" PRIx32, proc ? proc : "?", h->xid);
 	if (h->vers != 1)
@@ -181,11 +182,11 @@ static void print_rpcrdma(const struct rr_event *m)
 		       h->has_reply_chunk ? "" : "-", h->has_reply_chunk ? nreply : 0);
 	}
 	if (m->rpc)
-		print_rpc(m->rpc, h->xid, m->dir);
+		print_rpc(m->rpc, h->xid, ev->dir);
 	else if (rebuilt && rebuilt->rpc)
-		print_rpc(rebuilt->rpc, h->xid, m->dir);
-	else if (m->dir != RR_DIR_UNKNOWN)
-		printf(" (%s)", rr_dir_str(m->dir));
+		print_rpc(rebuilt->rpc, h->xid, ev->dir);
+	else if (ev->dir != RR_DIR_UNKNOWN)
+		printf(" (%s)", rr_dir_str(ev->dir));
 	if (rebuilt)
 		print_rebuilt(rebuilt);
 	if (m->msg_len > 0)
@@ -198,11 +199,11 @@ static void print_rpcrdma(const struct rr_event *m)
 
 static void print_finding(const struct rr_event *ev)
 {
-	const struct rr_finding_info *fi = rr_finding_info(ev->finding);
+	const struct rr_finding_info *fi = rr_finding_info(ev->finding.id);
 	printf("\t! %s (%s): %s", fi->id, rr_severity_str(fi->severity),
 	       fi->message);
-	if (ev->detail)
-		printf(" (%s)", ev->detail);
+	if (ev->finding.detail)
+		printf(" (%s)", ev->finding.detail);
 	if (fi->reference[0])
 		printf(" [%s]", fi->reference);
 	putchar('\n');
@@ -290,14 +291,14 @@ void dump_print_unit(const struct rr_frame *f, const struct opts *o,
 }
 
 /* With -a: the chunk an RDMA packet serves, below the packet's line. */
-static void print_chunk_data(const struct rr_event *e)
+static void print_chunk_data(const struct rr_ev_chunk_data *e)
 {
 	printf("\t%s chunk of xid 0x%08" PRIx32 ": %s %" PRIu32 " bytes at %" PRIu64
 	       " of segment 0x%08" PRIx32 "\n", rr_chunk_kind_str(e->source), e->xid,
 	       rr_access_str(e->access), e->data_len, e->seg_offset, e->handle);
 }
 
-static void print_completion(const struct rr_event *e)
+static void print_completion(const struct rr_ev_rpc_done *e)
 {
 	unsigned long long us = (unsigned long long)(e->latency_ns / 1000u);
 	printf(" [rtt %llu.%03llu ms, moved inline %u read %llu write %llu]",
@@ -332,7 +333,7 @@ static void print_report_json(struct dump *d, const struct rr_frame_report *r)
 		if (ev->kind == RR_EV_SETUP) {
 			/* with -a, every unit has its line already */
 			if (!d->o.all_frames)
-				dump_print_unit(ev->unit, &d->o, ev->frame, ev->conn_id);
+				dump_print_unit(ev->setup.unit, &d->o, ev->frame, ev->conn_id);
 		} else if (ev->kind == RR_EV_NEGOTIATED) {
 			if (ev->connection)
 				json_line(rr_json_negotiated(ev));
@@ -384,7 +385,7 @@ void dump_print_report(struct dump *d, const struct rr_frame_report *r)
 		if (ev->kind == RR_EV_SETUP) {
 			/* with -a, every unit has its line already */
 			if (!d->o.all_frames)
-				dump_print_unit(ev->unit, &d->o, ev->frame, ev->conn_id);
+				dump_print_unit(ev->setup.unit, &d->o, ev->frame, ev->conn_id);
 			continue;
 		}
 		if (ev->kind == RR_EV_FINDING) {
@@ -398,10 +399,10 @@ void dump_print_report(struct dump *d, const struct rr_frame_report *r)
 		}
 		/* an RPC message rebuilt for a message is on the message's line */
 		if (d->o.findings_only || !f ||
-		    (ev->message && ev->message->rebuilt == ev))
+		    (ev->message && ev->message->msg.rebuilt == ev))
 			continue;
 		if (ev->kind == RR_EV_CHUNK_DATA) {
-			print_chunk_data(ev);
+			print_chunk_data(&ev->chunk);
 			continue;
 		}
 		if (ev->kind == RR_EV_CONN_CLOSE) {
@@ -424,29 +425,31 @@ void dump_print_report(struct dump *d, const struct rr_frame_report *r)
 			printf(" qp 0x%06" PRIx32, f->bth.dqpn);
 		if (ev->kind == RR_EV_RETRANSMISSION) {
 			/* what a receiver drops (IBA vol. 1 §9.7.5.1.2) */
-			const char *op = rr_bth_opcode_str(ev->opcode);
-			printf(" %s psn %u retransmission", op ? op : "RC", ev->psn);
-			if (ev->original_frame)
+			const struct rr_ev_retransmission *rt = &ev->retransmission;
+			const char *op = rr_bth_opcode_str(rt->opcode);
+			printf(" %s psn %u retransmission", op ? op : "RC", rt->psn);
+			if (rt->original_frame)
 				printf(" of frame %llu",
-				       (unsigned long long)ev->original_frame);
+				       (unsigned long long)rt->original_frame);
 			putchar('\n');
 			continue;
 		}
 		if (ev->kind == RR_EV_RPC_MESSAGE) {
-			printf(" RPC xid 0x%08" PRIx32, ev->xid);
-			if (ev->rpc)
-				print_rpc(ev->rpc, ev->xid, ev->dir);
-			print_rebuilt(ev);
+			const struct rr_ev_rpc_message *rb = &ev->rebuilt;
+			printf(" RPC xid 0x%08" PRIx32, rb->xid);
+			if (rb->rpc)
+				print_rpc(rb->rpc, rb->xid, ev->dir);
+			print_rebuilt(rb);
 			putchar('\n');
 			continue;
 		}
 		print_rpcrdma(ev);
-		if (ev->done)
-			print_completion(ev->done);
+		if (ev->msg.done)
+			print_completion(&ev->msg.done->done);
 		if (d->o.verbose > 1 && rr_has(f, RR_LAYER_ICRC))
 			printf(" icrc %s", rr_crc_state_str(f->icrc.state));
 		if (d->o.verbose)
-			print_segments(ev->hdr);
+			print_segments(ev->msg.hdr);
 		putchar('\n');
 	}
 }

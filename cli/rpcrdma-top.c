@@ -45,10 +45,10 @@ static void take_report(struct top *t, const struct rr_frame_report *r)
 			continue;
 		if (!v->lat && !(v->lat = calloc(2, sizeof(*v->lat))))
 			continue;
-		rr_latency_record(&v->lat[0], ev->latency_ns);
-		rr_latency_record(&v->lat[1], ev->latency_ns);
-		v->programs |= ev->prog == RR_PROG_NFS ? 1 :
-			       ev->prog == RR_PROG_NFS4_CB ? 2 : 4;
+		rr_latency_record(&v->lat[0], ev->done.latency_ns);
+		rr_latency_record(&v->lat[1], ev->done.latency_ns);
+		v->programs |= ev->done.prog == RR_PROG_NFS ? 1 :
+			       ev->done.prog == RR_PROG_NFS4_CB ? 2 : 4;
 	}
 }
 

@@ -58,14 +58,14 @@ static json_object *header(const char *type, uint64_t frame, uint64_t ts_ns)
 
 json_object *rr_json_finding(const struct rr_event *ev)
 {
-	const struct rr_finding_info *fi = rr_finding_info(ev->finding);
+	const struct rr_finding_info *fi = rr_finding_info(ev->finding.id);
 	json_object *o = header("finding", ev->frame, ev->ts_ns);
 	add(o, "conn", ev->conn_id == RR_CONN_NONE ? NULL : u64(ev->conn_id));
 	add(o, "id", json_object_new_string(fi->id));
 	add(o, "severity", json_object_new_string(rr_severity_str(fi->severity)));
 	add(o, "reference", json_object_new_string(fi->reference));
 	add(o, "message", json_object_new_string(fi->message));
-	add(o, "detail", ev->detail ? json_object_new_string(ev->detail) : NULL);
+	add(o, "detail", ev->finding.detail ? json_object_new_string(ev->finding.detail) : NULL);
 	return o;
 }
 
@@ -74,12 +74,13 @@ json_object *rr_json_chunk_data(const struct rr_event *ev)
 	json_object *o = header("chunk_data", ev->frame, ev->ts_ns);
 	add(o, "conn", u64(ev->conn_id));
 	add(o, "dir", json_object_new_string(rr_dir_id(ev->dir)));
-	add(o, "xid", u64(ev->xid));
-	add(o, "chunk", json_object_new_string(rr_chunk_kind_str(ev->source)));
-	add(o, "op", json_object_new_string(rr_access_str(ev->access)));
-	add(o, "handle", u64(ev->handle));
-	add(o, "offset", u64(ev->seg_offset));
-	add(o, "len", u64(ev->data_len));
+	const struct rr_ev_chunk_data *c = &ev->chunk;
+	add(o, "xid", u64(c->xid));
+	add(o, "chunk", json_object_new_string(rr_chunk_kind_str(c->source)));
+	add(o, "op", json_object_new_string(rr_access_str(c->access)));
+	add(o, "handle", u64(c->handle));
+	add(o, "offset", u64(c->seg_offset));
+	add(o, "len", u64(c->data_len));
 	return o;
 }
 
@@ -95,10 +96,11 @@ json_object *rr_json_retransmission(const struct rr_event *ev)
 {
 	json_object *o = header("retransmission", ev->frame, ev->ts_ns);
 	add(o, "conn", u64(ev->conn_id));
-	const char *op = rr_bth_opcode_str(ev->opcode);
-	add(o, "opcode", op ? json_object_new_string(op) : u64(ev->opcode));
-	add(o, "psn", u64(ev->psn));
-	add(o, "original_frame", ev->original_frame ? u64(ev->original_frame) : NULL);
+	const struct rr_ev_retransmission *rt = &ev->retransmission;
+	const char *op = rr_bth_opcode_str(rt->opcode);
+	add(o, "opcode", op ? json_object_new_string(op) : u64(rt->opcode));
+	add(o, "psn", u64(rt->psn));
+	add(o, "original_frame", rt->original_frame ? u64(rt->original_frame) : NULL);
 	return o;
 }
 

@@ -287,19 +287,20 @@ const char *rr_json_writer_message(struct rr_json_writer *w,
 				   const struct rr_frame_report *r,
 				   const struct rr_event *ev)
 {
-	const struct rr_rpcrdma *h = ev->hdr;
+	const struct rr_ev_message *m = &ev->msg;
+	const struct rr_rpcrdma *h = m->hdr;
 	head(w, "message", ev, h->xid);
 	NUM(w, ",\"vers\":", h->vers);
 	NUM(w, ",\"credits\":", h->credits);
 	LIT(w, ",\"proc\":");
 	name_or_num(w, rr_rdma_proc_str(h->proc), h->proc);
-	NUM(w, ",\"len\":", ev->msg_len);
+	NUM(w, ",\"len\":", m->msg_len);
 	/* Send With Invalidate: the STag it invalidated */
-	if (ev->inv_stag) {
-		NUM(w, ",\"invalidated_stag\":", ev->inv_stag);
+	if (m->inv_stag) {
+		NUM(w, ",\"invalidated_stag\":", m->inv_stag);
 	}
-	if (ev->resent_of) {
-		NUM(w, ",\"resent_of\":", ev->resent_of);
+	if (m->resent_of) {
+		NUM(w, ",\"resent_of\":", m->resent_of);
 	}
 	chunk_lists(w, h);
 	if (h->proc == RR_RDMA_MSGP) {
@@ -314,8 +315,8 @@ const char *rr_json_writer_message(struct rr_json_writer *w,
 			NUM(w, ",\"vers_high\":", h->vers_high);
 		}
 	}
-	rpc(w, ev->rpc);
-	const struct rr_event *c = ev->done;
+	rpc(w, m->rpc);
+	const struct rr_ev_rpc_done *c = m->done ? &m->done->done : NULL;
 	if (c) {
 		NUM(w, ",\"completed\":{\"latency_ns\":", c->latency_ns);
 		NUM(w, ",\"bytes_inline\":", c->bytes_inline);
@@ -333,7 +334,7 @@ const char *rr_json_writer_message(struct rr_json_writer *w,
 			continue;
 		if (!first)
 			LIT(w, ",");
-		str(w, rr_finding_info(r->events[i].finding)->id);
+		str(w, rr_finding_info(r->events[i].finding.id)->id);
 		first = false;
 	}
 	LIT(w, "]");
@@ -343,9 +344,10 @@ const char *rr_json_writer_message(struct rr_json_writer *w,
 const char *rr_json_writer_rpc_message(struct rr_json_writer *w,
 				       const struct rr_event *ev)
 {
-	head(w, "rpc_message", ev, ev->xid);
-	STR(w, ",\"source\":", rr_chunk_kind_str(ev->source));
-	NUM(w, ",\"len\":", ev->msg_len);
-	rpc(w, ev->rpc);
+	const struct rr_ev_rpc_message *m = &ev->rebuilt;
+	head(w, "rpc_message", ev, m->xid);
+	STR(w, ",\"source\":", rr_chunk_kind_str(m->source));
+	NUM(w, ",\"len\":", m->data_len);
+	rpc(w, m->rpc);
 	return done(w);
 }

@@ -97,7 +97,7 @@ static void note_reply(guint32 call_number, const struct rr_ws_item *reply,
 }
 
 /* A reply's completion, on the reply's item. */
-static void join_done(struct rr_ws_item *m, const struct rr_event *done,
+static void join_done(struct rr_ws_item *m, const struct rr_ev_rpc_done *done,
 		      guint32 number)
 {
 	m->done = true;
@@ -153,57 +153,59 @@ static void take_event(const struct rr_event *ev)
 	}
 	switch (ev->kind) {
 	case RR_EV_MESSAGE: {
-		it->xid = ev->hdr->xid;
-		it->proc = (uint8_t)ev->hdr->proc;
-		it->credits = ev->hdr->credits;
-		it->msg_len = ev->msg_len;
-		it->inv_stag = ev->inv_stag;
-		it->resent_of = ev->resent_of ? wireshark_number(ev->resent_of) : 0;
+		const struct rr_ev_message *m = &ev->msg;
+		it->xid = m->hdr->xid;
+		it->proc = (uint8_t)m->hdr->proc;
+		it->credits = m->hdr->credits;
+		it->msg_len = m->msg_len;
+		it->inv_stag = m->inv_stag;
+		it->resent_of = m->resent_of ? wireshark_number(m->resent_of) : 0;
 		/* whole in this frame, or kept: a SEND of several packets, or
 		 * one reassembled from a TCP stream */
-		if (ev->frame_at) {
-			it->frame_at = ev->frame_at;
+		if (m->frame_at) {
+			it->frame_at = m->frame_at;
 		} else {
-			it->data_len = MIN(ev->data_len, ev->msg_len);
-			it->data = keep(ev->data, it->data_len, it);
+			it->data_len = MIN(m->data_len, m->msg_len);
+			it->data = keep(m->data, it->data_len, it);
 		}
-		it->grant = ev->credits_granted;
-		it->in_flight = ev->calls_in_flight;
+		it->grant = m->credits_granted;
+		it->in_flight = m->calls_in_flight;
 		if (c)
 			it->thresholds = c->thresholds;
-		if (ev->done)
-			join_done(it, ev->done, number);
+		if (m->done)
+			join_done(it, &m->done->done, number);
 		break;
 	}
 	case RR_EV_RPC_MESSAGE:
-		it->xid = ev->xid;
-		it->source = ev->source;
-		it->msg_len = ev->data_len;
-		it->data = keep(ev->data, ev->data_len, it);
+		it->xid = ev->rebuilt.xid;
+		it->source = ev->rebuilt.source;
+		it->msg_len = ev->rebuilt.data_len;
+		it->data = keep(ev->rebuilt.data, ev->rebuilt.data_len, it);
 		break;
 	case RR_EV_CHUNK_DATA:
-		it->xid = ev->xid;
-		it->source = ev->source;
-		it->access = ev->access;
-		it->handle = ev->handle;
-		it->seg_offset = ev->seg_offset;
-		it->data_len = ev->data_len;
+		it->xid = ev->chunk.xid;
+		it->source = ev->chunk.source;
+		it->access = ev->chunk.access;
+		it->handle = ev->chunk.handle;
+		it->seg_offset = ev->chunk.seg_offset;
+		it->data_len = ev->chunk.data_len;
 		break;
 	case RR_EV_RETRANSMISSION:
-		it->psn = ev->psn;
-		it->other_frame = ev->original_frame ?
-					  wireshark_number(ev->original_frame) : 0;
+		it->psn = ev->retransmission.psn;
+		it->other_frame = ev->retransmission.original_frame ?
+			wireshark_number(ev->retransmission.original_frame) : 0;
 		break;
 	case RR_EV_FINDING:
-		it->finding = ev->finding;
-		it->detail = ev->detail ? wmem_strdup(wmem_file_scope(), ev->detail) : NULL;
+		it->finding = ev->finding.id;
+		it->detail = ev->finding.detail ?
+			wmem_strdup(wmem_file_scope(), ev->finding.detail) : NULL;
 		break;
 	case RR_EV_NEGOTIATED:
 		if (c)
 			it->thresholds = c->thresholds;
 		break;
 	case RR_EV_SETUP:
-		if (!setup_item(ev->unit, it))
+		if (!setup_item(ev->setup.unit, it))
 			return;
 		break;
 	default:

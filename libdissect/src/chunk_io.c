@@ -26,9 +26,9 @@ static void chunk_event(struct rr_analyzer *a, uint32_t cn, uint32_t si,
 	const struct seg *g = &a->segs[si];
 	const struct call *c = &a->calls[g->call];
 	struct rr_event ev = { .kind = RR_EV_CHUNK_DATA, .conn = cn, .dir = c->dir,
-			       .xid = c->xid, .source = (uint8_t)seg_kind(g),
-			       .access = (uint8_t)access, .handle = g->handle,
-			       .seg_offset = seg_offset, .data_len = len };
+			       .chunk = { .xid = c->xid, .source = (uint8_t)seg_kind(g),
+					  .access = (uint8_t)access, .handle = g->handle,
+					  .seg_offset = seg_offset, .data_len = len } };
 	rra_emit(a, &ev);
 }
 

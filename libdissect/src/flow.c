@@ -319,14 +319,14 @@ static void on_reply(struct rr_analyzer *a, uint32_t cn, uint8_t dir,
 		if (rra_reporting(a)) {
 			struct rr_event ev = {
 				.kind = RR_EV_RPC_DONE, .conn = cn, .dir = dir,
-				.xid = c->xid, .prog = c->prog, .vers = c->vers,
-				.proc = c->proc, .latency_ns = lat,
-				.bytes_inline = c->bytes_inline + len,
-				.bytes_read = c->bytes_read,
-				.bytes_write = c->bytes_write,
-				/* calls age out long before 2^32 frames */
-				.call_frame = a->frame_no -
-					(uint32_t)((uint32_t)a->frame_no - c->frame) };
+				.done = { .xid = c->xid, .prog = c->prog, .vers = c->vers,
+					  .proc = c->proc, .latency_ns = lat,
+					  .bytes_inline = c->bytes_inline + len,
+					  .bytes_read = c->bytes_read,
+					  .bytes_write = c->bytes_write,
+					  /* calls age out long before 2^32 frames */
+					  .call_frame = a->frame_no -
+						(uint32_t)((uint32_t)a->frame_no - c->frame) } };
 			rra_emit(a, &ev);
 		}
 		/* a reply chunk rebuilt names the status first */
@@ -475,10 +475,10 @@ static void message(struct rr_analyzer *a, uint32_t cn, int to,
 		struct rr_event ev = { .kind = RR_EV_MESSAGE, .conn = cn,
 				       .dir = to == 1 ? RR_DIR_FWD_CALL :
 							RR_DIR_UNKNOWN,
-				       .hdr = h, .msg_len = len, .data = m,
-				       .data_len = kept,
-				       .credits_granted = k->info.st.grant,
-				       .calls_in_flight = k->info.st.in_flight };
+				       .msg = { .hdr = h, .msg_len = len, .data = m,
+						.data_len = kept,
+						.credits_granted = k->info.st.grant,
+						.calls_in_flight = k->info.st.in_flight } };
 		rra_emit(a, &ev);
 		rra_finding(a, cn, RR_FIND_VERS, NULL);
 		if (to == 1)
@@ -516,11 +516,12 @@ static void message(struct rr_analyzer *a, uint32_t cn, int to,
 	uint64_t resent_of = dir == RR_DIR_FWD_CALL ? rra_resent_of(a, cn, h->xid) : 0;
 	if (rra_reporting(a)) {
 		struct rr_event ev = { .kind = RR_EV_MESSAGE, .conn = cn, .dir = dir,
-				       .hdr = h, .rpc = rpc, .msg_len = len,
-				       .data = m, .data_len = kept, .inv_stag = inv_key,
-				       .credits_granted = st->grant,
-				       .calls_in_flight = st->in_flight,
-				       .resent_of = resent_of };
+				       .msg = { .hdr = h, .rpc = rpc, .msg_len = len,
+						.data = m, .data_len = kept,
+						.inv_stag = inv_key,
+						.credits_granted = st->grant,
+						.calls_in_flight = st->in_flight,
+						.resent_of = resent_of } };
 		rra_emit(a, &ev);
 	}
 

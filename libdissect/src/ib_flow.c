@@ -168,8 +168,8 @@ void rra_ib_packet(struct rr_analyzer *a, const struct rr_frame *f)
 			a->st.total.retransmissions++;
 			struct rr_event ev = { .kind = RR_EV_RETRANSMISSION,
 					       .conn = cn, .dir = RR_DIR_UNKNOWN,
-					       .opcode = op, .psn = psn };
-			ev.original_frame = psn_frame(a, k, to, psn);
+					       .retransmission = { .opcode = op, .psn = psn } };
+			ev.retransmission.original_frame = psn_frame(a, k, to, psn);
 			rra_emit(a, &ev);
 			return;
 		}

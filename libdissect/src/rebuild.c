@@ -155,11 +155,11 @@ static void emit_rebuilt(struct rr_analyzer *a, uint32_t ci, uint8_t dir,
 	    rpc.msg_type <= RR_RPC_REPLY)
 		rp = &rpc;
 	a->st.messages_rebuilt++;
-	struct rr_event ev = { .kind = RR_EV_RPC_MESSAGE, .conn = c->conn,
-			       .dir = dir, .xid = c->xid, .rpc = rp,
-			       .data = m, .data_len = len, .msg_len = len,
-			       .source = (uint8_t)source,
-			       .prog = c->prog, .vers = c->vers, .proc = c->proc };
+	struct rr_event ev = { .kind = RR_EV_RPC_MESSAGE, .conn = c->conn, .dir = dir,
+			       .rebuilt = { .xid = c->xid, .rpc = rp, .data = m,
+					    .data_len = len, .source = (uint8_t)source,
+					    .prog = c->prog, .vers = c->vers,
+					    .proc = c->proc } };
 	rra_emit(a, &ev);
 	if (rp && (dir == RR_DIR_FWD_REPLY || dir == RR_DIR_BWD_REPLY))
 		rra_record_status(a, &a->calls[ci], rp);

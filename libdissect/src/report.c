@@ -52,30 +52,38 @@ void rra_report_begin(struct rr_analyzer *a, uint64_t frame_no, uint64_t ts_ns,
 	r->bytes_used = 0;
 }
 
-/* The bytes of a message or rebuilt RPC message, for as long as the
- * report lasts: where they lie in the caller's frame, else a copy. */
-static void keep_bytes(struct rr_analyzer *a, struct rr_event *ev)
+/* The bytes of a message or rebuilt RPC message (data, len), for as long
+ * as the report lasts: where they lie in the caller's frame, else a copy,
+ * else NULL.  Whether they lie in the frame. */
+static bool keep_bytes(struct rr_analyzer *a, const uint8_t **data, uint32_t len)
 {
 	struct report *r = &a->rep;
-	if (!ev->data)
-		return;
-	if (r->frame && ev->data >= r->frame &&
-	    (size_t)(ev->data - r->frame) <= r->frame_len &&
-	    ev->data_len <= r->frame_len - (size_t)(ev->data - r->frame)) {
-		if (ev->kind == RR_EV_MESSAGE && ev->data_len == ev->msg_len)
-			ev->frame_at = (uint32_t)(ev->data - r->frame) + 1;
-		return;
-	}
-	if (a->lim.report_bytes - r->bytes_used < ev->data_len) {
+	const uint8_t *d = *data;
+	if (!d)
+		return false;
+	if (r->frame && d >= r->frame && (size_t)(d - r->frame) <= r->frame_len &&
+	    len <= r->frame_len - (size_t)(d - r->frame))
+		return true;
+	if (a->lim.report_bytes - r->bytes_used < len) {
 		if (a->lim.report_bytes)
 			r->pub.bytes_unkept++;
-		ev->data = NULL;
-		return;
+		*data = NULL;
+		return false;
 	}
 	uint8_t *to = r->bytes + r->bytes_used;
-	memcpy(to, ev->data, ev->data_len);
-	r->bytes_used += ev->data_len;
-	ev->data = to;
+	memcpy(to, d, len);
+	r->bytes_used += len;
+	*data = to;
+	return false;
+}
+
+/* An RPC header, for as long as the report lasts (in the slot of event i). */
+static const struct rr_rpc *keep_rpc(struct report *r, uint32_t i, const struct rr_rpc *rpc)
+{
+	if (!rpc)
+		return NULL;
+	r->rpcs[i] = *rpc;
+	return &r->rpcs[i];
 }
 
 /* A message's header, its chunk segments in use only (the whole array is
@@ -131,7 +139,7 @@ uint32_t rra_report_setup(struct rr_analyzer *a, const struct rr_frame *f)
 	}
 	struct rr_frame *unit = &r->units[r->nunits++];
 	*unit = *f;
-	struct rr_event ev = { .kind = RR_EV_SETUP, .conn = NONE, .unit = unit,
+	struct rr_event ev = { .kind = RR_EV_SETUP, .conn = NONE, .setup = { .unit = unit },
 			       .frame = a->frame_no, .ts_ns = a->now_ns,
 			       .conn_id = RR_CONN_NONE };
 	r->events[r->pub.nevents] = ev;
@@ -158,26 +166,36 @@ void rra_emit(struct rr_analyzer *a, struct rr_event *ev)
 	struct rr_event *e = &r->events[i];
 	*e = *ev;
 	e->connection = keep_conn(a, ev->conn);
-	if (message) {
-		e->hdr = keep_header(r, ev->hdr);
+	switch (ev->kind) {
+	case RR_EV_MESSAGE: {
+		struct rr_ev_message *m = &e->msg;
+		m->hdr = keep_header(r, m->hdr);
+		m->rpc = keep_rpc(r, i, m->rpc);
+		if (keep_bytes(a, &m->data, m->data_len) && m->data_len == m->msg_len)
+			m->frame_at = (uint32_t)(m->data - r->frame) + 1;
 		r->message = e;
-	} else if (r->message && (ev->kind == RR_EV_FINDING ||
-				  ev->kind == RR_EV_RPC_DONE ||
-				  ev->kind == RR_EV_RPC_MESSAGE)) {
-		e->message = r->message;
-		/* its own RPC's: the xid tells a rebuilt call's from another */
-		if (ev->kind == RR_EV_RPC_DONE && !r->message->done &&
-		    ev->xid == r->message->hdr->xid)
-			r->message->done = e;
-		if (ev->kind == RR_EV_RPC_MESSAGE && !r->message->rebuilt &&
-		    ev->xid == r->message->hdr->xid)
-			r->message->rebuilt = e;
+		return;
 	}
-	if (ev->rpc) {
-		r->rpcs[i] = *ev->rpc;
-		e->rpc = &r->rpcs[i];
+	case RR_EV_RPC_MESSAGE:
+		e->rebuilt.rpc = keep_rpc(r, i, e->rebuilt.rpc);
+		keep_bytes(a, &e->rebuilt.data, e->rebuilt.data_len);
+		break;
+	default:
+		break;
 	}
-	keep_bytes(a, e);
+	/* what the message being taken raised is joined to it; its own RPC's
+	 * completion and rebuilt message are named on it (the xid tells a
+	 * rebuilt call's from another) */
+	struct rr_event *m = r->message;
+	if (!m || (ev->kind != RR_EV_FINDING && ev->kind != RR_EV_RPC_DONE &&
+		   ev->kind != RR_EV_RPC_MESSAGE))
+		return;
+	e->message = m;
+	if (ev->kind == RR_EV_RPC_DONE && !m->msg.done && e->done.xid == m->msg.hdr->xid)
+		m->msg.done = e;
+	if (ev->kind == RR_EV_RPC_MESSAGE && !m->msg.rebuilt &&
+	    e->rebuilt.xid == m->msg.hdr->xid)
+		m->msg.rebuilt = e;
 }
 
 /* A finding (RR_FINDING_LIST) on connection conn, or on none: counted,
@@ -190,7 +208,7 @@ void rra_finding(struct rr_analyzer *a, uint32_t conn, enum rr_finding_id id,
 	if (conn != NONE)
 		a->conns[conn].info.st.findings++;
 	struct rr_event ev = { .kind = RR_EV_FINDING, .conn = conn,
-			       .finding = (uint16_t)id, .detail = detail };
+			       .finding = { .id = (uint16_t)id, .detail = detail } };
 	rra_emit(a, &ev);
 }
 

@@ -19,34 +19,40 @@ static volatile unsigned long sum; /* keeps the reads of rebuilt bytes */
 /* Every event of a report holds together until the next frame. */
 static void check(const struct rr_frame_report *r, const struct rr_event *ev)
 {
-	if (ev->kind == RR_EV_MESSAGE && !ev->hdr)
+	const struct rr_ev_message *m = &ev->msg;
+	const struct rr_ev_rpc_message *rb = &ev->rebuilt;
+	if (ev->kind == RR_EV_MESSAGE && !m->hdr)
 		abort();
 	/* a rebuilt message's bytes are all there to read (ASan checks) */
 	if (ev->kind == RR_EV_RPC_MESSAGE) {
-		if ((!ev->data && !r->bytes_unkept) || ev->data_len != ev->msg_len)
+		if (!rb->data && !r->bytes_unkept)
 			abort();
-		for (uint32_t i = 0; ev->data && i < ev->msg_len; i++)
-			sum += ev->data[i];
+		for (uint32_t i = 0; rb->data && i < rb->data_len; i++)
+			sum += rb->data[i];
 	}
-	if (ev->kind == RR_EV_MESSAGE && ev->data)
-		for (uint32_t i = 0; i < ev->data_len; i++)
-			sum += ev->data[i];
+	if (ev->kind == RR_EV_MESSAGE && m->data)
+		for (uint32_t i = 0; i < m->data_len; i++)
+			sum += m->data[i];
 	/* a message's own completion and rebuilt message, and the events
 	 * joined to a message name it */
-	if ((ev->done && ev->done->message != ev) ||
-	    (ev->rebuilt && ev->rebuilt->message != ev) ||
-	    (ev->message && ev->message->kind != RR_EV_MESSAGE))
+	if (ev->kind == RR_EV_MESSAGE &&
+	    ((m->done && (m->done->message != ev || m->done->kind != RR_EV_RPC_DONE)) ||
+	     (m->rebuilt && (m->rebuilt->message != ev ||
+			     m->rebuilt->kind != RR_EV_RPC_MESSAGE))))
+		abort();
+	if (ev->message && ev->message->kind != RR_EV_MESSAGE)
 		abort();
 	/* a chunk's packet names a chunk kind and an operation that exist */
 	if (ev->kind == RR_EV_CHUNK_DATA &&
-	    (!rr_chunk_kind_str(ev->source) || !rr_access_str(ev->access)))
+	    (!rr_chunk_kind_str(ev->chunk.source) || !rr_access_str(ev->chunk.access)))
 		abort();
 	/* an event names its connection as it stood, or none */
 	if ((ev->conn_id == RR_CONN_NONE) != !ev->connection ||
 	    (ev->connection && ev->connection->id != ev->conn_id))
 		abort();
-	if ((ev->kind == RR_EV_SETUP) != !!ev->unit ||
-	    (ev->unit && !rr_has(ev->unit, RR_LAYER_CM) && !rr_has(ev->unit, RR_LAYER_MPA)))
+	if (ev->kind == RR_EV_SETUP &&
+	    (!ev->setup.unit || (!rr_has(ev->setup.unit, RR_LAYER_CM) &&
+				 !rr_has(ev->setup.unit, RR_LAYER_MPA))))
 		abort();
 	events++;
 }

@@ -23,19 +23,57 @@ static uint64_t fnv(uint64_t h, const void *p, size_t n)
 	return h;
 }
 
+/* Each event's fields, the same words for every kind (0 where a kind has
+ * none), and the bytes it carries. */
 static uint64_t report_digest(uint64_t h, const struct rr_frame_report *r)
 {
 	for (uint32_t i = 0; i < r->nevents; i++) {
 		const struct rr_event *e = &r->events[i];
-		uint64_t v[] = { r->frame, e->kind, e->conn, e->conn_id, e->xid,
-				 e->finding, e->dir, e->latency_ns, e->msg_len,
-				 e->data_len, e->resent_of, e->original_frame,
-				 e->seg_offset, e->bytes_read, e->bytes_write };
+		uint64_t xid = 0, finding = 0, latency = 0, msg_len = 0, data_len = 0;
+		uint64_t resent_of = 0, original = 0, seg_offset = 0, bread = 0, bwrite = 0;
+		const char *detail = NULL;
+		const uint8_t *data = NULL;
+		switch (e->kind) {
+		case RR_EV_MESSAGE:
+			msg_len = e->msg.msg_len;
+			data_len = e->msg.data_len;
+			resent_of = e->msg.resent_of;
+			data = e->msg.data;
+			break;
+		case RR_EV_RPC_MESSAGE:
+			xid = e->rebuilt.xid;
+			msg_len = data_len = e->rebuilt.data_len;
+			data = e->rebuilt.data;
+			break;
+		case RR_EV_RPC_DONE:
+			xid = e->done.xid;
+			latency = e->done.latency_ns;
+			bread = e->done.bytes_read;
+			bwrite = e->done.bytes_write;
+			break;
+		case RR_EV_CHUNK_DATA:
+			xid = e->chunk.xid;
+			data_len = e->chunk.data_len;
+			seg_offset = e->chunk.seg_offset;
+			break;
+		case RR_EV_RETRANSMISSION:
+			original = e->retransmission.original_frame;
+			break;
+		case RR_EV_FINDING:
+			finding = e->finding.id;
+			detail = e->finding.detail;
+			break;
+		default:
+			break;
+		}
+		uint64_t v[] = { r->frame, e->kind, e->conn, e->conn_id, xid, finding,
+				 e->dir, latency, msg_len, data_len, resent_of, original,
+				 seg_offset, bread, bwrite };
 		h = fnv(h, v, sizeof(v));
-		if (e->detail)
-			h = fnv(h, e->detail, strlen(e->detail));
-		if (e->data)
-			h = fnv(h, e->data, e->data_len);
+		if (detail)
+			h = fnv(h, detail, strlen(detail));
+		if (data)
+			h = fnv(h, data, (size_t)data_len);
 	}
 	return h;
 }

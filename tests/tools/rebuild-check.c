@@ -49,8 +49,11 @@ static bool file_bytes(const uint8_t *p, uint32_t n, uint64_t off)
 
 static void bad(struct check *c, const struct rr_event *ev, const char *why)
 {
+	uint32_t xid = ev->kind == RR_EV_MESSAGE ? ev->msg.hdr->xid : ev->rebuilt.xid;
+	const char *source = ev->kind == RR_EV_MESSAGE ? "inline" :
+						       rr_chunk_kind_str(ev->rebuilt.source);
 	fprintf(stderr, "%s: frame %" PRIu64 " xid 0x%08" PRIx32 " (%s): %s\n",
-		c->capture, ev->frame, ev->xid, rr_chunk_kind_str(ev->source), why);
+		c->capture, ev->frame, xid, source, why);
 	c->bad++;
 }
 
@@ -94,7 +97,7 @@ static const char *check_call(const struct rr_rpc *r, struct rr_xdr *x)
 }
 
 static const char *check_reply(struct check *c, uint32_t xid,
-			       const struct rr_event *ev, struct rr_xdr *x)
+			       const struct rr_ev_rpc_message *ev, struct rr_xdr *x)
 {
 	uint32_t n;
 	if (rr_xdr_u32(x) != 0)
@@ -135,38 +138,40 @@ static const char *check_reply(struct check *c, uint32_t xid,
 
 static void take_event(struct check *c, const struct rr_event *ev)
 {
-	if ((ev->kind == RR_EV_MESSAGE || ev->kind == RR_EV_RPC_MESSAGE) &&
-	    !ev->data) {
+	if ((ev->kind == RR_EV_MESSAGE && !ev->msg.data) ||
+	    (ev->kind == RR_EV_RPC_MESSAGE && !ev->rebuilt.data)) {
 		bad(c, ev, "the report kept no bytes");
 		return;
 	}
-	if (ev->kind == RR_EV_MESSAGE && ev->rpc &&
-	    ev->rpc->msg_type == RR_RPC_CALL && ev->rpc->prog == NFS_PROG &&
-	    ev->rpc->proc == 6 && ev->rpc->body.off <= ev->data_len) {
+	const struct rr_ev_message *m = &ev->msg;
+	if (ev->kind == RR_EV_MESSAGE && m->rpc &&
+	    m->rpc->msg_type == RR_RPC_CALL && m->rpc->prog == NFS_PROG &&
+	    m->rpc->proc == 6 && m->rpc->body.off <= m->data_len) {
 		/* READ3args: the offset the reply's data must come from */
 		struct rr_xdr x;
 		uint32_t n;
-		rr_xdr_init(&x, ev->data + ev->rpc->body.off,
-			    ev->data_len - ev->rpc->body.off);
+		rr_xdr_init(&x, m->data + m->rpc->body.off,
+			    m->data_len - m->rpc->body.off);
 		rr_xdr_opaque(&x, 64, &n);
 		uint64_t off = rr_xdr_u64(&x);
 		if (!x.error)
-			c->reads[ev->hdr->xid % READ_OFFSETS] =
-				(struct read_offset){ ev->hdr->xid, off };
+			c->reads[m->hdr->xid % READ_OFFSETS] =
+				(struct read_offset){ m->hdr->xid, off };
 		return;
 	}
 	if (ev->kind != RR_EV_RPC_MESSAGE)
 		return;
-	c->by_source[ev->source < RR_KIND_COUNT ? ev->source : 0]++;
-	const struct rr_rpc *r = ev->rpc;
+	const struct rr_ev_rpc_message *rb = &ev->rebuilt;
+	c->by_source[rb->source < RR_KIND_COUNT ? rb->source : 0]++;
+	const struct rr_rpc *r = rb->rpc;
 	if (!r) {
 		bad(c, ev, "not an RPC message");
 		return;
 	}
-	if (r->xid != ev->xid)
+	if (r->xid != rb->xid)
 		return; /* the xid-mismatch fault: a finding, checked elsewhere */
 	struct rr_xdr x;
-	rr_xdr_init(&x, ev->data + r->body.off, ev->msg_len - r->body.off);
+	rr_xdr_init(&x, rb->data + r->body.off, rb->data_len - r->body.off);
 	const char *why;
 	if (r->msg_type == RR_RPC_CALL) {
 		if (r->prog != NFS_PROG || r->vers != 3) {
@@ -180,7 +185,7 @@ static void take_event(struct check *c, const struct rr_event *ev)
 			bad(c, ev, "reply not accepted");
 			return;
 		}
-		why = check_reply(c, r->xid, ev, &x);
+		why = check_reply(c, r->xid, rb, &x);
 	}
 	if (!why && x.pos != x.len)
 		why = "bytes left after the XDR";

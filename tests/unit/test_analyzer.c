@@ -291,12 +291,12 @@ static void report(void)
 	CHECK_EQ(r->nevents, 1);
 	const struct rr_event *call = &r->events[0];
 	CHECK_EQ(call->kind, RR_EV_MESSAGE);
-	CHECK_EQ(call->frame_at, 41);
-	CHECK(call->data == frame + 40);
-	CHECK_EQ(call->hdr->xid, 0x77);
-	CHECK(call->rpc && call->rpc->msg_type == RR_RPC_CALL);
-	CHECK_EQ(call->calls_in_flight, 0);
-	CHECK(!call->done && !call->message);
+	CHECK_EQ(call->msg.frame_at, 41);
+	CHECK(call->msg.data == frame + 40);
+	CHECK_EQ(call->msg.hdr->xid, 0x77);
+	CHECK(call->msg.rpc && call->msg.rpc->msg_type == RR_RPC_CALL);
+	CHECK_EQ(call->msg.calls_in_flight, 0);
+	CHECK(!call->msg.done && !call->message);
 
 	/* a reply reassembled elsewhere (copied), with a finding raised while
 	 * it was taken (its xid differs from the RPC's) and its completion */
@@ -311,15 +311,15 @@ static void report(void)
 	CHECK_EQ(r->nevents, 4);
 	const struct rr_event *reply = &r->events[0];
 	CHECK_EQ(reply->kind, RR_EV_MESSAGE);
-	CHECK_EQ(reply->frame_at, 0);
-	CHECK(reply->data && reply->data != m && reply->data_len == n &&
-	      !memcmp(reply->data, m, n));
-	CHECK_EQ(reply->calls_in_flight, 1);
+	CHECK_EQ(reply->msg.frame_at, 0);
+	CHECK(reply->msg.data && reply->msg.data != m && reply->msg.data_len == n &&
+	      !memcmp(reply->msg.data, m, n));
+	CHECK_EQ(reply->msg.calls_in_flight, 1);
 	CHECK_EQ(r->events[1].kind, RR_EV_FINDING);
-	CHECK_EQ(r->events[1].finding, RR_FIND_XID_MISMATCH);
+	CHECK_EQ(r->events[1].finding.id, RR_FIND_XID_MISMATCH);
 	CHECK(r->events[1].message == reply);
 	CHECK_EQ(r->events[2].kind, RR_EV_RPC_DONE);
-	CHECK(reply->done == &r->events[2] && r->events[2].message == reply);
+	CHECK(reply->msg.done == &r->events[2] && r->events[2].message == reply);
 	CHECK(!r->events[3].message);
 	CHECK_EQ(r->bytes_unkept, 0);
 
@@ -333,10 +333,9 @@ static void report(void)
 	rra_report_begin(a, a->frame_no, a->now_ns, NULL, 0);
 	uint8_t big[300] = { 0 };
 	struct rr_event ev = { .kind = RR_EV_RPC_MESSAGE, .conn = NONE,
-			       .data = big, .data_len = sizeof(big),
-			       .msg_len = sizeof(big) };
+			       .rebuilt = { .data = big, .data_len = sizeof(big) } };
 	rra_emit(a, &ev);
-	CHECK(!r->events[0].data);
+	CHECK(!r->events[0].rebuilt.data);
 	CHECK_EQ(r->bytes_unkept, 1);
 	rr_analyzer_free(a);
 }
@@ -550,7 +549,7 @@ static void conn_eviction(void)
 		 * opened, in the slot of the one evicted for it */
 		CHECK(r->nevents >= 1 && r->events[0].kind == RR_EV_SETUP);
 		const struct rr_event *setup = &r->events[0];
-		CHECK(setup->unit && rr_has(setup->unit, RR_LAYER_MPA));
+		CHECK(setup->setup.unit && rr_has(setup->setup.unit, RR_LAYER_MPA));
 		CHECK(setup->connection && setup->connection->id == (uint32_t)round);
 		CHECK_EQ(setup->conn_id, (uint32_t)round);
 		bool opened = false;
@@ -599,8 +598,8 @@ static void ib_packets(void)
 		if (i == 1) {
 			CHECK_EQ(r->nevents, 1);
 			CHECK_EQ(r->events[0].kind, RR_EV_RETRANSMISSION);
-			CHECK_EQ(r->events[0].original_frame, 1);
-			CHECK_EQ(r->events[0].psn, 5);
+			CHECK_EQ(r->events[0].retransmission.original_frame, 1);
+			CHECK_EQ(r->events[0].retransmission.psn, 5);
 		}
 	}
 	CHECK_EQ(a->st.total.retransmissions, 1);

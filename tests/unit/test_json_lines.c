@@ -52,11 +52,12 @@ int main(void)
 			      .reply_stat = RR_RPC_MSG_ACCEPTED, .accept_stat = 99 };
 	struct rr_event ev[2] = { {
 		.kind = RR_EV_MESSAGE, .frame = 3, .ts_ns = 1700000000123456789ull,
-		.conn_id = 2, .dir = RR_DIR_FWD_REPLY, .hdr = &h, .rpc = &rpc,
-		.msg_len = 300, .inv_stag = 0x1234, .resent_of = 1,
+		.conn_id = 2, .dir = RR_DIR_FWD_REPLY,
+		.msg = { .hdr = &h, .rpc = &rpc, .msg_len = 300, .inv_stag = 0x1234,
+			 .resent_of = 1 },
 	} };
 	ev[1] = (struct rr_event){ .kind = RR_EV_FINDING, .message = &ev[0],
-				   .finding = RR_FIND_SWI_WITHOUT_R };
+				   .finding = { .id = RR_FIND_SWI_WITHOUT_R } };
 	struct rr_frame_report r = { .frame = 3, .events = ev, .nevents = 2 };
 	line_is("chunk lists and an unnamed accept status",
 		rr_json_writer_message(w, &r, &ev[0]),
@@ -79,11 +80,13 @@ int main(void)
 				.err = RR_ERR_VERS, .vers_low = 1, .vers_high = 1 };
 	struct rr_rpc denied = { .xid = 9, .msg_type = RR_RPC_REPLY,
 				 .reply_stat = RR_RPC_MSG_DENIED };
-	struct rr_event done = { .latency_ns = 1500, .bytes_inline = 40,
-				 .bytes_read = 0, .bytes_write = 1ull << 40 };
+	struct rr_event done = { .kind = RR_EV_RPC_DONE,
+				 .done = { .latency_ns = 1500, .bytes_inline = 40,
+					   .bytes_read = 0, .bytes_write = 1ull << 40 } };
 	struct rr_event em = { .kind = RR_EV_MESSAGE, .frame = 4, .ts_ns = 999,
-			       .conn_id = 0, .dir = RR_DIR_FWD_REPLY, .hdr = &e,
-			       .rpc = &denied, .msg_len = 20, .done = &done };
+			       .conn_id = 0, .dir = RR_DIR_FWD_REPLY,
+			       .msg = { .hdr = &e, .rpc = &denied, .msg_len = 20,
+					.done = &done } };
 	struct rr_frame_report r2 = { .frame = 4, .events = &em, .nevents = 1 };
 	line_is("RDMA_ERROR, a denied reply, a completion",
 		rr_json_writer_message(w, &r2, &em),
@@ -101,7 +104,7 @@ int main(void)
 	struct rr_rpc call = { .xid = 1, .msg_type = RR_RPC_CALL, .prog = 400999,
 			       .vers = 3, .proc = 5, .cred_flavor = 1 };
 	struct rr_event om = { .kind = RR_EV_MESSAGE, .frame = 5, .ts_ns = 1,
-			       .dir = RR_DIR_FWD_CALL, .hdr = &odd, .rpc = &call };
+			       .dir = RR_DIR_FWD_CALL, .msg = { .hdr = &odd, .rpc = &call } };
 	struct rr_frame_report r3 = { .frame = 5, .events = &om, .nevents = 1 };
 	line_is("an unnamed procedure and program",
 		rr_json_writer_message(w, &r3, &om),
@@ -115,8 +118,9 @@ int main(void)
 	/* an RPC message rebuilt from a reply chunk (RFC 8166 §3.5.4) */
 	struct rr_event q = { .kind = RR_EV_RPC_MESSAGE, .frame = 6,
 			      .ts_ns = 2000000000ull, .conn_id = 4294967294u,
-			      .dir = RR_DIR_BWD_REPLY, .xid = 0xffffffffu,
-			      .source = RR_KIND_REPLY, .msg_len = 65536 };
+			      .dir = RR_DIR_BWD_REPLY,
+			      .rebuilt = { .xid = 0xffffffffu, .source = RR_KIND_REPLY,
+					   .data_len = 65536 } };
 	line_is("a rebuilt RPC message without its RPC header",
 		rr_json_writer_rpc_message(w, &q),
 		"{\"type\":\"rpc_message\",\"schema\":1,\"frame\":6,\"ts\":2.000000,"

@@ -269,10 +269,101 @@ enum rr_event_kind {
 enum rr_access { RR_ACCESS_LIST(RR_X_ENUM) };
 RR_API const char *rr_access_str(unsigned v);
 
+/* RR_EV_MESSAGE: an RPC-over-RDMA message, whole or reassembled. */
+struct rr_ev_message {
+	/* the completion of the RPC it answered and the RPC message rebuilt
+	 * for it (RR_EV_RPC_DONE, RR_EV_RPC_MESSAGE of the same xid, raised
+	 * while it was taken), NULL for none */
+	const struct rr_event *done, *rebuilt;
+	/* the connection's forward credit grant and calls in flight when it
+	 * arrived (RFC 8166 §3.3.1) */
+	uint32_t credits_granted, calls_in_flight;
+	/* the header and RPC decoded from the whole message; rpc NULL when
+	 * it carries none (NOMSG, DONE...) */
+	const struct rr_rpcrdma *hdr;
+	const struct rr_rpc *rpc;
+	uint32_t msg_len;
+	/* the first data_len bytes of the SEND (a long one is kept in part),
+	 * where hdr's and rpc's offsets point: in the caller's frame when the
+	 * message lies whole there (frame_at), else kept in the report while
+	 * its report_bytes last, else NULL */
+	const uint8_t *data;
+	uint32_t data_len;
+	/* its offset in the frame plus one when it lies there whole, 0 when
+	 * it was reassembled */
+	uint32_t frame_at;
+	/* the STag a Send With Invalidate invalidated (IB IETH, RFC 5040
+	 * §6.6 Invalidate STag), 0 for a plain Send */
+	uint32_t inv_stag;
+	/* a forward call sent again after a reconnect: the frame that
+	 * carried its xid on the previous connection, else 0 */
+	uint64_t resent_of;
+};
+
+/* RR_EV_RPC_MESSAGE: an RPC message rebuilt from chunk data. */
+struct rr_ev_rpc_message {
+	uint32_t xid;        /* the transport xid */
+	uint8_t source;      /* the chunk it was rebuilt from: enum rr_chunk_kind */
+	/* the call's program, version and procedure (a reply names none) */
+	uint32_t prog, vers, proc;
+	const struct rr_rpc *rpc;
+	/* the whole RPC message, kept in the report while its report_bytes
+	 * last, else NULL (data_len is its length all the same) */
+	const uint8_t *data;
+	uint32_t data_len;
+};
+
+/* RR_EV_RPC_DONE: a reply matched its call. */
+struct rr_ev_rpc_done {
+	uint32_t xid, prog, vers, proc;
+	uint64_t latency_ns;
+	uint64_t call_frame;  /* the frame that ended the call */
+	/* bytes the RPC moved up to its reply: both SENDs, RDMA Reads of its
+	 * read chunks, RDMA Writes into its write or reply chunk (a
+	 * responder-provided read chunk is read after the reply and is
+	 * counted on the connection only) */
+	uint32_t bytes_inline;
+	uint64_t bytes_read, bytes_write;
+};
+
+/* RR_EV_CHUNK_DATA: an RDMA Read or Write packet serving a chunk. */
+struct rr_ev_chunk_data {
+	uint32_t xid;        /* of the call that advertised the chunk */
+	uint8_t source;      /* enum rr_chunk_kind */
+	uint8_t access;      /* enum rr_access */
+	uint32_t handle;     /* the segment's */
+	uint64_t seg_offset; /* where in the segment the packet's data goes */
+	uint32_t data_len;   /* what it moves; a Read Request: asks for */
+};
+
+/* RR_EV_RETRANSMISSION: an IB/RoCE request packet with a PSN seen before. */
+struct rr_ev_retransmission {
+	uint8_t opcode;      /* its BTH opcode */
+	uint32_t psn;
+	/* the frame that carried that PSN first (0 when too far back to be
+	 * remembered) */
+	uint64_t original_frame;
+};
+
+/* RR_EV_FINDING */
+struct rr_ev_finding {
+	uint16_t id;         /* enum rr_finding_id */
+	const char *detail;  /* static or the report's; NULL for none */
+};
+
+/* RR_EV_SETUP: the unit as decoded (its CM MAD with the REJ reason, or its
+ * MPA frame; the RFC 8797 private data in cm_private, whose offsets are
+ * the frame's), kept in the report. */
+struct rr_ev_setup {
+	const struct rr_frame *unit;
+};
+
 /*
- * One thing a frame made happen.  Pointers stay valid as long as the
- * report holding the event (until the next rr_analyzer_frame or
- * rr_analyzer_finish).
+ * One thing a frame made happen: what every kind has, then the payload of
+ * its kind (the union member named after it; RR_EV_CONN_OPEN,
+ * RR_EV_CONN_CLOSE and RR_EV_NEGOTIATED have none beyond their
+ * connection).  Pointers stay valid as long as the report holding the
+ * event (until the next rr_analyzer_frame or rr_analyzer_finish).
  */
 struct rr_event {
 	enum rr_event_kind kind;
@@ -284,69 +375,19 @@ struct rr_event {
 	 * roles, private data, thresholds, state and counters), kept in the
 	 * report: an evicted connection's too; NULL for none */
 	const struct rr_conn_info *connection;
-	uint8_t dir;         /* enum rr_dir */
+	uint8_t dir;         /* enum rr_dir: of the message, or of the call */
 	/* RR_EV_FINDING, RR_EV_RPC_DONE, RR_EV_RPC_MESSAGE raised while the
 	 * analyzer took a message: that message's event, else NULL */
 	const struct rr_event *message;
-	/* RR_EV_MESSAGE: the completion of the RPC it answered and the RPC
-	 * message rebuilt for it (RR_EV_RPC_DONE, RR_EV_RPC_MESSAGE of the
-	 * same xid, raised while it was taken), NULL for none */
-	const struct rr_event *done, *rebuilt;
-	/* RR_EV_MESSAGE: the connection's forward credit grant and calls in
-	 * flight when it arrived (RFC 8166 §3.3.1) */
-	uint32_t credits_granted, calls_in_flight;
-	/* RR_EV_MESSAGE: the header and RPC decoded from the whole message */
-	const struct rr_rpcrdma *hdr;
-	const struct rr_rpc *rpc; /* NULL when not present (NOMSG, DONE...) */
-	uint32_t msg_len;
-	/* the message's bytes: for RR_EV_MESSAGE the first data_len bytes of
-	 * the SEND (a long one is kept in part), where hdr's and rpc's
-	 * offsets point; for RR_EV_RPC_MESSAGE the whole RPC message, rebuilt
-	 * from the chunk named by `source` (enum rr_chunk_kind), with `rpc`
-	 * decoded from it and `xid` the transport xid.  A message lying whole
-	 * in the frame points into the caller's frame (frame_at); others are
-	 * kept in the report while its report_bytes last, else data is NULL */
-	const uint8_t *data;
-	uint32_t data_len;
-	/* RR_EV_MESSAGE: its offset in the frame plus one when it lies there
-	 * whole, 0 when it was reassembled */
-	uint32_t frame_at;
-	uint8_t source;
-	/* RR_EV_MESSAGE: the STag a Send With Invalidate invalidated (IB
-	 * IETH, RFC 5040 §6.6 Invalidate STag), 0 for a plain Send */
-	uint32_t inv_stag;
-	/* RR_EV_MESSAGE: a forward call sent again after a reconnect: the
-	 * frame that carried its xid on the previous connection, else 0 */
-	uint64_t resent_of;
-	/* RR_EV_RPC_DONE; xid also for RR_EV_CHUNK_DATA */
-	uint32_t xid, prog, vers, proc;
-	uint64_t latency_ns;
-	uint64_t call_frame;  /* the frame that ended the call */
-	/* bytes the RPC moved up to its reply: both SENDs, RDMA Reads of
-	 * its read chunks, RDMA Writes into its write or reply chunk (a
-	 * responder-provided read chunk is read after the reply and is
-	 * counted on the connection only) */
-	uint32_t bytes_inline;
-	uint64_t bytes_read, bytes_write;
-	/* RR_EV_CHUNK_DATA: the call's xid and direction, the chunk (source),
-	 * the segment's handle, where in the segment the packet's data goes
-	 * and how much it moves (data_len; for a Read Request, the length
-	 * asked for) */
-	uint8_t access;      /* enum rr_access */
-	uint32_t handle;
-	uint64_t seg_offset;
-	/* RR_EV_RETRANSMISSION: its BTH opcode and PSN, and the frame that
-	 * carried that PSN first (0 when too far back to be remembered) */
-	uint8_t opcode;
-	uint32_t psn;
-	uint64_t original_frame;
-	/* RR_EV_FINDING */
-	uint16_t finding;    /* enum rr_finding_id */
-	const char *detail;  /* static or the report's */
-	/* RR_EV_SETUP: the unit as decoded (its CM MAD with the REJ reason,
-	 * or its MPA frame; the RFC 8797 private data in cm_private, whose
-	 * offsets are the frame's), kept in the report */
-	const struct rr_frame *unit;
+	union {
+		struct rr_ev_message msg;
+		struct rr_ev_rpc_message rebuilt;
+		struct rr_ev_rpc_done done;
+		struct rr_ev_chunk_data chunk;
+		struct rr_ev_retransmission retransmission;
+		struct rr_ev_finding finding;
+		struct rr_ev_setup setup;
+	};
 };
 
 struct rr_analyzer_limits {
