@@ -158,6 +158,7 @@ static void snapshot(struct top *t)
 		snprintf(r->id, sizeof(r->id), !id ? "-" :
 			 c->transport == RR_TRANSPORT_IWARP ? "%u" : "%06x", id);
 		r->granted = s->grant;
+		r->grant_known = rr_conn_grant_known(c);
 		r->in_flight = s->in_flight;
 		r->in_flight_max = s->in_flight_max;
 		uint64_t conn_calls = s->calls;
@@ -201,7 +202,7 @@ static const char *const help_text[] = {
 	"  h, ?   this help",
 	"  q      quit",
 	"",
-	"Columns: CRD credits the responder granted, INF calls in flight,",
+	"Columns: CRD credits the responder granted (- unknown), INF calls in flight,",
 	"MAX the most in flight, CALL/s, then MB/s sent inline, RDMA Read",
 	"and RDMA Write, FND findings (rpcrdma-dump --findings lists them).",
 	"rpcrdma-top(1) has the rest.",

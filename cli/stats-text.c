@@ -49,15 +49,22 @@ void rr_print_stats_text(const struct rr_analyzer *a, FILE *out)
 				       s ? "responder" : "requester",
 				       c->priv[s].version, c->priv[s].rinval,
 				       c->priv[s].send_size, c->priv[s].recv_size);
-		fprintf(out, "  inline thresholds: call %u reply %u; remote invalidation %s\n",
-		       c->thresholds.call, c->thresholds.reply,
-		       c->thresholds.remote_invalidation ? "yes" : "no");
-		fprintf(out, "  calls %llu replies %llu unanswered %llu; credits granted %u"
-		       " (min %u max %u), in flight max %u",
-		       (unsigned long long)cs->calls, (unsigned long long)cs->replies,
-		       (unsigned long long)cs->unmatched, cs->grant,
-		       cs->grant_min == UINT32_MAX ? 0 : cs->grant_min, cs->grant_max,
-		       cs->in_flight_max);
+		if (c->negotiated)
+			fprintf(out, "  inline thresholds: call %u reply %u; remote invalidation %s\n",
+				c->thresholds.call, c->thresholds.reply,
+				c->thresholds.remote_invalidation ? "yes" : "no");
+		else
+			fputs("  inline thresholds and remote invalidation: unknown (the capture "
+			      "holds no whole connection setup)\n", out);
+		fprintf(out, "  calls %llu replies %llu unanswered %llu; ",
+			(unsigned long long)cs->calls, (unsigned long long)cs->replies,
+			(unsigned long long)cs->unmatched);
+		if (rr_conn_grant_known(c))
+			fprintf(out, "credits granted %u (min %u max %u)", cs->grant,
+				cs->grant_min == UINT32_MAX ? 0 : cs->grant_min, cs->grant_max);
+		else
+			fputs("credits granted unknown (no reply, no whole setup)", out);
+		fprintf(out, ", in flight max %u", cs->in_flight_max);
 		/* no backchannel (NFSv3): no backward grant to show */
 		if (rr_conn_has_backchannel(cs))
 			fprintf(out, "; backward grant %u", cs->bc_grant);

@@ -64,6 +64,7 @@ struct row {
 	char requester[48], responder[48], qp[24];
 	char id[8];   /* what tells apart connections of the same hosts */
 	uint32_t granted, in_flight, in_flight_max;
+	bool grant_known;     /* rr_conn_grant_known: else shown as "-" */
 	double calls_s, bytes_s[3];
 	uint64_t p50_us, p99_us, findings;
 	uint8_t programs;

@@ -196,6 +196,20 @@ json_object *rr_json_setup(const struct rr_frame *f, uint64_t frame,
 	return o;
 }
 
+/* RFC 8797 §3.1's inline thresholds, null when the capture holds no whole
+ * setup (unknown, not RFC 8166's defaults). */
+static json_object *thresholds(const struct rr_conn_info *c)
+{
+	if (!c->negotiated)
+		return NULL;
+	json_object *t = json_object_new_object();
+	add(t, "call", u64(c->thresholds.call));
+	add(t, "reply", u64(c->thresholds.reply));
+	add(t, "remote_invalidation",
+	    json_object_new_boolean(c->thresholds.remote_invalidation));
+	return t;
+}
+
 json_object *rr_json_negotiated(const struct rr_event *ev)
 {
 	const struct rr_conn_info *c = ev->connection;
@@ -206,18 +220,15 @@ json_object *rr_json_negotiated(const struct rr_event *ev)
 	    c->have_private[0] ? private_data(&c->priv[0]) : NULL);
 	add(o, "responder_private_data",
 	    c->have_private[1] ? private_data(&c->priv[1]) : NULL);
-	json_object *t = json_object_new_object();
-	add(t, "call", u64(c->thresholds.call));
-	add(t, "reply", u64(c->thresholds.reply));
-	add(t, "remote_invalidation",
-	    json_object_new_boolean(c->thresholds.remote_invalidation));
-	add(o, "thresholds", t);
+	add(o, "thresholds", thresholds(c));
 	return o;
 }
 
 /* total: the counters of all connections; credits are a connection's
  * own and are left out of it */
-static json_object *conn_stats(const struct rr_conn_stats *s, bool total)
+/* A connection's counters, or the totals'; grant_known: a connection's
+ * grant is known (rr_conn_grant_known), else null. */
+static json_object *conn_stats(const struct rr_conn_stats *s, bool total, bool grant_known)
 {
 	json_object *o = json_object_new_object();
 	json_object *m = json_object_new_object();
@@ -233,10 +244,10 @@ static json_object *conn_stats(const struct rr_conn_stats *s, bool total)
 	add(o, "unanswered", u64(s->unmatched));
 	if (!total) {
 		json_object *cr = json_object_new_object();
-		add(cr, "granted", u64(s->grant));
-		add(cr, "granted_min",
+		add(cr, "granted", grant_known ? u64(s->grant) : NULL);
+		add(cr, "granted_min", !grant_known ? NULL :
 		    u64(s->grant_min == UINT32_MAX ? 0 : s->grant_min));
-		add(cr, "granted_max", u64(s->grant_max));
+		add(cr, "granted_max", grant_known ? u64(s->grant_max) : NULL);
 		add(cr, "in_flight", u64(s->in_flight));
 		add(cr, "in_flight_max", u64(s->in_flight_max));
 		/* absent where no backchannel exists (NFSv3) */
@@ -290,23 +301,18 @@ json_object *rr_json_stats(const struct rr_analyzer *a)
 		const struct rr_conn_info *c = rr_analyzer_conn(a, i);
 		if (!c)
 			continue;
-		json_object *co = conn_stats(&c->st, false);
+		json_object *co = conn_stats(&c->st, false, rr_conn_grant_known(c));
 		add(co, "conn", u64(c->id));
 		add(co, "transport", json_object_new_string(rr_transport_str(c->transport)));
 		add(co, "inferred", json_object_new_boolean(c->inferred));
 		add(co, "previous", c->previous == RR_CONN_NONE ? NULL : u64(c->previous));
 		add(co, "requester_id", u64(c->requester_qpn));
 		add(co, "responder_id", u64(c->responder_qpn));
-		json_object *t = json_object_new_object();
-		add(t, "call", u64(c->thresholds.call));
-		add(t, "reply", u64(c->thresholds.reply));
-		add(t, "remote_invalidation",
-		    json_object_new_boolean(c->thresholds.remote_invalidation));
-		add(co, "thresholds", t);
+		add(co, "thresholds", thresholds(c));
 		json_object_array_add(conns, co);
 	}
 	add(o, "connections", conns);
-	add(o, "total", conn_stats(&st->total, true));
+	add(o, "total", conn_stats(&st->total, true, false));
 	json_object *procs = json_object_new_array();
 	for (unsigned p = 0; p < RR_PROC_SLOTS; p++) {
 		if (!st->rpc_calls[p])

@@ -370,6 +370,9 @@ struct conn_values {
 	uint64_t calls, replies, findings, bytes[3];
 	uint64_t granted, in_flight, in_flight_max, granted_max, bc_granted;
 	bool backchannel;     /* any backward traffic: else no backward grant */
+	/* a grant known (rr_conn_grant_known): else no grant series, as a
+	 * capture that starts mid-connection has not seen one */
+	bool grant_known;
 };
 
 static void conn_values(struct conn_values *v, const struct rr_conn_info *c,
@@ -385,7 +388,10 @@ static void conn_values(struct conn_values *v, const struct rr_conn_info *c,
 	v->bytes[1] += s->bytes_read;
 	v->bytes[2] += s->bytes_write;
 	/* credits add up across connections: what the responders offer */
-	v->granted += s->grant;
+	if (rr_conn_grant_known(c)) {
+		v->granted += s->grant;
+		v->grant_known = true;
+	}
 	v->in_flight += s->in_flight;
 	if (rr_conn_has_backchannel(s)) {
 		v->bc_granted += s->bc_grant;
@@ -434,7 +440,7 @@ static void conn_family(struct rr_prom *w, unsigned f,
 					    v->granted, v->granted_max,
 					    v->in_flight, v->in_flight_max,
 					    v->bc_granted };
-		if (f == 8 && !v->backchannel)
+		if ((f == 8 && !v->backchannel) || ((f == 4 || f == 5) && !v->grant_known))
 			continue;
 		if (f != 3) {
 			rr_prom_sample_u64(w, conn_families[f].name, "",
@@ -469,7 +475,7 @@ static void connections(struct rr_prom *w, const struct rr_analyzer *a,
 		if (!c)
 			continue;
 		open += !c->closed;
-		granted += c->closed ? 0 : c->st.grant;
+		granted += c->closed || !rr_conn_grant_known(c) ? 0 : c->st.grant;
 		if (used == cap) {
 			conn_values(&cs[cap].v, c, folded);
 			folded = true;
@@ -506,7 +512,8 @@ static void connections(struct rr_prom *w, const struct rr_analyzer *a,
 	gauge(w, "rpcrdma_connections_open", "connections followed and not closed",
 	      open);
 	gauge(w, "rpcrdma_credits_granted",
-	      "credits granted last on each open connection, summed", granted);
+	      "credits granted last on each open connection whose grant is known, summed",
+	      granted);
 	gauge(w, "rpcrdma_connection_series_folded",
 	      "connections past the series cap, summed into the \"other\" series",
 	      n > cap ? n - cap : 0);

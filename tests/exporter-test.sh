@@ -14,7 +14,7 @@ exporter=$build/cli/rpcrdma-exporter
 dump=$build/cli/rpcrdma-dump
 peer=$build/cli/rpcrdma-peer
 json_validate="/usr/bin/python3 $src/tests/tools/json-validate.py"
-for tool in prometheus promtool curl; do
+for tool in prometheus promtool curl jq capinfos editcap; do
 	command -v "$tool" >/dev/null || {
 		echo "SKIP: $tool is not installed (scripts/install-deps.sh installs it)"
 		exit 77
@@ -78,6 +78,23 @@ wait "$cut_pid"
 check "... and once stopped, status 2" test $? -eq 2
 check "a whole file: rpcrdma_exporter_replay_failed 0" \
 	grep -q '^rpcrdma_exporter_replay_failed 0' "$work/m-4792"
+
+# a capture that starts mid-connection, as live capture of existing mounts
+# does: a connection's grant is served once a reply carried it, never the
+# RFC's initial 1 in its place
+frames=$(capinfos -c -M "$linux_nfs3" 2>/dev/null | awk '/Number of packets/ { print $NF }')
+editcap -r "$linux_nfs3" "$work/late.pcap" "$((frames / 3))-$frames" 2>/dev/null
+port=$(free_port)
+"$exporter" -r "$work/late.pcap" -l "127.0.0.1:$port" >/dev/null 2>&1 &
+pids+=($!)
+wait_replay_done "$work/m-late" "http://127.0.0.1:$port/metrics"
+known=$("$dump" -q --stats=json -r "$work/late.pcap" 2>/dev/null |
+	jq '[.connections[] | select(.credits.granted != null)] | length')
+all=$("$dump" -q --stats=json -r "$work/late.pcap" 2>/dev/null | jq '.connections | length')
+served=$(grep -c '^rpcrdma_connection_credits_granted{' "$work/m-late")
+check "a capture cut mid-connection: a grant series for the $known of $all connections a reply gave one ($served)" \
+	eval "test '$known' -gt 0 && test '$known' -lt '$all' && test '$served' -eq '$known'"
+kill "${pids[-1]}" 2>/dev/null
 
 # -- node_exporter's flags --------------------------------------------------
 linux_capture=$src/tests/linux/bookworm-rxe-nfs41/client/capture.pcap

@@ -229,7 +229,8 @@ for capture in ${PLUGIN_CAPTURES:-"$src"/samples/*.pcap "$src"/tests/linux/*/cli
 	"$dump" -q --stats=json -r "$capture" 2>/dev/null | jq -r '
 		(.connections[] | . as $c | "conn \(.conn) calls \(.calls)",
 		 "conn \(.conn) replies \(.replies)", "conn \(.conn) unanswered \(.unanswered)",
-		 "conn \(.conn) credits granted \(.credits.granted)",
+		 (if .credits.granted != null then
+			"conn \(.conn) credits granted \(.credits.granted)" else empty end),
 		 "conn \(.conn) calls in flight max \(.credits.in_flight_max)",
 		 (if .credits.backward_granted != null then
 			"conn \(.conn) backward credits granted \(.credits.backward_granted)" else empty end),
@@ -353,6 +354,16 @@ for cut in rocev2-mixed:1-3 iwarp-mixed:1-7; do
 		eval "test '$want' -gt 0 && test '$got' -eq '$want'"
 	got_nfs=$(ts -r "$work/midway.pcap" -Y 'nfs && rpc.msgtyp == 1 && rpc.repframe' 2>/dev/null | grep -c .)
 	check "... and NFS replies decode against their calls ($got_nfs)" test "$got_nfs" -gt 0
+	# what the setup said is unknown, not RFC 8166's defaults
+	unknown=$(ts -r "$work/midway.pcap" -Y rpcrdma.threshold.unknown 2>/dev/null | grep -c .)
+	shown=$(ts -r "$work/midway.pcap" -Y 'rpcrdma.threshold.call || rpcrdma.threshold.rinval' \
+		2>/dev/null | grep -c .)
+	check "... and its messages say the thresholds are unknown ($unknown), never show them ($shown)" \
+		eval "test '$unknown' -gt 0 && test '$shown' -eq 0"
+	messages=$(ts -r "$work/midway.pcap" -Y rpcrdma.dir 2>/dev/null | grep -c .)
+	granted=$(ts -r "$work/midway.pcap" -Y rpcrdma.credits.granted 2>/dev/null | grep -c .)
+	check "... and the grant is shown from the first reply on only ($granted of $messages messages)" \
+		eval "test '$granted' -gt 0 && test '$granted' -lt '$messages'"
 done
 
 # preferences (Edit > Preferences > Protocols > RPCRDMA; tshark -o)

@@ -169,9 +169,12 @@ static void take_event(const struct rr_event *ev)
 			it->data = keep(m->data, it->data_len, it);
 		}
 		it->grant = m->credits_granted;
+		it->grant_known = c && rr_conn_grant_known(c);
 		it->in_flight = m->calls_in_flight;
-		if (c)
+		if (c) {
 			it->thresholds = c->thresholds;
+			it->negotiated = c->negotiated;
+		}
 		if (m->done)
 			join_done(it, &m->done->done, number);
 		break;
@@ -201,8 +204,10 @@ static void take_event(const struct rr_event *ev)
 			wmem_strdup(wmem_file_scope(), ev->finding.detail) : NULL;
 		break;
 	case RR_EV_NEGOTIATED:
-		if (c)
+		if (c) {
 			it->thresholds = c->thresholds;
+			it->negotiated = c->negotiated;
+		}
 		break;
 	case RR_EV_SETUP:
 		if (!setup_item(ev->setup.unit, it))

@@ -42,6 +42,8 @@ struct rr_ws_item {
 	bool iwarp;
 	uint64_t seg_offset, latency_ns, bytes_read, bytes_write;
 	struct rr_inline_thresholds thresholds;
+	bool negotiated;      /* thresholds known (rr_conn_info negotiated) */
+	bool grant_known;     /* MESSAGE: grant known (rr_conn_grant_known) */
 	const char *detail;   /* FINDING */
 	/* MPA_PRIVATE: as decoded, its offsets the frame's */
 	const struct rr_cm_private *private_data;

@@ -42,7 +42,7 @@ static int hf_analysis = -1, hf_dir = -1, hf_granted = -1, hf_in_flight = -1;
 static int hf_inv_stag = -1;
 static int hf_reply_in = -1, hf_response_to = -1, hf_time = -1;
 static int hf_moved_inline = -1, hf_moved_read = -1, hf_moved_write = -1;
-static int hf_thr_call = -1, hf_thr_reply = -1, hf_thr_rinval = -1;
+static int hf_thr_call = -1, hf_thr_reply = -1, hf_thr_rinval = -1, hf_thr_unknown = -1;
 static int hf_chunk = -1, hf_chunk_xid = -1, hf_chunk_kind = -1;
 static int hf_chunk_access = -1, hf_chunk_handle = -1, hf_chunk_seg_offset = -1;
 static int hf_chunk_bytes = -1, hf_fragment = -1, hf_rebuilt = -1;
@@ -167,6 +167,12 @@ static proto_item *generated(proto_item *it)
 
 static void add_thresholds(proto_tree *t, tvbuff_t *tvb, const struct rr_ws_item *m)
 {
+	if (!m->negotiated) {
+		generated(proto_tree_add_none_format(t, hf_thr_unknown, tvb, 0, 0,
+			"Inline thresholds and remote invalidation: unknown (the capture "
+			"holds no whole connection setup)"));
+		return;
+	}
 	generated(proto_tree_add_uint(t, hf_thr_call, tvb, 0, 0, m->thresholds.call));
 	generated(proto_tree_add_uint(t, hf_thr_reply, tvb, 0, 0, m->thresholds.reply));
 	generated(proto_tree_add_boolean(t, hf_thr_rinval, tvb, 0, 0,
@@ -178,7 +184,8 @@ static void add_thresholds(proto_tree *t, tvbuff_t *tvb, const struct rr_ws_item
 static void add_message_analysis(proto_tree *t, tvbuff_t *tvb, const struct rr_ws_item *m)
 {
 	generated(proto_tree_add_uint(t, hf_dir, tvb, 0, 0, m->dir));
-	generated(proto_tree_add_uint(t, hf_granted, tvb, 0, 0, m->grant));
+	if (m->grant_known) /* else unknown: left out */
+		generated(proto_tree_add_uint(t, hf_granted, tvb, 0, 0, m->grant));
 	generated(proto_tree_add_uint(t, hf_in_flight, tvb, 0, 0, m->in_flight));
 	if (m->inv_stag)
 		generated(proto_tree_add_uint(t, hf_inv_stag, tvb, 0, 0, m->inv_stag));
@@ -827,6 +834,10 @@ void proto_register_rpcrdma_tools(void)
 				  "RFC 8797 §4.2, or RFC 8166 §3.3.3's 1024", HFILL } },
 		{ &hf_thr_reply, { "Reply inline threshold", "rpcrdma.threshold.reply",
 				   FT_UINT32, BASE_DEC, NULL, 0, NULL, HFILL } },
+		{ &hf_thr_unknown, { "Inline thresholds unknown", "rpcrdma.threshold.unknown",
+				     FT_NONE, BASE_NONE, NULL, 0,
+				     "the capture holds no whole connection setup: "
+				     "RFC 8166 §3.3.3's defaults are not assumed", HFILL } },
 		{ &hf_thr_rinval, { "Remote invalidation", "rpcrdma.threshold.rinval",
 				    FT_BOOLEAN, BASE_NONE, NULL, 0,
 				    "both peers set R (RFC 8797 §4.2)", HFILL } },

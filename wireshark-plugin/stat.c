@@ -107,17 +107,21 @@ static void fill_connections(struct filler *f, const struct rr_analyzer *a)
 		row(f, cs->calls, NULL, "conn %u calls", c->id);
 		row(f, cs->replies, NULL, "conn %u replies", c->id);
 		row(f, cs->unmatched, "no reply seen", "conn %u unanswered", c->id);
-		snprintf(detail, sizeof(detail), "min %u max %u",
-			 cs->grant_min == UINT32_MAX ? 0 : cs->grant_min, cs->grant_max);
-		row(f, cs->grant, detail, "conn %u credits granted", c->id);
+		if (rr_conn_grant_known(c)) {
+			snprintf(detail, sizeof(detail), "min %u max %u",
+				 cs->grant_min == UINT32_MAX ? 0 : cs->grant_min, cs->grant_max);
+			row(f, cs->grant, detail, "conn %u credits granted", c->id);
+		}
 		row(f, cs->in_flight, NULL, "conn %u calls in flight", c->id);
 		row(f, cs->in_flight_max, NULL, "conn %u calls in flight max", c->id);
 		if (rr_conn_has_backchannel(cs))
 			row(f, cs->bc_grant, NULL, "conn %u backward credits granted", c->id);
-		row(f, c->thresholds.call, NULL, "conn %u inline threshold call", c->id);
-		row(f, c->thresholds.reply, c->thresholds.remote_invalidation ?
-		    "remote invalidation" : "no remote invalidation",
-		    "conn %u inline threshold reply", c->id);
+		if (c->negotiated) {
+			row(f, c->thresholds.call, NULL, "conn %u inline threshold call", c->id);
+			row(f, c->thresholds.reply, c->thresholds.remote_invalidation ?
+			    "remote invalidation" : "no remote invalidation",
+			    "conn %u inline threshold reply", c->id);
+		}
 		for (unsigned k = 0; k < RR_KIND_COUNT; k++)
 			row(f, cs->chunks[k], NULL, "conn %u chunks %s", c->id, rr_chunk_kind_str(k));
 		row(f, cs->bytes_send, NULL, "conn %u bytes send", c->id);

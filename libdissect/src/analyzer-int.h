@@ -321,7 +321,7 @@ uint32_t rra_conn_find(struct rr_analyzer *a, uint8_t transport,
 		       const uint8_t *src, uint32_t src_id,
 		       const uint8_t *dst, uint32_t dst_id, bool src_id_known,
 		       int *to);
-void rra_conn_inferred(struct rr_analyzer *a, uint32_t cn,
+int rra_conn_inferred(struct rr_analyzer *a, uint32_t cn,
 		       const uint8_t *src, uint32_t src_id,
 		       const uint8_t *dst, uint32_t dst_id, bool src_id_known);
 uint32_t rra_conn_victim(const struct rr_analyzer *a);
@@ -341,6 +341,7 @@ void rra_side_addr_put(struct rr_analyzer *a, uint32_t c, int s,
 void rra_sides_swap(struct rr_analyzer *a, uint32_t c);
 void rra_list_add(struct rr_analyzer *a, unsigned l, uint32_t c);
 void rra_list_del(struct rr_analyzer *a, unsigned l, uint32_t c);
+void rra_negotiated(struct rr_analyzer *a, uint32_t cn);
 void rra_set_private(struct rr_analyzer *a, uint32_t cn, int side,
 		     const struct rr_frame *f);
 void rra_side_set(struct rr_analyzer *a, uint32_t c, int s,

@@ -335,6 +335,15 @@ uint32_t rra_conn_new(struct rr_analyzer *a, uint32_t c, uint8_t transport)
 	return c;
 }
 
+/* Both sides' setup seen (an IB CM REP, an MPA Reply): what the two
+ * agreed on is known unless the capture cut part of it. */
+void rra_negotiated(struct rr_analyzer *a, uint32_t cn)
+{
+	a->conns[cn].info.negotiated = !a->conns[cn].setup_cut;
+	struct rr_event ev = { .kind = RR_EV_NEGOTIATED, .conn = cn };
+	rra_emit(a, &ev);
+}
+
 static void conn_thresholds(struct conn *k)
 {
 	rr_inline_thresholds(k->info.have_private[0] ? &k->info.priv[0] : NULL,
@@ -456,6 +465,7 @@ void rra_set_private(struct rr_analyzer *a, uint32_t cn, int side,
 	     f->cm_private.status == RR_TRUNCATED)) {
 		/* cut by the capture, not malformed: what it said is unknown */
 		k->setup_cut = true;
+		k->info.negotiated = false;
 		return;
 	}
 	if (!rr_has(f, RR_LAYER_CM_PRIVATE))
@@ -518,21 +528,34 @@ uint32_t rra_conn_find(struct rr_analyzer *a, uint8_t transport,
 }
 
 /* A connection opened for traffic between endpoints nothing named
- * before (no setup seen): the sender of its first packet to dst. */
-void rra_conn_inferred(struct rr_analyzer *a, uint32_t cn,
-		       const uint8_t *src, uint32_t src_id,
-		       const uint8_t *dst, uint32_t dst_id, bool src_id_known)
+ * before (no setup seen): the sender of its first packet to dst.  The
+ * receiver's side: an iWARP sender on the NFS/RDMA port (20049, or the
+ * one configured) is the server, which listens there, and so the
+ * responder (0); otherwise the receiver is the responder (1) until a call
+ * says otherwise. */
+int rra_conn_inferred(struct rr_analyzer *a, uint32_t cn,
+		      const uint8_t *src, uint32_t src_id,
+		      const uint8_t *dst, uint32_t dst_id, bool src_id_known)
 {
 	struct conn *k = &a->conns[cn];
 	k->info.inferred = true;
-	k->info.roles_inferred = true;
-	/* until a call says otherwise, the receiver is the responder */
+	uint32_t port = a->cfg.iwarp_tcp_port;
+	if (k->info.transport == RR_TRANSPORT_IWARP && src_id_known &&
+	    src_id == port && dst_id != port) {
+		rra_side_set(a, cn, 1, src, src_id);
+		rra_side_set(a, cn, 0, dst, dst_id);
+		return 0;
+	}
+	bool receiver_listens = k->info.transport == RR_TRANSPORT_IWARP &&
+				dst_id == port && src_id != port;
+	k->info.roles_inferred = !receiver_listens;
 	rra_side_set(a, cn, 1, dst, dst_id);
 	rra_side_addr_put(a, cn, 0, src);
 	if (src_id_known)
 		rra_side_set(a, cn, 0, src, src_id);
 	else
 		rra_half_add(a, cn, 0);
+	return 1;
 }
 
 /* The end of an iWARP connection: its TCP connection's FIN or RST (RFC

@@ -22,8 +22,8 @@ uint32_t rra_conn_open(struct rr_analyzer *a, uint8_t transport)
 }
 
 /* A connection of its own for a packet to (dst, dst_id) from src, whose
- * endpoints no connection has (rra_conn_for): the receiver its
- * responder until a call says otherwise. */
+ * endpoints no connection has (rra_conn_for); *to: the receiver's side
+ * (rra_conn_inferred). */
 uint32_t rra_conn_open_for(struct rr_analyzer *a, uint8_t transport,
 			   const uint8_t *src, uint32_t src_id,
 			   const uint8_t *dst, uint32_t dst_id,
@@ -32,8 +32,7 @@ uint32_t rra_conn_open_for(struct rr_analyzer *a, uint8_t transport,
 	uint32_t cn = rra_conn_open(a, transport);
 	if (cn == NONE)
 		return NONE;
-	rra_conn_inferred(a, cn, src, src_id, dst, dst_id, src_id_known);
-	*to = 1;
+	*to = rra_conn_inferred(a, cn, src, src_id, dst, dst_id, src_id_known);
 	return cn;
 }
 
@@ -262,6 +261,7 @@ static void on_reply(struct rr_analyzer *a, uint32_t cn, uint8_t dir,
 		if (h->credits == 0)
 			rra_finding(a, cn, RR_FIND_ZERO_CREDIT, NULL);
 		st->grant = h->credits;
+		k->info.grant_seen = true;
 		if (h->credits < st->grant_min)
 			st->grant_min = h->credits;
 		if (h->credits > st->grant_max)

@@ -41,9 +41,7 @@ void rra_cm(struct rr_analyzer *a, const struct rr_frame *f)
 			break;
 		rra_side_set(a, cn, 1, src, m->local_qpn);
 		rra_set_private(a, cn, 1, f);
-		ev.kind = RR_EV_NEGOTIATED;
-		ev.conn = cn;
-		rra_emit(a, &ev);
+		rra_negotiated(a, cn);
 		break;
 	case RR_CM_REJ:
 		a->st.cm_rejects[m->reject_reason < RR_CM_REJ_REASONS ?

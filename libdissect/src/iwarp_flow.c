@@ -268,10 +268,8 @@ void rra_iwarp_mpa(struct rr_analyzer *a, const struct rr_frame *f)
 		st->len = 0;
 		st->next_seq = sender->marker_seq0;
 	}
-	if (m->reply) {
-		struct rr_event ev = { .kind = RR_EV_NEGOTIATED, .conn = cn };
-		rra_emit(a, &ev);
-	}
+	if (m->reply)
+		rra_negotiated(a, cn);
 	uint32_t have = f->caplen > f->tcp.payload.off ?
 				f->caplen - f->tcp.payload.off : 0;
 	if (f->tcp.payload.len > mpa_len && have > mpa_len)

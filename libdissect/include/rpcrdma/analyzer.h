@@ -237,11 +237,27 @@ struct rr_conn_info {
 	bool have_private[2];                    /* [0] requester [1] responder */
 	uint8_t mpa_revision;
 	bool closed;
+	/* both sides' setup captured whole (RR_EV_NEGOTIATED): thresholds
+	 * and remote invalidation come from their RFC 8797 private data, or
+	 * are RFC 8166 §3.3.3's defaults where it was absent.  False: the
+	 * capture missed or cut the setup, and they are unknown (thresholds
+	 * then holds the defaults, which front ends do not show as fact) */
+	bool negotiated;
+	bool grant_seen;     /* a reply carried the responder's forward grant */
 	struct rr_inline_thresholds thresholds;
 	uint16_t ird, ord;
 	bool reset;          /* iWARP: closed by a TCP RST */
 	struct rr_conn_stats st;
 };
+
+/* Whether st.grant is known: a reply carried it, or the whole setup was
+ * seen, after which RFC 8166 §3.3.3's initial grant of one holds.  A
+ * capture that starts mid-connection, or holds the requester's side
+ * alone, knows no grant until a reply. */
+static inline bool rr_conn_grant_known(const struct rr_conn_info *c)
+{
+	return c->negotiated || c->grant_seen;
+}
 
 enum rr_event_kind {
 	RR_EV_MESSAGE,       /* an RPC-over-RDMA message (whole, reassembled) */
