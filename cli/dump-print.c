@@ -122,7 +122,24 @@ static void print_segments(const struct rr_rpcrdma *h)
 	}
 }
 
-static void print_rpc(const struct rr_rpc *r, uint32_t rdma_xid, uint8_t dir)
+/* An NFSv4 COMPOUND's operations (RFC 8881 §16.2), as tshark lists them;
+ * those its decode could not follow counted at the end. */
+static void print_nfs4_ops(const struct rr_nfs4_compound *ops)
+{
+	for (uint32_t i = 0; i < ops->named; i++) {
+		const char *name = rr_nfs4_op_str(ops->op[i]);
+		if (name)
+			printf(" %s", name);
+		else
+			printf(" op%u", (unsigned)ops->op[i]);
+	}
+	if (ops->named < ops->numops)
+		printf(" +%" PRIu32 " more", ops->numops - ops->named);
+}
+
+/* An RPC header; a call's NFSv4 operations when it is a COMPOUND (ops). */
+static void print_rpc(const struct rr_rpc *r, uint32_t rdma_xid, uint8_t dir,
+		      const struct rr_nfs4_compound *ops)
 {
 	if (dir == RR_DIR_BWD_CALL || dir == RR_DIR_BWD_REPLY)
 		fputs(" backward", stdout);
@@ -137,6 +154,8 @@ static void print_rpc(const struct rr_rpc *r, uint32_t rdma_xid, uint8_t dir)
 			printf(" %s", proc);
 		else
 			printf(" proc %" PRIu32, r->proc);
+		if (ops)
+			print_nfs4_ops(ops);
 	} else {
 		printf(" REPLY %s", rr_rpc_reply_stat_str(r->reply_stat) ?
 					    rr_rpc_reply_stat_str(r->reply_stat) : "?");
@@ -182,9 +201,9 @@ static void print_rpcrdma(const struct rr_event *ev)
 		       h->has_reply_chunk ? "" : "-", h->has_reply_chunk ? nreply : 0);
 	}
 	if (m->rpc)
-		print_rpc(m->rpc, h->xid, ev->dir);
+		print_rpc(m->rpc, h->xid, ev->dir, m->nfs4);
 	else if (rebuilt && rebuilt->rpc)
-		print_rpc(rebuilt->rpc, h->xid, ev->dir);
+		print_rpc(rebuilt->rpc, h->xid, ev->dir, NULL);
 	else if (ev->dir != RR_DIR_UNKNOWN)
 		printf(" (%s)", rr_dir_str(ev->dir));
 	if (rebuilt)
@@ -438,7 +457,7 @@ void dump_print_report(struct dump *d, const struct rr_frame_report *r)
 			const struct rr_ev_rpc_message *rb = &ev->rebuilt;
 			printf(" RPC xid 0x%08" PRIx32, rb->xid);
 			if (rb->rpc)
-				print_rpc(rb->rpc, rb->xid, ev->dir);
+				print_rpc(rb->rpc, rb->xid, ev->dir, NULL);
 			print_rebuilt(rb);
 			putchar('\n');
 			continue;

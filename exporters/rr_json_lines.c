@@ -181,7 +181,22 @@ static void head(struct rr_json_writer *w, const char *type,
 }
 
 /* RFC 5531 §9: the call's program and procedure, or the reply's status. */
-static void rpc(struct rr_json_writer *w, const struct rr_rpc *r)
+/* An NFSv4 COMPOUND's operations: "ops", the names of those its decode
+ * followed (a number where none is known), and "numops", all of them. */
+static void nfs4_ops(struct rr_json_writer *w, const struct rr_nfs4_compound *ops)
+{
+	LIT(w, ",\"ops\":[");
+	for (uint32_t i = 0; i < ops->named; i++) {
+		if (i)
+			LIT(w, ",");
+		name_or_num(w, rr_nfs4_op_str(ops->op[i]), ops->op[i]);
+	}
+	LIT(w, "]");
+	NUM(w, ",\"numops\":", ops->numops);
+}
+
+static void rpc(struct rr_json_writer *w, const struct rr_rpc *r,
+		const struct rr_nfs4_compound *ops)
 {
 	if (!r) {
 		LIT(w, ",\"rpc\":null");
@@ -199,6 +214,8 @@ static void rpc(struct rr_json_writer *w, const struct rr_rpc *r)
 		LIT(w, ",\"proc_name\":");
 		name_or_null(w, rr_rpc_proc_str(r->prog, r->vers, r->proc));
 		NUM(w, ",\"cred_flavor\":", r->cred_flavor);
+		if (ops)
+			nfs4_ops(w, ops);
 	} else {
 		const char *rs = rr_rpc_reply_stat_str(r->reply_stat);
 		STR(w, ",\"reply_stat\":", rs ? rs : "?");
@@ -315,13 +332,23 @@ const char *rr_json_writer_message(struct rr_json_writer *w,
 			NUM(w, ",\"vers_high\":", h->vers_high);
 		}
 	}
-	rpc(w, m->rpc);
+	rpc(w, m->rpc, m->nfs4);
 	const struct rr_ev_rpc_done *c = m->done ? &m->done->done : NULL;
 	if (c) {
 		NUM(w, ",\"completed\":{\"latency_ns\":", c->latency_ns);
 		NUM(w, ",\"bytes_inline\":", c->bytes_inline);
 		NUM(w, ",\"bytes_read\":", c->bytes_read);
 		NUM(w, ",\"bytes_write\":", c->bytes_write);
+		/* what the call asked: a reply's own header names none */
+		NUM(w, ",\"prog\":", c->prog);
+		LIT(w, ",\"prog_name\":");
+		name_or_null(w, rr_rpc_program_str(c->prog));
+		NUM(w, ",\"vers\":", c->vers);
+		NUM(w, ",\"proc\":", c->proc);
+		LIT(w, ",\"proc_name\":");
+		name_or_null(w, rr_rpc_proc_str(c->prog, c->vers, c->proc));
+		if (c->nfs4)
+			nfs4_ops(w, c->nfs4);
 		LIT(w, "}");
 	} else {
 		LIT(w, ",\"completed\":null");
@@ -348,6 +375,6 @@ const char *rr_json_writer_rpc_message(struct rr_json_writer *w,
 	head(w, "rpc_message", ev, m->xid);
 	STR(w, ",\"source\":", rr_chunk_kind_str(m->source));
 	NUM(w, ",\"len\":", m->data_len);
-	rpc(w, m->rpc);
+	rpc(w, m->rpc, NULL);
 	return done(w);
 }

@@ -176,6 +176,12 @@ struct call {
 	 * item: NFSv3 READ or READLINK, or an NFSv4 COMPOUND whose last
 	 * operation is one of them (set with the call, data_last_of) */
 	bool data_last : 1;
+	bool nfs4 : 1;        /* an NFSv4 COMPOUND: its operations below */
+	/* a COMPOUND's operations (rr_nfs4_compound, kept small: numbers
+	 * past 254 as 255) for its reply's report */
+	uint8_t nfs4_minor, nfs4_named;
+	uint16_t nfs4_numops;
+	uint8_t nfs4_op[RR_NFS4_OPS_KEPT];
 };
 _Static_assert(RR_PROC_SLOTS <= 128 && RR_DIR_BWD_CALL < 4 &&
 	       RR_REPLY_STATUS_COUNT < 16, "struct call's bit fields");
@@ -213,6 +219,8 @@ struct report {
 	struct rr_conn_info *conns;
 	uint32_t nconns;
 	struct rr_frame *units;     /* RR_EV_SETUP's, RR_REPORT_SETUPS */
+	/* an event's NFSv4 COMPOUND operations, by its index */
+	struct rr_nfs4_compound *nfs4;
 	uint32_t nunits;
 	struct rr_event *message;   /* the message being taken, if listed */
 	/* the caller's frame, where messages whole in it lie */
@@ -367,7 +375,10 @@ void rra_seg_add(struct rr_analyzer *a, uint32_t ci,
 		 const struct rr_rdma_seg *s, uint8_t list);
 
 /* rpc_stats.c: reply statuses, NFSv4 operations, Long Calls named */
-bool rra_data_last_of(struct rr_analyzer *a, const uint8_t *m,
+bool rra_call_ops(const struct call *c, struct rr_nfs4_compound *out);
+void rra_report_message_ops(struct rr_analyzer *a, uint32_t xid,
+			    const struct rr_nfs4_compound *ops);
+bool rra_data_last_of(struct rr_analyzer *a, struct call *c, const uint8_t *m,
 		      const struct rr_rpc *rpc, uint32_t kept, uint32_t end,
 		      const struct rr_rpcrdma *h);
 void rra_name_long_call(struct rr_analyzer *a, uint32_t ci,

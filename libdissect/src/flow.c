@@ -186,9 +186,13 @@ static void on_call(struct rr_analyzer *a, uint32_t cn, uint8_t dir,
 	/* backward calls (RFC 8167: NFSv4.1 callbacks) count by procedure as
 	 * forward ones do, under their own program */
 	a->st.rpc_calls[c->slot]++;
-	if (dir == RR_DIR_FWD_CALL && rpc)
-		c->data_last = rra_data_last_of(a, m, rpc, kept,
+	if (dir == RR_DIR_FWD_CALL && rpc) {
+		c->data_last = rra_data_last_of(a, c, m, rpc, kept,
 						h->payload.off + h->payload.len, h);
+		struct rr_nfs4_compound ops;
+		if (rra_call_ops(c, &ops))
+			rra_report_message_ops(a, c->xid, &ops);
+	}
 	if (dir == RR_DIR_FWD_CALL) {
 		count_chunk(a, k, call_kind(h));
 		if (h->nread_chunks && h->nwrite_chunks)
@@ -316,7 +320,9 @@ static void on_reply(struct rr_analyzer *a, uint32_t cn, uint8_t dir,
 		}
 		/* forward and backward (RFC 8167) calls alike */
 		uint64_t lat = record_latency(a, c);
+		struct rr_nfs4_compound ops;
 		if (rra_reporting(a)) {
+			bool compound = rra_call_ops(c, &ops);
 			struct rr_event ev = {
 				.kind = RR_EV_RPC_DONE, .conn = cn, .dir = dir,
 				.done = { .xid = c->xid, .prog = c->prog, .vers = c->vers,
@@ -326,7 +332,8 @@ static void on_reply(struct rr_analyzer *a, uint32_t cn, uint8_t dir,
 					  .bytes_write = c->bytes_write,
 					  /* calls age out long before 2^32 frames */
 					  .call_frame = a->frame_no -
-						(uint32_t)((uint32_t)a->frame_no - c->frame) } };
+						(uint32_t)((uint32_t)a->frame_no - c->frame),
+					  .nfs4 = compound ? &ops : NULL } };
 			rra_emit(a, &ev);
 		}
 		/* a reply chunk rebuilt names the status first */

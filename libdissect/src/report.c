@@ -20,9 +20,11 @@ bool rra_report_alloc(struct rr_analyzer *a,
 	r->hdrs = alloc(a, RR_REPORT_MESSAGES, sizeof(*r->hdrs));
 	r->conns = alloc(a, RR_REPORT_EVENTS, sizeof(*r->conns));
 	r->units = alloc(a, RR_REPORT_SETUPS, sizeof(*r->units));
+	r->nfs4 = alloc(a, RR_REPORT_EVENTS, sizeof(*r->nfs4));
 	r->bytes = alloc(a, a->lim.report_bytes, 1);
 	r->pub.events = r->events;
-	return r->events && r->rpcs && r->hdrs && r->conns && r->units && r->bytes;
+	return r->events && r->rpcs && r->hdrs && r->conns && r->units && r->nfs4 &&
+	       r->bytes;
 }
 
 void rra_report_free(struct rr_analyzer *a)
@@ -32,6 +34,7 @@ void rra_report_free(struct rr_analyzer *a)
 	free(a->rep.hdrs);
 	free(a->rep.conns);
 	free(a->rep.units);
+	free(a->rep.nfs4);
 	free(a->rep.bytes);
 }
 
@@ -176,6 +179,12 @@ void rra_emit(struct rr_analyzer *a, struct rr_event *ev)
 		r->message = e;
 		return;
 	}
+	case RR_EV_RPC_DONE:
+		if (e->done.nfs4) {
+			r->nfs4[i] = *e->done.nfs4;
+			e->done.nfs4 = &r->nfs4[i];
+		}
+		break;
 	case RR_EV_RPC_MESSAGE:
 		e->rebuilt.rpc = keep_rpc(r, i, e->rebuilt.rpc);
 		keep_bytes(a, &e->rebuilt.data, e->rebuilt.data_len);
@@ -196,6 +205,20 @@ void rra_emit(struct rr_analyzer *a, struct rr_event *ev)
 	if (ev->kind == RR_EV_RPC_MESSAGE && !m->msg.rebuilt &&
 	    e->rebuilt.xid == m->msg.hdr->xid)
 		m->msg.rebuilt = e;
+}
+
+/* The operations of an NFSv4 COMPOUND call, once its message (the one
+ * being taken, listed before the call was made) was decoded further. */
+void rra_report_message_ops(struct rr_analyzer *a, uint32_t xid,
+			    const struct rr_nfs4_compound *ops)
+{
+	struct report *r = &a->rep;
+	struct rr_event *m = r->message;
+	if (!m || m->kind != RR_EV_MESSAGE || m->msg.hdr->xid != xid)
+		return;
+	uint32_t i = (uint32_t)(m - r->events);
+	r->nfs4[i] = *ops;
+	m->msg.nfs4 = &r->nfs4[i];
 }
 
 /* A finding (RR_FINDING_LIST) on connection conn, or on none: counted,

@@ -21,7 +21,7 @@ void rra_record_status(struct rr_analyzer *a, struct call *c, const struct rr_rp
 /* An NFSv4 COMPOUND call's operations, counted as nfsstat counts them;
  * those that cannot be named (past a cut or an operation the walker does
  * not know) count under the last slot, so the counts add up to numops. */
-static bool count_nfs4_ops(struct rr_analyzer *a, const uint8_t *m,
+static bool count_nfs4_ops(struct rr_analyzer *a, struct call *c, const uint8_t *m,
 			   const struct rr_rpc *rpc, uint32_t kept, uint32_t end,
 			   const struct rr_rpcrdma *h)
 {
@@ -46,6 +46,13 @@ static bool count_nfs4_ops(struct rr_analyzer *a, const uint8_t *m,
 	/* past the kept ones, named or not, the slot is unknown */
 	uint32_t kept_ops = cp.named < RR_NFS4_OPS_KEPT ? cp.named : RR_NFS4_OPS_KEPT;
 	a->st.nfs4_ops[RR_NFS4_OP_OTHER] += cp.numops - kept_ops;
+	/* kept with the call, for its line and its reply's */
+	c->nfs4 = true;
+	c->nfs4_minor = (uint8_t)(cp.minorversion < 255 ? cp.minorversion : 255);
+	c->nfs4_numops = (uint16_t)(cp.numops < UINT16_MAX ? cp.numops : UINT16_MAX);
+	c->nfs4_named = (uint8_t)kept_ops;
+	for (uint32_t i = 0; i < kept_ops; i++)
+		c->nfs4_op[i] = (uint8_t)(cp.op[i] < 255 ? cp.op[i] : 255);
 	/* READ (RFC 8881 §18.22.2) and READLINK (§18.24.2) end their
 	 * results with the data a write chunk carries */
 	uint16_t last = cp.named ? cp.op[(cp.named - 1) % RR_NFS4_OPS_KEPT] : 0;
@@ -63,14 +70,29 @@ static bool is_nfs4_compound(const struct rr_rpc *rpc)
  * ends with the data a write chunk carries: the last item of an NFSv3
  * READ or READLINK result (RFC 1813 §3.3.6, §3.3.5), or of a COMPOUND's
  * last operation's. */
-bool rra_data_last_of(struct rr_analyzer *a, const uint8_t *m,
+bool rra_data_last_of(struct rr_analyzer *a, struct call *c, const uint8_t *m,
 		      const struct rr_rpc *rpc, uint32_t kept, uint32_t end,
 		      const struct rr_rpcrdma *h)
 {
 	if (is_nfs4_compound(rpc))
-		return count_nfs4_ops(a, m, rpc, kept, end, h);
+		return count_nfs4_ops(a, c, m, rpc, kept, end, h);
 	return rpc->prog == RR_PROG_NFS && rpc->vers == 3 &&
 	       (rpc->proc == 6 || rpc->proc == 5);
+}
+
+/* A COMPOUND call's operations as its decode gave them (numbers past 254
+ * read as 255, which names none); false for any other call. */
+bool rra_call_ops(const struct call *c, struct rr_nfs4_compound *out)
+{
+	if (!c->nfs4)
+		return false;
+	memset(out, 0, sizeof(*out));
+	out->minorversion = c->nfs4_minor;
+	out->numops = c->nfs4_numops;
+	out->named = c->nfs4_named;
+	for (unsigned i = 0; i < c->nfs4_named; i++)
+		out->op[i] = c->nfs4_op[i];
+	return true;
 }
 
 /* The start of a Long Call's message names the call's procedure, slot or
@@ -92,5 +114,5 @@ void rra_name_long_call(struct rr_analyzer *a, uint32_t ci,
 	a->st.rpc_calls[RR_PROC_SLOTS - 1]--;
 	a->st.rpc_calls[c->slot]++;
 	if (c->dir == RR_DIR_FWD_CALL)
-		c->data_last = rra_data_last_of(a, p, &rpc, have, UINT32_MAX, NULL);
+		c->data_last = rra_data_last_of(a, c, p, &rpc, have, UINT32_MAX, NULL);
 }

@@ -650,20 +650,31 @@ static void rpc_statistics(void)
 	struct rr_rpc rpc;
 	struct rr_note note;
 	CHECK_EQ(rr_rpc_decode(m, 0, n, n, &rpc, &note), RR_COMPLETE);
-	CHECK(rra_data_last_of(a, m, &rpc, n, n, NULL));
+	struct call c4 = { .xid = 0x92 };
+	struct rr_nfs4_compound ops;
+	CHECK(!rra_call_ops(&c4, &ops));
+	CHECK(rra_data_last_of(a, &c4, m, &rpc, n, n, NULL));
 	CHECK_EQ(a->st.nfs4_ops[rr_nfs4_op_slot(RR_OP_PUTROOTFH)], 1);
 	CHECK_EQ(a->st.nfs4_ops[rr_nfs4_op_slot(RR_OP_READ)], 1);
+	/* the call keeps them for its line and its reply's */
+	CHECK(rra_call_ops(&c4, &ops));
+	CHECK(ops.minorversion == 1 && ops.numops == 2 && ops.named == 2 &&
+	      ops.op[0] == RR_OP_PUTROOTFH && ops.op[1] == RR_OP_READ);
 	/* the capture cut after the first operation: the second, unnamed,
 	 * counts as other */
-	CHECK(!rra_data_last_of(a, m, &rpc, n - 32, n, NULL));
+	struct call cut = { .xid = 0x92 };
+	CHECK(!rra_data_last_of(a, &cut, m, &rpc, n - 32, n, NULL));
 	CHECK_EQ(a->st.nfs4_ops[rr_nfs4_op_slot(RR_OP_PUTROOTFH)], 2);
 	CHECK_EQ(a->st.nfs4_ops[RR_NFS4_OP_OTHER], 1);
+	CHECK(rra_call_ops(&cut, &ops) && ops.numops == 2 && ops.named == 1);
 	/* NFSv3 READ's reply ends with its data; GETATTR's does not */
 	r.vers = 3;
 	r.proc = 6;
-	CHECK(rra_data_last_of(a, m, &r, 0, 0, NULL));
+	struct call c3 = { .xid = 0x93 };
+	CHECK(rra_data_last_of(a, &c3, m, &r, 0, 0, NULL));
 	r.proc = 1;
-	CHECK(!rra_data_last_of(a, m, &r, 0, 0, NULL));
+	CHECK(!rra_data_last_of(a, &c3, m, &r, 0, 0, NULL));
+	CHECK(!rra_call_ops(&c3, &ops));
 	rr_analyzer_free(a);
 }
 

@@ -80,9 +80,15 @@ int main(void)
 				.err = RR_ERR_VERS, .vers_low = 1, .vers_high = 1 };
 	struct rr_rpc denied = { .xid = 9, .msg_type = RR_RPC_REPLY,
 				 .reply_stat = RR_RPC_MSG_DENIED };
+	/* the call was a COMPOUND of three operations, two followed, one of
+	 * them a number no operation has */
+	struct rr_nfs4_compound ops = { .minorversion = 1, .numops = 3, .named = 2,
+					.op = { RR_OP_SEQUENCE, 200 } };
 	struct rr_event done = { .kind = RR_EV_RPC_DONE,
 				 .done = { .latency_ns = 1500, .bytes_inline = 40,
-					   .bytes_read = 0, .bytes_write = 1ull << 40 } };
+					   .bytes_read = 0, .bytes_write = 1ull << 40,
+					   .prog = RR_PROG_NFS, .vers = 4, .proc = 1,
+					   .nfs4 = &ops } };
 	struct rr_event em = { .kind = RR_EV_MESSAGE, .frame = 4, .ts_ns = 999,
 			       .conn_id = 0, .dir = RR_DIR_FWD_REPLY,
 			       .msg = { .hdr = &e, .rpc = &denied, .msg_len = 20,
@@ -96,7 +102,9 @@ int main(void)
 		"\"err\":\"ERR_VERS\",\"vers_low\":1,\"vers_high\":1,"
 		"\"rpc\":{\"xid\":9,\"msg_type\":\"REPLY\",\"reply_stat\":\"MSG_DENIED\"},"
 		"\"completed\":{\"latency_ns\":1500,\"bytes_inline\":40,\"bytes_read\":0,"
-		"\"bytes_write\":1099511627776},\"findings\":[]}");
+		"\"bytes_write\":1099511627776,\"prog\":100003,\"prog_name\":\"NFS\",\"vers\":4,"
+		"\"proc\":1,\"proc_name\":\"COMPOUND\",\"ops\":[\"SEQUENCE\",200],\"numops\":3},"
+		"\"findings\":[]}");
 
 	/* a procedure number past RDMA_ERROR: the number; a call to a
 	 * program without a name */

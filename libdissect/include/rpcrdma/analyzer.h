@@ -314,6 +314,8 @@ struct rr_ev_message {
 	/* a forward call sent again after a reconnect: the frame that
 	 * carried its xid on the previous connection, else 0 */
 	uint64_t resent_of;
+	/* an NFSv4 COMPOUND call: its operations (RFC 8881 §16.2), else NULL */
+	const struct rr_nfs4_compound *nfs4;
 };
 
 /* RR_EV_RPC_MESSAGE: an RPC message rebuilt from chunk data. */
@@ -340,6 +342,8 @@ struct rr_ev_rpc_done {
 	 * counted on the connection only) */
 	uint32_t bytes_inline;
 	uint64_t bytes_read, bytes_write;
+	/* the call was an NFSv4 COMPOUND: its operations, else NULL */
+	const struct rr_nfs4_compound *nfs4;
 };
 
 /* RR_EV_CHUNK_DATA: an RDMA Read or Write packet serving a chunk. */

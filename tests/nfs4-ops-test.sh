@@ -1,0 +1,84 @@
+#!/bin/bash
+# SPDX-License-Identifier: BSD-2-Clause
+# NFSv4 lines name their operations (RFC 8881 §16.2), as tshark's NFS
+# dissector lists them: on every NFSv4.1 capture of the lab, each COMPOUND
+# call's operations in rpcrdma-dump -j (rpc.ops) and its text line are
+# those tshark gives the same frame (nfs.opcode), and each reply names
+# the procedure and operations of the call it answered (completed).
+# usage: nfs4-ops-test.sh RPCRDMA_DUMP SOURCE_DIR
+set -u
+dump=$1
+src=$2
+for tool in tshark jq editcap capinfos; do
+	command -v "$tool" >/dev/null || { echo "SKIP: $tool is not installed"; exit 77; }
+done
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+. "$src/tests/tap.sh"
+# operation numbers and names, from the one list libdissect keeps
+sed -n 's/.*X(RR_OP_[A-Z0-9_]*, \([0-9]*\), "\([A-Z0-9_]*\)").*/\1 \2/p' \
+	"$src/libdissect/include/rpcrdma/nfs4.h" >"$work/names"
+runs=0
+for capture in "$src"/tests/linux/*-nfs41/client/capture.pcap; do
+	name=$(basename "$(dirname "$(dirname "$capture")")")
+	runs=$((runs + 1))
+	"$dump" -j -r "$capture" 2>/dev/null >"$work/dump.json"
+	"$dump" -r "$capture" 2>/dev/null >"$work/dump.txt"
+	# ours: the RPC xid and operation names of each COMPOUND call, by xid
+	# (tshark shows a call with read chunks where their data arrived, not
+	# with its SEND); not the RC retransmissions, which the receiver drops
+	# and tshark reads again
+	jq -r 'select(.type == "message" and .rpc.ops != null) |
+		"\(.rpc.xid) \(.rpc.ops | join(" "))"' "$work/dump.json" | sort >"$work/ours"
+	again=$(jq -r 'select(.type == "retransmission") | .frame' "$work/dump.json" | paste -sd, -)
+	filter='rpc.msgtyp == 0 && nfs.opcode'
+	[ -z "$again" ] || filter="$filter && !(frame.number in {$again})"
+	tshark -r "$capture" -Y "$filter" -T fields -e rpc.xid -e nfs.opcode 2>/dev/null |
+		awk -v names="$(cat "$work/names")" '
+			function hex(x,   v, i) { # "0x..." as a number (mawk has no strtonum)
+				v = 0
+				for (i = 3; i <= length(x); i++)
+					v = v * 16 + index("0123456789abcdef", tolower(substr(x, i, 1))) - 1
+				return sprintf("%.0f", v)
+			}
+			BEGIN { n = split(names, w, /[ \n]/); for (i = 1; i < n; i += 2) op[w[i]] = w[i + 1] }
+			{ line = hex($1); k = split($2, o, ","); for (i = 1; i <= k; i++) line = line " " (o[i] in op ? op[o[i]] : o[i]); print line }' |
+		sort >"$work/theirs"
+	calls=$(grep -c . "$work/ours")
+	check "$name: each COMPOUND call's operations as tshark lists them ($calls calls)" \
+		eval "test '$calls' -gt 0 && diff '$work/theirs' '$work/ours' >&2"
+	# the text line: "CALL NFS v4 COMPOUND" and the same names
+	jq -r 'select(.type == "message" and .rpc.ops != null) | "COMPOUND \(.rpc.ops | join(" "))"' \
+		"$work/dump.json" >"$work/want.txt"
+	sed -n 's/.* CALL NFS v4 \(COMPOUND[A-Z0-9_ ]*\) len .*/\1/p' "$work/dump.txt" >"$work/got.txt"
+	check "$name: the text lines name the same operations" diff "$work/want.txt" "$work/got.txt"
+	# each answered call's reply names what it asked
+	jq -r 'select(.type == "message" and .rpc.ops != null and .dir == "call") |
+		"\(.conn) \(.xid) \(.rpc.ops | join(" "))"' "$work/dump.json" | sort -u >"$work/asked"
+	jq -r 'select(.type == "message" and .dir == "reply" and .completed.ops != null) |
+		"\(.conn) \(.xid) \(.completed.ops | join(" "))"' "$work/dump.json" | sort -u >"$work/answered"
+	replies=$(grep -c . "$work/answered")
+	check "$name: each reply names its call's operations ($replies replies)" \
+		eval "test '$replies' -gt 0 && test -z \"\$(comm -13 '$work/asked' '$work/answered')\""
+	check "$name: each reply to a COMPOUND names the procedure" \
+		test "$(jq -r 'select(.type == "message" and .completed.ops != null) | .completed.proc_name' \
+			"$work/dump.json" | sort -u)" = COMPOUND
+	# cut to start a third of the way in, and every frame cut to 256 bytes:
+	# what is named is what the whole capture names; a call cut short
+	# names what it holds and counts the rest
+	frames=$(capinfos -c -M "$capture" | awk '/Number of packets/ { print $NF }')
+	editcap -r "$capture" "$work/late.pcap" "$((frames / 3))-$frames" 2>/dev/null
+	"$dump" -j -r "$work/late.pcap" 2>/dev/null | jq -r 'select(.type == "message" and .rpc.ops != null) |
+		"\(.rpc.xid) \(.rpc.ops | join(" "))"' | sort >"$work/late"
+	late=$(grep -c . "$work/late")
+	check "$name, from a third of the way in: the same operations ($late calls)" \
+		eval "test '$late' -gt 0 && test -z \"\$(comm -13 '$work/ours' '$work/late')\""
+	editcap -s 256 "$capture" "$work/snap.pcap" 2>/dev/null
+	"$dump" -j -r "$work/snap.pcap" 2>/dev/null | jq -r 'select(.type == "message" and .rpc.ops != null) |
+		"\(.rpc.xid) \(.rpc.ops | length) \(.rpc.numops)"' >"$work/snap"
+	short=$(awk '$2 < $3' "$work/snap" | grep -c .)
+	check "$name, frames cut to 256 bytes: calls name the operations they hold ($short of $(grep -c . "$work/snap") cut short)" \
+		eval "test '$short' -gt 0 && awk '\$2 > \$3 { bad = 1 } END { exit bad }' '$work/snap'"
+done
+check "every NFSv4.1 run of the lab was read ($runs)" test "$runs" -gt 0
+tap_end
