@@ -168,6 +168,37 @@ static void print_rpc(const struct rr_rpc *r, uint32_t rdma_xid, uint8_t dir,
 		printf(" rpc-xid 0x%08" PRIx32, r->xid);
 }
 
+/* A failed NFS reply's status, as tshark's Info column gives it: with the
+ * procedure, or for an NFSv4 COMPOUND the operation that failed (the last
+ * result, RFC 8881 §16.2.3) and its place among the call's. */
+static void print_nfs_status(const struct rr_ev_rpc_done *d)
+{
+	if (!d->nfs_known || d->nfs.status == 0)
+		return;
+	const char *status = rr_nfs_status_str(d->vers, d->nfs.status);
+	const char *proc = rr_rpc_proc_str(d->prog, d->vers, d->proc);
+	if (d->vers != 4 || !d->nfs4) {
+		if (proc)
+			printf(" %s", proc);
+		if (status)
+			printf(" %s", status);
+		else
+			printf(" NFS status %" PRIu32, d->nfs.status);
+		return;
+	}
+	if (status)
+		printf(" %s", status);
+	else
+		printf(" NFS4 status %" PRIu32, d->nfs.status);
+	uint32_t i = d->nfs.numres;
+	if (!i)
+		return;
+	const char *op = i <= d->nfs4->named ? rr_nfs4_op_str(d->nfs4->op[i - 1]) : NULL;
+	if (op)
+		printf(" in %s", op);
+	printf(" (op %" PRIu32 " of %" PRIu32 ")", i, d->nfs4->numops);
+}
+
 static void print_rebuilt(const struct rr_ev_rpc_message *r)
 {
 	printf(" (rebuilt from %s chunk, len %" PRIu32 ")",
@@ -206,6 +237,8 @@ static void print_rpcrdma(const struct rr_event *ev)
 		print_rpc(rebuilt->rpc, h->xid, ev->dir, NULL);
 	else if (ev->dir != RR_DIR_UNKNOWN)
 		printf(" (%s)", rr_dir_str(ev->dir));
+	if (m->done)
+		print_nfs_status(&m->done->done);
 	if (rebuilt)
 		print_rebuilt(rebuilt);
 	if (m->msg_len > 0)

@@ -195,6 +195,23 @@ static void nfs4_ops(struct rr_json_writer *w, const struct rr_nfs4_compound *op
 	NUM(w, ",\"numops\":", ops->numops);
 }
 
+/* An NFS reply's status (nfs_status: its name, or its number where none is
+ * known); for a COMPOUND, the result it stopped at (nfs_op_index,
+ * 1-based, and nfs_op, the call's operation there, when known). */
+static void nfs_status(struct rr_json_writer *w, const struct rr_ev_rpc_done *c)
+{
+	LIT(w, ",\"nfs_status\":");
+	name_or_num(w, rr_nfs_status_str(c->vers, c->nfs.status), c->nfs.status);
+	if (c->vers != 4 || !c->nfs.numres)
+		return;
+	NUM(w, ",\"nfs_op_index\":", c->nfs.numres);
+	uint32_t i = c->nfs.numres;
+	if (c->nfs4 && i <= c->nfs4->named) {
+		LIT(w, ",\"nfs_op\":");
+		name_or_num(w, rr_nfs4_op_str(c->nfs4->op[i - 1]), c->nfs4->op[i - 1]);
+	}
+}
+
 static void rpc(struct rr_json_writer *w, const struct rr_rpc *r,
 		const struct rr_nfs4_compound *ops)
 {
@@ -349,6 +366,8 @@ const char *rr_json_writer_message(struct rr_json_writer *w,
 		name_or_null(w, rr_rpc_proc_str(c->prog, c->vers, c->proc));
 		if (c->nfs4)
 			nfs4_ops(w, c->nfs4);
+		if (c->nfs_known)
+			nfs_status(w, c);
 		LIT(w, "}");
 	} else {
 		LIT(w, ",\"completed\":null");

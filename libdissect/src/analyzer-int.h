@@ -376,6 +376,10 @@ void rra_seg_add(struct rr_analyzer *a, uint32_t ci,
 
 /* rpc_stats.c: reply statuses, NFSv4 operations, Long Calls named */
 bool rra_call_ops(const struct call *c, struct rr_nfs4_compound *out);
+bool rra_nfs_reply(const struct call *c, const struct rr_rpc *rpc, const uint8_t *m,
+		   uint32_t have, struct rr_nfs_reply *out);
+void rra_report_reply_nfs(struct rr_analyzer *a, uint32_t xid,
+			  const struct rr_nfs_reply *nfs);
 void rra_report_message_ops(struct rr_analyzer *a, uint32_t xid,
 			    const struct rr_nfs4_compound *ops);
 bool rra_data_last_of(struct rr_analyzer *a, struct call *c, const uint8_t *m,

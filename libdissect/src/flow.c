@@ -321,8 +321,10 @@ static void on_reply(struct rr_analyzer *a, uint32_t cn, uint8_t dir,
 		/* forward and backward (RFC 8167) calls alike */
 		uint64_t lat = record_latency(a, c);
 		struct rr_nfs4_compound ops;
+		struct rr_nfs_reply nfs;
 		if (rra_reporting(a)) {
 			bool compound = rra_call_ops(c, &ops);
+			bool nfs_known = rra_nfs_reply(c, rpc, m, kept, &nfs);
 			struct rr_event ev = {
 				.kind = RR_EV_RPC_DONE, .conn = cn, .dir = dir,
 				.done = { .xid = c->xid, .prog = c->prog, .vers = c->vers,
@@ -333,7 +335,10 @@ static void on_reply(struct rr_analyzer *a, uint32_t cn, uint8_t dir,
 					  /* calls age out long before 2^32 frames */
 					  .call_frame = a->frame_no -
 						(uint32_t)((uint32_t)a->frame_no - c->frame),
-					  .nfs4 = compound ? &ops : NULL } };
+					  .nfs4 = compound ? &ops : NULL,
+					  .nfs_known = nfs_known } };
+			if (nfs_known)
+				ev.done.nfs = nfs;
 			rra_emit(a, &ev);
 		}
 		/* a reply chunk rebuilt names the status first */

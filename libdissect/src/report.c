@@ -221,6 +221,20 @@ void rra_report_message_ops(struct rr_analyzer *a, uint32_t xid,
 	m->msg.nfs4 = &r->nfs4[i];
 }
 
+/* The NFS status of the reply being taken, once its message was rebuilt
+ * from its reply chunk (after its completion was listed). */
+void rra_report_reply_nfs(struct rr_analyzer *a, uint32_t xid,
+			  const struct rr_nfs_reply *nfs)
+{
+	struct rr_event *m = a->rep.message;
+	if (!m || m->kind != RR_EV_MESSAGE || !m->msg.done || m->msg.done->done.xid != xid)
+		return;
+	/* the report's own event: writable where it lies */
+	struct rr_event *done = &a->rep.events[m->msg.done - a->rep.events];
+	done->done.nfs_known = true;
+	done->done.nfs = *nfs;
+}
+
 /* A finding (RR_FINDING_LIST) on connection conn, or on none: counted,
  * and reported joined to the message that raised it. */
 void rra_finding(struct rr_analyzer *a, uint32_t conn, enum rr_finding_id id,

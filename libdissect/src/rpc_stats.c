@@ -80,6 +80,20 @@ bool rra_data_last_of(struct rr_analyzer *a, struct call *c, const uint8_t *m,
 	       (rpc->proc == 6 || rpc->proc == 5);
 }
 
+/* The NFS status of call c's reply rpc, whose results lie at
+ * m[rpc->body.off] with m's first `have` bytes readable: an accepted,
+ * successful reply to NFS. */
+bool rra_nfs_reply(const struct call *c, const struct rr_rpc *rpc, const uint8_t *m,
+		   uint32_t have, struct rr_nfs_reply *out)
+{
+	if (c->prog != RR_PROG_NFS || !rpc || rpc->msg_type != RR_RPC_REPLY ||
+	    rpc->reply_stat != RR_RPC_MSG_ACCEPTED || rpc->accept_stat != RR_RPC_SUCCESS ||
+	    rpc->body.off > have)
+		return false;
+	return rr_nfs_reply_decode(m, rpc->body.off, have - rpc->body.off, c->vers,
+				   c->proc, out);
+}
+
 /* A COMPOUND call's operations as its decode gave them (numbers past 254
  * read as 255, which names none); false for any other call. */
 bool rra_call_ops(const struct call *c, struct rr_nfs4_compound *out)

@@ -2,6 +2,7 @@
 /* NFSv4 COMPOUND arguments (rpcrdma/nfs4.h): the operations named across
  * unions, data a read chunk carries, cut and hostile messages. */
 #include <string.h>
+#include <rpcrdma/nfs.h>
 #include <rpcrdma/nfs4.h>
 
 #include "check.h"
@@ -136,11 +137,42 @@ static void unknown_and_hostile(void)
 	CHECK_EQ(cp.named, 1);
 }
 
+/* What an NFS reply begins with (rr_nfs_reply_decode): NFSv3's status,
+ * none for NULL; a COMPOUND4res's status and results count past its tag;
+ * a status whose tag the capture cut; names as the RFCs give them. */
+static void reply_status(void)
+{
+	check_ctx = "reply status";
+	struct rr_nfs_reply r;
+	len = 0;
+	put32(RR_NFS3ERR_NOENT);
+	CHECK(rr_nfs_reply_decode(buf, 0, len, 3, 3 /* LOOKUP */, &r));
+	CHECK(r.status == RR_NFS3ERR_NOENT && r.numres == 0);
+	CHECK(!rr_nfs_reply_decode(buf, 0, len, 3, 0 /* NULL */, &r));
+	CHECK(!rr_nfs_reply_decode(buf, 0, 2, 3, 3, &r));
+	CHECK(!rr_nfs_reply_decode(buf, 0, len, 2, 3 /* ROOT */, &r));
+	len = 0;
+	put32(RR_NFS4ERR_NOENT);
+	put32(5); zeros(8);               /* tag "xxxxx" */
+	put32(3);                         /* SEQUENCE PUTFH LOOKUP: the third failed */
+	CHECK(rr_nfs_reply_decode(buf, 0, len, 4, 1, &r));
+	CHECK(r.status == RR_NFS4ERR_NOENT && r.numres == 3);
+	CHECK(rr_nfs_reply_decode(buf, 0, 8, 4, 1, &r));
+	CHECK(r.status == RR_NFS4ERR_NOENT && r.numres == 0);
+	CHECK(!rr_nfs_reply_decode(buf, 0, len, 4, 0, &r));
+	CHECK(!strcmp(rr_nfs_status_str(3, 70), "NFS3ERR_STALE"));
+	CHECK(!strcmp(rr_nfs_status_str(4, 10008), "NFS4ERR_DELAY"));
+	CHECK(!strcmp(rr_nfs_status_str(2, 99), "NFSERR_WFLUSH"));
+	CHECK(!rr_nfs_status_str(4, 10073)); /* unassigned */
+	CHECK(!rr_nfs_status_str(5, 0));
+}
+
 int main(void)
 {
 	write_with_read_chunk();
 	unions();
 	cut();
 	unknown_and_hostile();
+	reply_status();
 	return check_done();
 }

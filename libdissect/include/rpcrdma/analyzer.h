@@ -14,6 +14,7 @@
 
 #include <rpcrdma/dissect.h>
 #include <rpcrdma/latency.h>
+#include <rpcrdma/nfs.h>
 #include <rpcrdma/nfs4.h>
 
 #ifdef __cplusplus
@@ -344,6 +345,10 @@ struct rr_ev_rpc_done {
 	uint64_t bytes_read, bytes_write;
 	/* the call was an NFSv4 COMPOUND: its operations, else NULL */
 	const struct rr_nfs4_compound *nfs4;
+	/* an NFS reply's status, when its results were seen (inline, or in
+	 * the reply rebuilt from its reply chunk): nfs_known */
+	bool nfs_known;
+	struct rr_nfs_reply nfs;
 };
 
 /* RR_EV_CHUNK_DATA: an RDMA Read or Write packet serving a chunk. */
