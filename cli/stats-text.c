@@ -20,6 +20,33 @@ static const char *duration(char *buf, size_t size, uint64_t ns)
 	return buf;
 }
 
+
+/* NFS replies that failed of (slot, op), by status: "  NFS3ERR_NOENT 301". */
+static void print_nfs_errors(FILE *out, const struct rr_stats *st, unsigned slot,
+			     unsigned op, uint32_t vers)
+{
+	for (uint32_t i = 0; i < st->nfs_error_rows; i++) {
+		const struct rr_nfs_error_row *r = &st->nfs_errors[i];
+		if (r->slot != slot || r->op != op)
+			continue;
+		const char *name = rr_nfs_status_str(vers, r->status);
+		if (name)
+			fprintf(out, "  %s %llu", name, (unsigned long long)r->count);
+		else
+			fprintf(out, "  NFS status %u %llu", (unsigned)r->status,
+				(unsigned long long)r->count);
+	}
+}
+
+static uint64_t nfs_errors_of(const struct rr_stats *st, unsigned slot, unsigned op)
+{
+	uint64_t n = 0;
+	for (uint32_t i = 0; i < st->nfs_error_rows; i++)
+		if (st->nfs_errors[i].slot == slot && st->nfs_errors[i].op == op)
+			n += st->nfs_errors[i].count;
+	return n;
+}
+
 void rr_print_stats_text(const struct rr_analyzer *a, FILE *out)
 {
 	const struct rr_stats *st = rr_analyzer_stats(a);
@@ -114,18 +141,29 @@ void rr_print_stats_text(const struct rr_analyzer *a, FILE *out)
 			if (st->rpc_replies[p][r])
 				fprintf(out, "  %s %llu", rr_reply_status_str(r),
 				       (unsigned long long)st->rpc_replies[p][r]);
+		/* NFS replies that failed, by status (NFSv4's by operation,
+		 * below) */
+		if (si.version != 4)
+			print_nfs_errors(out, st, p, 0, si.version);
 		fputc('\n', out);
 	}
-	/* as nfsstat lists them: every operation seen, in number order */
+	/* as nfsstat lists them: every operation seen, in number order, with
+	 * the COMPOUNDs that failed at it */
 	bool ops = false;
+	unsigned compound = rr_analyzer_proc_slot(RR_PROG_NFS, 4, 1);
 	for (unsigned op = 0; op < RR_NFS4_OP_SLOTS; op++) {
-		if (!st->nfs4_ops[op])
+		if (!st->nfs4_ops[op] && !nfs_errors_of(st, compound, op))
 			continue;
-		fprintf(out, "%s  %-24s %8llu\n", ops ? "" :
+		fprintf(out, "%s  %-24s %8llu", ops ? "" :
 			"\nNFSv4 operations in COMPOUND calls\n", rr_nfs4_op_slot_str(op),
 			(unsigned long long)st->nfs4_ops[op]);
+		print_nfs_errors(out, st, compound, op, 4);
+		fputc('\n', out);
 		ops = true;
 	}
+	if (st->nfs_errors_other)
+		fprintf(out, "\nNFS errors past the table: %llu\n",
+			(unsigned long long)st->nfs_errors_other);
 	if (st->reconnects)
 		fprintf(out, "\nreconnects %llu; calls resent after a reconnect %llu\n",
 			(unsigned long long)st->reconnects,

@@ -344,6 +344,25 @@ json_object *rr_json_stats(const struct rr_analyzer *a)
 	}
 	if (ops)
 		add(o, "nfs4_operations", ops);
+	/* NFS replies that failed: by procedure, or an NFSv4 COMPOUND's by
+	 * the operation that failed, and status (those seen only) */
+	json_object *errs = json_object_new_array();
+	for (uint32_t i = 0; i < st->nfs_error_rows; i++) {
+		const struct rr_nfs_error_row *r = &st->nfs_errors[i];
+		struct rr_proc_slot_info si = rr_analyzer_proc_slot_info(r->slot);
+		json_object *eo = json_object_new_object();
+		add(eo, "program", json_object_new_string(si.program));
+		add(eo, "version", u64(si.version));
+		add(eo, "procedure", json_object_new_string(si.procedure));
+		add(eo, "operation", si.version == 4 ?
+			json_object_new_string(rr_nfs4_op_slot_str(r->op)) : NULL);
+		const char *name = rr_nfs_status_str(si.version, r->status);
+		add(eo, "status", name ? json_object_new_string(name) : u64(r->status));
+		add(eo, "count", u64(r->count));
+		json_object_array_add(errs, eo);
+	}
+	add(o, "nfs_errors", errs);
+	add(o, "nfs_errors_other", u64(st->nfs_errors_other));
 	json_object *fo = json_object_new_object();
 	for (unsigned i = 0; i < RR_FINDING_COUNT; i++)
 		add(fo, rr_finding_info(i)->id, u64(st->findings[i]));

@@ -258,6 +258,35 @@ static void totals(struct rr_prom *w, const struct rr_stats *st)
 		rr_prom_sample_u64(w, "rpcrdma_nfs4_operations_total", "", lb,
 				   st->nfs4_ops[op]);
 	}
+	rr_prom_family(w, "rpcrdma_nfs_errors_total", "counter",
+		       "NFS replies that failed, by procedure (an NFSv4 COMPOUND's by the "
+		       "operation that failed) and status; other: past the table's rows");
+	for (uint32_t i = 0; i < st->nfs_error_rows; i++) {
+		const struct rr_nfs_error_row *r = &st->nfs_errors[i];
+		struct rr_proc_slot_info si = rr_analyzer_proc_slot_info(r->slot);
+		char v[16], num[16];
+		snprintf(v, sizeof(v), "%u", (unsigned)si.version);
+		const char *status = rr_nfs_status_str(si.version, r->status);
+		if (!status) {
+			snprintf(num, sizeof(num), "%u", (unsigned)r->status);
+			status = num;
+		}
+		lb[0] = '\0';
+		rr_prom_label(lb, sizeof(lb), "version", v);
+		rr_prom_label(lb, sizeof(lb), "procedure", si.procedure);
+		rr_prom_label(lb, sizeof(lb), "operation",
+			      si.version == 4 ? rr_nfs4_op_slot_str(r->op) : "");
+		rr_prom_label(lb, sizeof(lb), "status", status);
+		rr_prom_sample_u64(w, "rpcrdma_nfs_errors_total", "", lb, r->count);
+	}
+	if (st->nfs_errors_other) {
+		lb[0] = '\0';
+		rr_prom_label(lb, sizeof(lb), "version", "other");
+		rr_prom_label(lb, sizeof(lb), "procedure", "other");
+		rr_prom_label(lb, sizeof(lb), "operation", "other");
+		rr_prom_label(lb, sizeof(lb), "status", "other");
+		rr_prom_sample_u64(w, "rpcrdma_nfs_errors_total", "", lb, st->nfs_errors_other);
+	}
 	rr_prom_family(w, "rpcrdma_rpc_replies_by_status_total", "counter",
 		       "answered RPC calls by procedure and the reply's status "
 		       "(accept_stat or reject_stat, RFC 5531; unseen: the header "

@@ -6,8 +6,8 @@
 # nfsstat4, RFC 8881 §15) are those tshark gives one (nfs.status3,
 # nfs.nfsstat4), with the same status and, for an NFSv4 COMPOUND, the
 # operation that failed (the last result, RFC 8881 §16.2.3); the text
-# line names them.  On the same captures cut a third of the way in, every
-# status given is the whole capture's.
+# line names them, and --stats=json counts them.  On the same captures cut
+# a third of the way in, every status given is the whole capture's.
 # usage: nfs-status-test.sh RPCRDMA_DUMP SOURCE_DIR
 set -u
 dump=$1
@@ -85,6 +85,16 @@ for capture in "$src"/tests/linux/*-nfs3/client/capture.pcap "$src"/tests/linux/
 	several=$(grep -c . "$work/several")
 	check "$name: the replies that failed and their NFS status, as tshark reads them ($failed; $several in segments of several left out)" \
 		eval "test '$failed' -gt 0 && diff '$work/theirs' '$work/ours.single' >&2"
+	# the statistics count each failed reply once, by procedure (NFSv4:
+	# operation) and status
+	counted=$("$dump" -q --stats=json -r "$capture" 2>/dev/null |
+		jq -r '.nfs_errors[] | "\(.operation // .procedure) \(.status) \(.count)"' | sort)
+	lines=$(jq -r 'select(.type == "message" and .completed.nfs_status != null and
+			.completed.nfs_status != "NFS3_OK" and .completed.nfs_status != "NFS4_OK") |
+		"\(.completed.nfs_op // .completed.proc_name) \(.completed.nfs_status)"' "$work/dump.json" |
+		sort | uniq -c | awk '{ print $2, $3, $1 }' | sort)
+	check "$name: --stats=json nfs_errors counts them by procedure or operation and status" \
+		test "$counted" = "$lines"
 	# the text line names the status
 	named=$("$dump" -r "$capture" 2>/dev/null | grep -cE ' REPLY MSG_ACCEPTED SUCCESS .*NFS[34]ERR_')
 	check "$name: each failed reply's line names its status ($named)" \

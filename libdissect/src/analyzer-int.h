@@ -177,6 +177,7 @@ struct call {
 	 * operation is one of them (set with the call, data_last_of) */
 	bool data_last : 1;
 	bool nfs4 : 1;        /* an NFSv4 COMPOUND: its operations below */
+	bool nfs_counted : 1; /* its reply's NFS status is in the statistics */
 	/* a COMPOUND's operations (rr_nfs4_compound, kept small: numbers
 	 * past 254 as 255) for its reply's report */
 	uint8_t nfs4_minor, nfs4_named;
@@ -376,8 +377,8 @@ void rra_seg_add(struct rr_analyzer *a, uint32_t ci,
 
 /* rpc_stats.c: reply statuses, NFSv4 operations, Long Calls named */
 bool rra_call_ops(const struct call *c, struct rr_nfs4_compound *out);
-bool rra_nfs_reply(const struct call *c, const struct rr_rpc *rpc, const uint8_t *m,
-		   uint32_t have, struct rr_nfs_reply *out);
+bool rra_nfs_reply(struct rr_analyzer *a, struct call *c, const struct rr_rpc *rpc,
+		   const uint8_t *m, uint32_t have, struct rr_nfs_reply *out);
 void rra_report_reply_nfs(struct rr_analyzer *a, uint32_t xid,
 			  const struct rr_nfs_reply *nfs);
 void rra_report_message_ops(struct rr_analyzer *a, uint32_t xid,

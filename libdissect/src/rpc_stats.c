@@ -80,18 +80,49 @@ bool rra_data_last_of(struct rr_analyzer *a, struct call *c, const uint8_t *m,
 	       (rpc->proc == 6 || rpc->proc == 5);
 }
 
+/* One more NFS error of (slot, op, status): its row, a new one while
+ * there is room, else the count of those past the table. */
+static void count_nfs_error(struct rr_stats *st, unsigned slot, uint16_t op,
+			    uint32_t status)
+{
+	for (uint32_t i = 0; i < st->nfs_error_rows; i++) {
+		struct rr_nfs_error_row *r = &st->nfs_errors[i];
+		if (r->slot == slot && r->op == op && r->status == status) {
+			r->count++;
+			return;
+		}
+	}
+	if (st->nfs_error_rows == RR_NFS_ERROR_ROWS) {
+		st->nfs_errors_other++;
+		return;
+	}
+	st->nfs_errors[st->nfs_error_rows++] = (struct rr_nfs_error_row){
+		.slot = (uint16_t)slot, .op = op, .status = status, .count = 1 };
+}
+
 /* The NFS status of call c's reply rpc, whose results lie at
  * m[rpc->body.off] with m's first `have` bytes readable: an accepted,
- * successful reply to NFS. */
-bool rra_nfs_reply(const struct call *c, const struct rr_rpc *rpc, const uint8_t *m,
-		   uint32_t have, struct rr_nfs_reply *out)
+ * successful reply to NFS.  A failed one counts once in the statistics. */
+bool rra_nfs_reply(struct rr_analyzer *a, struct call *c, const struct rr_rpc *rpc,
+		   const uint8_t *m, uint32_t have, struct rr_nfs_reply *out)
 {
 	if (c->prog != RR_PROG_NFS || !rpc || rpc->msg_type != RR_RPC_REPLY ||
 	    rpc->reply_stat != RR_RPC_MSG_ACCEPTED || rpc->accept_stat != RR_RPC_SUCCESS ||
-	    rpc->body.off > have)
+	    rpc->body.off > have ||
+	    !rr_nfs_reply_decode(m, rpc->body.off, have - rpc->body.off, c->vers, c->proc, out))
 		return false;
-	return rr_nfs_reply_decode(m, rpc->body.off, have - rpc->body.off, c->vers,
-				   c->proc, out);
+	if (!c->nfs_counted && out->status) {
+		/* an NFSv4 COMPOUND's by the operation it stopped at */
+		uint16_t op = 0;
+		if (c->vers == 4) {
+			uint32_t i = out->numres;
+			op = (uint16_t)(c->nfs4 && i && i <= c->nfs4_named ?
+					rr_nfs4_op_slot(c->nfs4_op[i - 1]) : RR_NFS4_OP_OTHER);
+		}
+		count_nfs_error(&a->st, c->slot, op, out->status);
+	}
+	c->nfs_counted = true;
+	return true;
 }
 
 /* A COMPOUND call's operations as its decode gave them (numbers past 254

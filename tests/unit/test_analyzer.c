@@ -675,6 +675,30 @@ static void rpc_statistics(void)
 	r.proc = 1;
 	CHECK(!rra_data_last_of(a, &c3, m, &r, 0, 0, NULL));
 	CHECK(!rra_call_ops(&c3, &ops));
+
+	/* NFS replies that failed count once a call, by procedure and status;
+	 * past the table's rows, as other */
+	struct rr_rpc ok = { .msg_type = RR_RPC_REPLY, .reply_stat = RR_RPC_MSG_ACCEPTED,
+			     .accept_stat = RR_RPC_SUCCESS };
+	uint8_t st_be[4] = { 0, 0, 0, RR_NFS3ERR_NOENT };
+	const struct call unanswered = { .prog = RR_PROG_NFS, .vers = 3, .proc = 3,
+					 .slot = (uint16_t)rr_analyzer_proc_slot(RR_PROG_NFS, 3, 3) };
+	struct call lookup = unanswered;
+	struct rr_nfs_reply nr;
+	CHECK(rra_nfs_reply(a, &lookup, &ok, st_be, 4, &nr) && nr.status == RR_NFS3ERR_NOENT);
+	CHECK(rra_nfs_reply(a, &lookup, &ok, st_be, 4, &nr)); /* the same reply again */
+	CHECK(a->st.nfs_error_rows == 1 && a->st.nfs_errors[0].count == 1);
+	for (unsigned i = 0; i < RR_NFS_ERROR_ROWS; i++) {
+		struct call other = unanswered;
+		uint8_t be[4] = { 0, 0, (uint8_t)((1000 + i) >> 8), (uint8_t)(1000 + i) };
+		CHECK(rra_nfs_reply(a, &other, &ok, be, 4, &nr));
+	}
+	CHECK_EQ(a->st.nfs_error_rows, RR_NFS_ERROR_ROWS);
+	CHECK_EQ(a->st.nfs_errors_other, 1);
+	struct rr_rpc denied = ok;
+	denied.accept_stat = RR_RPC_PROC_UNAVAIL;
+	struct call fresh = unanswered;
+	CHECK(!rra_nfs_reply(a, &fresh, &denied, st_be, 4, &nr));
 	rr_analyzer_free(a);
 }
 

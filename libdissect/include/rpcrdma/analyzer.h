@@ -179,6 +179,8 @@ static inline bool rr_conn_has_backchannel(const struct rr_conn_stats *s)
 	return false;
 }
 
+#define RR_NFS_ERROR_ROWS 256
+
 struct rr_stats {
 	struct rr_conn_stats total;
 	uint64_t frames, frames_truncated, frames_malformed, frames_dropped;
@@ -217,6 +219,19 @@ struct rr_stats {
 	uint64_t rpc_replies[RR_PROC_SLOTS][RR_REPLY_STATUS_COUNT];
 	/* answered calls' latency (RR_EV_RPC_DONE's latency_ns) */
 	struct rr_latency latency[RR_PROC_SLOTS];
+	/* NFS replies that failed, by procedure (slot) and status; NFSv4
+	 * COMPOUNDs by the operation that failed (op, its number; none
+	 * where it was not followed: RR_NFS4_OP_OTHER).  Statuses are an
+	 * enumeration, but slot, op and status together are not bounded by
+	 * them: past RR_NFS_ERROR_ROWS pairs, errors add to nfs_errors_other */
+	uint32_t nfs_error_rows;
+	struct rr_nfs_error_row {
+		uint16_t slot;       /* rr_analyzer_proc_slot */
+		uint16_t op;         /* NFSv4: operation slot; else 0 */
+		uint32_t status;
+		uint64_t count;
+	} nfs_errors[RR_NFS_ERROR_ROWS];
+	uint64_t nfs_errors_other;
 };
 
 struct rr_conn_info {
