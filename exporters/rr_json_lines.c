@@ -212,6 +212,19 @@ static void nfs_status(struct rr_json_writer *w, const struct rr_ev_rpc_done *c)
 	}
 }
 
+/* What a call asks: its program, version and procedure, named where
+ * known. */
+static void procedure(struct rr_json_writer *w, uint32_t prog, uint32_t vers, uint32_t proc)
+{
+	NUM(w, ",\"prog\":", prog);
+	LIT(w, ",\"prog_name\":");
+	name_or_null(w, rr_rpc_program_str(prog));
+	NUM(w, ",\"vers\":", vers);
+	NUM(w, ",\"proc\":", proc);
+	LIT(w, ",\"proc_name\":");
+	name_or_null(w, rr_rpc_proc_str(prog, vers, proc));
+}
+
 static void rpc(struct rr_json_writer *w, const struct rr_rpc *r,
 		const struct rr_nfs4_compound *ops)
 {
@@ -223,13 +236,7 @@ static void rpc(struct rr_json_writer *w, const struct rr_rpc *r,
 	LIT(w, ",\"msg_type\":");
 	name_or_num(w, rr_rpc_msg_type_str(r->msg_type), r->msg_type);
 	if (r->msg_type == RR_RPC_CALL) {
-		NUM(w, ",\"prog\":", r->prog);
-		LIT(w, ",\"prog_name\":");
-		name_or_null(w, rr_rpc_program_str(r->prog));
-		NUM(w, ",\"vers\":", r->vers);
-		NUM(w, ",\"proc\":", r->proc);
-		LIT(w, ",\"proc_name\":");
-		name_or_null(w, rr_rpc_proc_str(r->prog, r->vers, r->proc));
+		procedure(w, r->prog, r->vers, r->proc);
 		NUM(w, ",\"cred_flavor\":", r->cred_flavor);
 		if (ops)
 			nfs4_ops(w, ops);
@@ -357,13 +364,7 @@ const char *rr_json_writer_message(struct rr_json_writer *w,
 		NUM(w, ",\"bytes_read\":", c->bytes_read);
 		NUM(w, ",\"bytes_write\":", c->bytes_write);
 		/* what the call asked: a reply's own header names none */
-		NUM(w, ",\"prog\":", c->prog);
-		LIT(w, ",\"prog_name\":");
-		name_or_null(w, rr_rpc_program_str(c->prog));
-		NUM(w, ",\"vers\":", c->vers);
-		NUM(w, ",\"proc\":", c->proc);
-		LIT(w, ",\"proc_name\":");
-		name_or_null(w, rr_rpc_proc_str(c->prog, c->vers, c->proc));
+		procedure(w, c->prog, c->vers, c->proc);
 		if (c->nfs4)
 			nfs4_ops(w, c->nfs4);
 		if (c->nfs_known)
