@@ -59,10 +59,13 @@ start_exporter() { # config file
 	"$exporter" -r "$capture" -l "127.0.0.1:$port" --web.config.file "$1" \
 		>/dev/null 2>>exporter.log &
 	pids+=($!)
-	for _ in $(seq 100); do
+	# up to 30 s: a sanitizer build on a busy machine starts slowly
+	for _ in $(seq 300); do
 		grep -q "serving https://127.0.0.1:$port/" exporter.log && return 0
 		sleep 0.1
 	done
+	# what it said, for the TAP output
+	sed 's/^/# exporter: /' exporter.log
 	return 1
 }
 code() { # curl arguments: the status, 000 when nothing was served
