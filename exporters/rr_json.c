@@ -345,8 +345,9 @@ json_object *rr_json_stats(const struct rr_analyzer *a)
 	if (ops)
 		add(o, "nfs4_operations", ops);
 	/* NFS replies that failed: by procedure, or an NFSv4 COMPOUND's by
-	 * the operation that failed, and status (those seen only) */
-	json_object *errs = json_object_new_array();
+	 * the operation that failed, and status; present once one was seen,
+	 * so never empty (json-c versions print an empty array apart) */
+	json_object *errs = st->nfs_error_rows ? json_object_new_array() : NULL;
 	for (uint32_t i = 0; i < st->nfs_error_rows; i++) {
 		const struct rr_nfs_error_row *r = &st->nfs_errors[i];
 		struct rr_proc_slot_info si = rr_analyzer_proc_slot_info(r->slot);
@@ -361,7 +362,8 @@ json_object *rr_json_stats(const struct rr_analyzer *a)
 		add(eo, "count", u64(r->count));
 		json_object_array_add(errs, eo);
 	}
-	add(o, "nfs_errors", errs);
+	if (errs)
+		add(o, "nfs_errors", errs);
 	add(o, "nfs_errors_other", u64(st->nfs_errors_other));
 	json_object *fo = json_object_new_object();
 	for (unsigned i = 0; i < RR_FINDING_COUNT; i++)

@@ -94,7 +94,7 @@ all=$("$dump" -q --stats=json -r "$work/late.pcap" 2>/dev/null | jq '.connection
 served=$(grep -c '^rpcrdma_connection_credits_granted{' "$work/m-late")
 check "a capture cut mid-connection: a grant series for the $known of $all connections a reply gave one ($served)" \
 	eval "test '$known' -gt 0 && test '$known' -lt '$all' && test '$served' -eq '$known'"
-nfs_errors=$("$dump" -q --stats=json -r "$work/late.pcap" 2>/dev/null | jq '[.nfs_errors[].count] | add')
+nfs_errors=$("$dump" -q --stats=json -r "$work/late.pcap" 2>/dev/null | jq '[(.nfs_errors // [])[].count] | add // 0')
 check "... and rpcrdma_nfs_errors_total as --stats=json's nfs_errors ($nfs_errors)" \
 	eval "test '$nfs_errors' -gt 0 && test \"\$(awk '/^rpcrdma_nfs_errors_total[{]/ { n += \$NF } END { printf \"%d\", n }' '$work/m-late')\" = '$nfs_errors' &&
 	      grep -q '^rpcrdma_nfs_errors_total{version=\"3\",procedure=\"LOOKUP\",operation=\"\",status=\"NFS3ERR_NOENT\"} ' '$work/m-late'"

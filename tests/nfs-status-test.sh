@@ -88,7 +88,7 @@ for capture in "$src"/tests/linux/*-nfs3/client/capture.pcap "$src"/tests/linux/
 	# the statistics count each failed reply once, by procedure (NFSv4:
 	# operation) and status
 	counted=$("$dump" -q --stats=json -r "$capture" 2>/dev/null |
-		jq -r '.nfs_errors[] | "\(.operation // .procedure) \(.status) \(.count)"' | sort)
+		jq -r '(.nfs_errors // [])[] | "\(.operation // .procedure) \(.status) \(.count)"' | sort)
 	lines=$(jq -r 'select(.type == "message" and .completed.nfs_status != null and
 			.completed.nfs_status != "NFS3_OK" and .completed.nfs_status != "NFS4_OK") |
 		"\(.completed.nfs_op // .completed.proc_name) \(.completed.nfs_status)"' "$work/dump.json" |

@@ -241,7 +241,7 @@ for capture in ${PLUGIN_CAPTURES:-"$src"/samples/*.pcap "$src"/tests/linux/*/cli
 		 "conn \(.conn) findings \(.findings)"),
 		(.procedures[] | "\(.program) v\(.version) \(.procedure) \(.calls)"),
 		((.nfs4_operations // {}) | to_entries[] | "NFS v4 COMPOUND \(.key) \(.value)"),
-		(.nfs_errors[] | "NFS errors \(.operation // .procedure) \(.status) \(.count)"),
+		((.nfs_errors // [])[] | "NFS errors \(.operation // .procedure) \(.status) \(.count)"),
 		(.findings | to_entries[] | select(.value > 0) | "\(.key) \(.value)"),
 		"frames \(.frames.total)", "frames truncated \(.frames.truncated)",
 		"frames malformed \(.frames.malformed)", "IB PSN gaps \(.frames.ib_psn_gaps)",
