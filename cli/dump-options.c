@@ -30,7 +30,7 @@ void dump_usage(FILE *to)
 		"                    [--iwarp-port PORT] [-D] [-w FILE [-U]] [-c COUNT]\n"
 		"                    [--count] [-l] [-n] [-v[v]] [-a] [-K] [-x[x] | -X[X]]\n"
 		"                    [-j] [-q] [-t...] [--utc] [--time-stamp-precision=P]\n"
-		"                    [--findings] [--stats[=json]] [expression]\n");
+		"                    [--findings] [--slow MS] [--stats[=json]] [expression]\n");
 	rr_live_usage(to, false);
 	fprintf(to,
 		"              (-e is not tcpdump's -e, link-level headers: -vv prints those)\n"
@@ -48,6 +48,10 @@ void dump_usage(FILE *to)
 		"  -a          print a line for every frame, not only RPC-over-RDMA\n"
 		"  -K          do not verify the ICRC and MPA CRC32c\n"
 		"  --findings  print the findings only\n"
+		"  --slow MS   print only the calls answered MS milliseconds or more\n"
+		"              after they were sent (0: every answered call), one line\n"
+		"              each: caller, callee, procedure, file handle hash,\n"
+		"              offset and count, latency, NFS status\n"
 		"  -j          JSON Lines, one object per event (docs/json-schema.md)\n"
 		"  -q          quiet: no per-message output (with --stats)\n"
 		"  -t          no time stamp; -tt seconds since 1970; -ttt since the\n"
@@ -79,7 +83,7 @@ static void print_versions(void)
 
 int dump_parse_args(int argc, char **argv, struct opts *o)
 {
-	enum { O_FINDINGS = 256, O_STATS, O_UTC, O_PRECISION, O_COUNT };
+	enum { O_FINDINGS = 256, O_STATS, O_UTC, O_PRECISION, O_COUNT, O_SLOW };
 	static const struct option longopts[] = {
 		RR_LIVE_FRAME_LONG_OPTIONS,
 		{ "help", no_argument, NULL, 'h' },
@@ -87,6 +91,7 @@ int dump_parse_args(int argc, char **argv, struct opts *o)
 		{ "list-interfaces", no_argument, NULL, 'D' },
 		{ "count", no_argument, NULL, O_COUNT },
 		{ "findings", no_argument, NULL, O_FINDINGS },
+		{ "slow", required_argument, NULL, O_SLOW },
 		{ "stats", optional_argument, NULL, O_STATS },
 		{ "utc", no_argument, NULL, O_UTC },
 		{ "time-stamp-precision", required_argument, NULL, O_PRECISION },
@@ -160,6 +165,14 @@ int dump_parse_args(int argc, char **argv, struct opts *o)
 			break;
 		case O_FINDINGS:
 			o->findings_only = true;
+			break;
+		case O_SLOW:
+			/* milliseconds, fractions allowed; a day at most */
+			if (!rr_number_arg("rpcrdma-dump", "--slow threshold", optarg, 0,
+					   86400000, true, &v))
+				return -1;
+			o->slow = true;
+			o->slow_ns = (uint64_t)(v * 1e6 + 0.5);
 			break;
 		case O_STATS:
 			if (optarg && strcmp(optarg, "json")) {

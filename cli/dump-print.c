@@ -137,6 +137,25 @@ static void print_nfs4_ops(const struct rr_nfs4_compound *ops)
 		printf(" +%" PRIu32 " more", ops->numops - ops->named);
 }
 
+/* " NFS v3 READ", " prog 400123 v1 proc 7": named where known; an NFSv4
+ * COMPOUND's operations after it (ops). */
+static void print_procedure(uint32_t prog, uint32_t vers, uint32_t proc,
+			    const struct rr_nfs4_compound *ops)
+{
+	const char *prog_name = rr_rpc_program_str(prog);
+	const char *proc_name = rr_rpc_proc_str(prog, vers, proc);
+	if (prog_name)
+		printf(" %s v%" PRIu32, prog_name, vers);
+	else
+		printf(" prog %" PRIu32 " v%" PRIu32, prog, vers);
+	if (proc_name)
+		printf(" %s", proc_name);
+	else
+		printf(" proc %" PRIu32, proc);
+	if (ops)
+		print_nfs4_ops(ops);
+}
+
 /* An RPC header; a call's NFSv4 operations when it is a COMPOUND (ops). */
 static void print_rpc(const struct rr_rpc *r, uint32_t rdma_xid, uint8_t dir,
 		      const struct rr_nfs4_compound *ops)
@@ -144,18 +163,8 @@ static void print_rpc(const struct rr_rpc *r, uint32_t rdma_xid, uint8_t dir,
 	if (dir == RR_DIR_BWD_CALL || dir == RR_DIR_BWD_REPLY)
 		fputs(" backward", stdout);
 	if (r->msg_type == RR_RPC_CALL) {
-		const char *prog = rr_rpc_program_str(r->prog);
-		const char *proc = rr_rpc_proc_str(r->prog, r->vers, r->proc);
-		if (prog)
-			printf(" CALL %s v%" PRIu32, prog, r->vers);
-		else
-			printf(" CALL prog %" PRIu32 " v%" PRIu32, r->prog, r->vers);
-		if (proc)
-			printf(" %s", proc);
-		else
-			printf(" proc %" PRIu32, r->proc);
-		if (ops)
-			print_nfs4_ops(ops);
+		fputs(" CALL", stdout);
+		print_procedure(r->prog, r->vers, r->proc, ops);
 	} else {
 		printf(" REPLY %s", rr_rpc_reply_stat_str(r->reply_stat) ?
 					    rr_rpc_reply_stat_str(r->reply_stat) : "?");
@@ -171,32 +180,64 @@ static void print_rpc(const struct rr_rpc *r, uint32_t rdma_xid, uint8_t dir,
 /* A failed NFS reply's status, as tshark's Info column gives it: with the
  * procedure, or for an NFSv4 COMPOUND the operation that failed (the last
  * result, RFC 8881 §16.2.3) and its place among the call's. */
-static void print_nfs_status(const struct rr_ev_rpc_done *d)
+static void print_nfs_status_name(const struct rr_ev_rpc_done *d)
 {
-	if (!d->nfs_known || d->nfs.status == 0)
-		return;
 	const char *status = rr_nfs_status_str(d->vers, d->nfs.status);
-	const char *proc = rr_rpc_proc_str(d->prog, d->vers, d->proc);
-	if (d->vers != 4 || !d->nfs4) {
-		if (proc)
-			printf(" %s", proc);
-		if (status)
-			printf(" %s", status);
-		else
-			printf(" NFS status %" PRIu32, d->nfs.status);
-		return;
-	}
 	if (status)
 		printf(" %s", status);
 	else
-		printf(" NFS4 status %" PRIu32, d->nfs.status);
+		printf(" NFS%s status %" PRIu32, d->vers == 4 ? "4" : "", d->nfs.status);
 	uint32_t i = d->nfs.numres;
-	if (!i)
+	if (d->vers != 4 || !d->nfs4 || !i || !d->nfs.status)
 		return;
 	const char *op = i <= d->nfs4->named ? rr_nfs4_op_str(d->nfs4->op[i - 1]) : NULL;
 	if (op)
 		printf(" in %s", op);
 	printf(" (op %" PRIu32 " of %" PRIu32 ")", i, d->nfs4->numops);
+}
+
+static void print_nfs_status(const struct rr_ev_rpc_done *d)
+{
+	if (!d->nfs_known || d->nfs.status == 0)
+		return;
+	const char *proc = rr_rpc_proc_str(d->prog, d->vers, d->proc);
+	if ((d->vers != 4 || !d->nfs4) && proc)
+		printf(" %s", proc);
+	print_nfs_status_name(d);
+}
+
+/* An answered call as --slow lists it, as nfsslower does: caller and
+ * callee, procedure (an NFSv4 COMPOUND's operations), file handle as
+ * Wireshark's nfs.fh.hash, READ/WRITE/COMMIT range, latency, status. */
+static void print_slow_call(const struct rr_event *ev)
+{
+	const struct rr_ev_rpc_done *d = &ev->done;
+	bool backward = ev->dir == RR_DIR_BWD_REPLY;
+	char caller[64], callee[64];
+	print_time();
+	if (ev->connection)
+		printf("%s > %s", rr_conn_addr_str(ev->connection, backward, caller, sizeof(caller)),
+		       rr_conn_addr_str(ev->connection, !backward, callee, sizeof(callee)));
+	else
+		fputs("?", stdout);
+	printf(" conn %" PRIu32 "%s", ev->conn_id, backward ? " backward" : "");
+	print_procedure(d->prog, d->vers, d->proc, d->nfs4);
+	printf(" xid 0x%08" PRIx32, d->xid);
+	if (d->target.fh_known)
+		printf(" fh 0x%08" PRIx32, d->target.fh_hash);
+	if (d->target.range_known)
+		printf(" offset %" PRIu64 " count %" PRIu32, d->target.offset,
+		       d->target.count);
+	unsigned long long us = (unsigned long long)(d->latency_ns / 1000u);
+	printf(" latency %llu.%03llu ms", us / 1000u, us % 1000u);
+	if (d->nfs_known)
+		print_nfs_status_name(d);
+	putchar('\n');
+}
+
+static bool is_slow(const struct opts *o, const struct rr_event *ev)
+{
+	return o->slow && ev->kind == RR_EV_RPC_DONE && ev->done.latency_ns >= o->slow_ns;
 }
 
 static void print_rebuilt(const struct rr_ev_rpc_message *r)
@@ -311,7 +352,7 @@ void dump_print_unit(const struct rr_frame *f, const struct opts *o,
 		     uint64_t frame, uint32_t conn)
 {
 	bool setup = rr_has(f, RR_LAYER_CM) || rr_has(f, RR_LAYER_MPA);
-	if ((!setup && !o->all_frames) || o->findings_only || o->quiet)
+	if ((!setup && !o->all_frames) || o->findings_only || o->slow || o->quiet)
 		return;
 #ifdef RR_HAVE_JSONC
 	if (o->json) {
@@ -382,6 +423,14 @@ static void print_report_json(struct dump *d, const struct rr_frame_report *r)
 {
 	for (uint32_t i = 0; i < r->nevents; i++) {
 		const struct rr_event *ev = &r->events[i];
+		if (d->o.slow) {
+			/* the slow calls, and with --findings the findings */
+			if (is_slow(&d->o, ev))
+				writer_line(d, rr_json_writer_slow_call(d->jw, ev), ev->frame);
+			else if (d->o.findings_only && ev->kind == RR_EV_FINDING)
+				json_line(rr_json_finding(ev));
+			continue;
+		}
 		if (ev->kind == RR_EV_SETUP) {
 			/* with -a, every unit has its line already */
 			if (!d->o.all_frames)
@@ -431,8 +480,14 @@ void dump_print_report(struct dump *d, const struct rr_frame_report *r)
 #endif
 	for (uint32_t i = 0; i < r->nevents; i++) {
 		const struct rr_event *ev = &r->events[i];
+		if (is_slow(&d->o, ev)) {
+			print_slow_call(ev);
+			continue;
+		}
 		if (ev->kind == RR_EV_NEGOTIATED || ev->kind == RR_EV_RPC_DONE ||
 		    ev->kind == RR_EV_CONN_OPEN)
+			continue;
+		if (d->o.slow && !(d->o.findings_only && ev->kind == RR_EV_FINDING))
 			continue;
 		if (ev->kind == RR_EV_SETUP) {
 			/* with -a, every unit has its line already */

@@ -38,6 +38,10 @@ struct opts {
 	int hex;                /* -x 1, -xx 2 (with the link-level header) */
 	bool hex_ascii;         /* -X, -XX */
 	bool count_only;        /* --count: the number of frames only */
+	/* --slow MS: only calls answered in slow_ns or more, as nfsslower
+	 * (with --findings, the findings too) */
+	bool slow;
+	uint64_t slow_ns;
 };
 
 /* Exit status: tcpdump's 1 for a bad command line, 2 for input that

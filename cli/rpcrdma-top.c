@@ -43,6 +43,7 @@ static void take_report(struct top *t, const struct rr_frame_report *r)
 		}
 		if (ev->kind != RR_EV_RPC_DONE)
 			continue;
+		top_slow_note(&t->slow, ev);
 		if (!v->lat && !(v->lat = calloc(2, sizeof(*v->lat))))
 			continue;
 		rr_latency_record(&v->lat[0], ev->done.latency_ns);
@@ -182,6 +183,7 @@ static void snapshot(struct top *t)
 			t->nrows++;
 	}
 	qsort_r(t->rows, t->nrows, sizeof(t->rows[0]), compare, &t->o.sort);
+	top_slow_snapshot(&t->slow);
 }
 
 /* The lines above the table: title, totals, rates, a blank, column heads */
@@ -193,9 +195,9 @@ static const char *const help_text[] = {
 	"  c  sort by calls/s          b  sort by bytes/s",
 	"  i  sort by calls in flight  l  sort by p99 latency",
 	"  f  sort by findings         a  sort by the peers' addresses",
-	"  v  next view: traffic, latency, procedures",
-	"  /  show connections whose address contains a text (empty: all)",
-	"  p  show connections carrying a program: NFS, NFS4_CB or other",
+	"  v  next view: traffic, latency, procedures, slow calls",
+	"  /  show connections (slow view: calls) whose address contains a text",
+	"  p  show connections (slow view: calls) of a program: NFS, NFS4_CB, other",
 	"  up, down, j, k       scroll the table a line",
 	"  PgUp, PgDn           scroll a page; Home, End: first, last",
 	"  space  pause (the counting goes on)",
@@ -386,6 +388,7 @@ int main(int argc, char **argv)
 		return TOP_EXIT_USAGE;
 	}
 	t.capture_clock = t.o.src.kind == RR_LIVE_FILE;
+	t.view = t.o.view;
 	t.last_t = clock_s(&t);
 	double next = top_now_s() + t.o.interval;
 	long shown = 0;

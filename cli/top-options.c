@@ -22,7 +22,7 @@ void top_usage(FILE *to)
 		"usage: rpcrdma-top (-e IFACE | -i IFACE [-B KIB] | -r FILE [--realtime] |\n"
 		"                   --rdma DEV[:PORT] | -t) [--roce-port PORT]\n"
 		"                   [--iwarp-port PORT] [--snaplen BYTES]\n"
-		"                   [-d SECONDS] [-b [-n COUNT] [-j]] [-s KEY]\n"
+		"                   [-d SECONDS] [-b [-n COUNT] [-j]] [-s KEY] [--view VIEW]\n"
 		"                   [interval [count]] [expression]\n");
 	rr_live_usage(to, true);
 	fprintf(to,
@@ -31,23 +31,39 @@ void top_usage(FILE *to)
 		"  -n COUNT     batch: stop after COUNT snapshots\n"
 		"  -j           batch: each snapshot as one JSON object\n"
 		"  -s KEY       sort by calls, bytes, inflight, p99, findings or peers\n"
+		"  --view VIEW  the view shown (the screen's first, -b's): traffic,\n"
+		"               latency, procedures or slow (the slowest calls of the\n"
+		"               last minute)\n"
 		"  --snaplen BYTES  with -e: bytes of each frame handed over (256)\n"
 		"  interval     as -d; count: as -b -n COUNT (libbpf-tools' order)\n"
 		"  expression   a libpcap filter (-i, -r)\n"
 		"  -V, --version  the versions of the tool and its libraries\n"
 		"  -h, --help   this text\n"
 		"keys: h or ? help; c b i l f a sort; v view (traffic, latency,\n"
-		"      procedures); / filter by address, p by program (NFS, NFS4_CB,\n"
+		"      procedures, slow); / filter by address, p by program (NFS, NFS4_CB,\n"
 		"      other); arrows, j k, PgUp PgDn, Home End scroll; space pause;\n"
 		"      q quit\n");
 }
 
+/* Which of n words option's arg is; -1 after saying which it takes. */
+static int word_arg(const char *option, const char *arg, const char *const *words, int n)
+{
+	for (int i = 0; i < n; i++)
+		if (!strcmp(arg, words[i]))
+			return i;
+	fprintf(stderr, "rpcrdma-top: %s takes ", option);
+	for (int i = 0; i < n; i++)
+		fprintf(stderr, "%s%s", words[i], i == n - 1 ? "\n" : i == n - 2 ? " or " : ", ");
+	return -1;
+}
+
 int top_parse_args(int argc, char **argv, struct opts *o)
 {
-	enum { O_SNAP = 256 };
+	enum { O_SNAP = 256, O_VIEW };
 	static const struct option longs[] = {
 		RR_LIVE_LONG_OPTIONS,
 		{ "snaplen", required_argument, NULL, O_SNAP },
+		{ "view", required_argument, NULL, O_VIEW },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
@@ -86,16 +102,19 @@ int top_parse_args(int argc, char **argv, struct opts *o)
 		case 's': {
 			static const char *const keys[SORT_KEYS] = {
 				"calls", "bytes", "inflight", "p99", "findings", "peers" };
-			int k = -1;
-			for (int i = 0; i < SORT_KEYS; i++)
-				if (!strcmp(optarg, keys[i]))
-					k = i;
-			if (k < 0) {
-				fprintf(stderr, "rpcrdma-top: -s takes calls, bytes, "
-						"inflight, p99, findings or peers\n");
+			int k = word_arg("-s", optarg, keys, SORT_KEYS);
+			if (k < 0)
 				return -1;
-			}
 			o->sort = (enum sort_key)k;
+			break;
+		}
+		case O_VIEW: {
+			static const char *const views[VIEWS] = {
+				"traffic", "latency", "procedures", "slow" };
+			int k = word_arg("--view", optarg, views, VIEWS);
+			if (k < 0)
+				return -1;
+			o->view = (enum view)k;
 			break;
 		}
 		case O_SNAP:

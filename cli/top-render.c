@@ -58,6 +58,42 @@ static void fmt_us(char *out, size_t n, uint64_t us)
 		snprintf(out, n, "%.0fms", (double)us / 1000);
 }
 
+/* Whether a slow call passes the screen's filters: an address either end
+ * has, a program its procedure names. */
+static bool slow_shown(const struct top *t, const struct top_slow_call *c)
+{
+	if (t->addr_filter[0] && !strstr(c->client, t->addr_filter) &&
+	    !strstr(c->server, t->addr_filter))
+		return false;
+	if (!t->prog_filter[0])
+		return true;
+	bool nfs = !strncmp(c->procedure, "NFS v", 5);
+	bool cb = !strncmp(c->procedure, "NFS4_CB v", 9);
+	return !strcmp(t->prog_filter, "NFS") ? nfs :
+	       !strcmp(t->prog_filter, "NFS4_CB") ? cb : !nfs && !cb;
+}
+
+/* The slowest calls of the minute before the last reply, slowest first:
+ * when answered, latency, caller, procedure, file handle hash as
+ * Wireshark's nfs.fh.hash, NFS status. */
+static void render_slow(const struct top *t, struct lines *L)
+{
+	put(L, "%-8s %8s %-15s %-22s %-8s %s", "TIME", "LATms", "CLIENT", "PROCEDURE",
+	    "FH", "STATUS");
+	for (unsigned i = 0; i < t->slow.n; i++) {
+		const struct top_slow_call *c = &t->slow.call[i];
+		if (!slow_shown(t, c))
+			continue;
+		time_t when = (time_t)(c->ts_ns / 1000000000u);
+		char clock[16], fh[12] = "-";
+		strftime(clock, sizeof(clock), "%H:%M:%S", localtime(&when));
+		if (c->target.fh_known)
+			snprintf(fh, sizeof(fh), "%08" PRIx32, c->target.fh_hash);
+		put(L, "%-8s %8.3f %-15.15s %-22.22s %-8s %.14s", clock,
+		    (double)c->latency_ns / 1e6, c->client, c->procedure, fh, c->status);
+	}
+}
+
 /* The screen as lines of at most 80 columns. */
 void top_render(const struct top *t, struct lines *L)
 {
@@ -73,14 +109,19 @@ void top_render(const struct top *t, struct lines *L)
 		strncat(clock, " capt", sizeof(clock) - strlen(clock) - 1);
 	const char *base = strrchr(t->o.src.name, '/');
 	base = base ? base + 1 : t->o.src.name;
-	put(L, "rpcrdma-top %.20s (%s) %s%s  conns %u  sort %s%s", base,
+	char order[32];
+	/* the slow view is always by latency: the keys sort the others */
+	snprintf(order, sizeof(order), "%s%s", t->view == VIEW_SLOW ? "" : "sort ",
+		 t->view == VIEW_SLOW ? "" : sort_names[t->o.sort]);
+	put(L, "rpcrdma-top %.20s (%s) %s%s  conns %u  %s%s", base,
 	    kind, clock, t->keys.paused ? " PAUSED" :
 	    /* the reason is said in full when top ends */
 	    t->ended && rr_live_error(t->src) ? " (ended: damaged file)" :
 	    t->ended ? " (ended)" : "",
-	    rr_analyzer_conn_count(t->a), sort_names[t->o.sort],
+	    rr_analyzer_conn_count(t->a), order,
 	    t->view == VIEW_LATENCY ? " [latency]" :
-	    t->view == VIEW_PROCEDURES ? " [procedures]" : "");
+	    t->view == VIEW_PROCEDURES ? " [procedures]" :
+	    t->view == VIEW_SLOW ? "[slow calls]" : "");
 	put(L, "calls/s %.0f  replies/s %.0f  MB/s inline %.2f read %.2f write %.2f",
 	    t->calls_s, t->replies_s, t->bytes_s[0] / 1e6, t->bytes_s[1] / 1e6,
 	    t->bytes_s[2] / 1e6);
@@ -90,6 +131,10 @@ void top_render(const struct top *t, struct lines *L)
 	    st->frames_truncated, t->addr_filter[0] ? "  addr~" : "", t->addr_filter,
 	    t->prog_filter[0] ? "  prog=" : "", t->prog_filter);
 	put(L, "%s", "");
+	if (t->view == VIEW_SLOW) {
+		render_slow(t, L);
+		return;
+	}
 	if (t->view == VIEW_PROCEDURES) {
 		put(L, "%-24s %10s %9s %9s %9s", "PROCEDURE", "CALLS", "P50us",
 		    "P99us", "MEANus");
@@ -211,6 +256,30 @@ void top_print_json(const struct top *t)
 		json_object_array_add(conns, co);
 	}
 	json_object_object_add(o, "connections", conns);
+	json_object *slow = json_object_new_array();
+	for (unsigned i = 0; i < t->slow.n; i++) {
+		const struct top_slow_call *c = &t->slow.call[i];
+		json_object *so = json_object_new_object();
+		json_object_object_add(so, "ts", json_object_new_double((double)c->ts_ns / 1e9));
+		json_object_object_add(so, "latency_ns", json_object_new_int64((int64_t)c->latency_ns));
+		json_object_object_add(so, "conn", json_object_new_int64(c->conn_id));
+		json_object_object_add(so, "xid", json_object_new_int64(c->xid));
+		json_object_object_add(so, "client", json_object_new_string(c->client));
+		json_object_object_add(so, "server", json_object_new_string(c->server));
+		json_object_object_add(so, "procedure", json_object_new_string(c->procedure));
+		json_object_object_add(so, "fh_hash", c->target.fh_known ?
+				       json_object_new_int64(c->target.fh_hash) : NULL);
+		if (c->target.range_known) {
+			json_object_object_add(so, "offset",
+					       json_object_new_int64((int64_t)c->target.offset));
+			json_object_object_add(so, "count", json_object_new_int64(c->target.count));
+		}
+		json_object_object_add(so, "nfs_status", c->nfs_status_known ?
+				       json_object_new_string(c->status) : NULL);
+		json_object_array_add(slow, so);
+	}
+	/* the slow view's calls, slowest first */
+	json_object_object_add(o, "slow_calls", slow);
 	puts(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
 	json_object_put(o);
 }

@@ -24,7 +24,7 @@ enum { TOP_EXIT_USAGE = 1, TOP_EXIT_INPUT = 2 };
 
 enum sort_key { SORT_CALLS, SORT_BYTES, SORT_INFLIGHT, SORT_P99, SORT_FINDINGS,
 		SORT_PEERS, SORT_KEYS };
-enum view { VIEW_TRAFFIC, VIEW_LATENCY, VIEW_PROCEDURES, VIEWS };
+enum view { VIEW_TRAFFIC, VIEW_LATENCY, VIEW_PROCEDURES, VIEW_SLOW, VIEWS };
 
 struct opts {
 	struct rr_live_opts src;
@@ -33,6 +33,7 @@ struct opts {
 	bool batch, json;
 	bool tracepoints;       /* the kernel's rpcrdma tracepoints */
 	enum sort_key sort;
+	enum view view;         /* --view: the one shown first */
 };
 
 /* What top keeps per connection besides the analyzer's counters. */
@@ -57,6 +58,29 @@ enum top_key { TOP_KEY_OTHER, TOP_KEY_TAKEN, TOP_KEY_QUIT };
 /* Key ch as both screens take it (q quits): TOP_KEY_OTHER for the
  * screen's own keys (rpcrdma-top.c). */
 enum top_key top_common_key(struct top_keys *k, int ch);
+
+/* The slow view's calls (top-slow.c): the slowest answered in the minute
+ * before the last reply seen, as text. */
+#define TOP_SLOW_CALLS 32
+#define TOP_SLOW_WINDOW_NS 60000000000ull
+struct top_slow_call {
+	uint64_t ts_ns, latency_ns;
+	uint32_t conn_id, xid;
+	char client[48], server[48];
+	char procedure[40];     /* "NFS v3 READ"; a COMPOUND by its operations */
+	char status[32];        /* the NFS status, "-" when not seen */
+	bool nfs_status_known;
+	struct rr_nfs_target target;
+};
+struct top_slow {
+	struct top_slow_call call[TOP_SLOW_CALLS];
+	unsigned n;
+	uint64_t newest_ns;     /* the last reply's time */
+};
+/* A completed RPC (RR_EV_RPC_DONE) into the table if it is among the
+ * slowest; the table by latency, slowest first, for a snapshot. */
+void top_slow_note(struct top_slow *s, const struct rr_event *ev);
+void top_slow_snapshot(struct top_slow *s);
 
 /* One row of a snapshot. */
 struct row {
@@ -88,6 +112,7 @@ struct top {
 	struct top_keys keys;   /* help, pause, scrolling */
 	bool ended;
 	enum view view;
+	struct top_slow slow;   /* the slow view's calls */
 	char addr_filter[64], prog_filter[16];
 	bool curses;
 	/* the last snapshot's totals, per second */

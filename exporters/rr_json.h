@@ -47,6 +47,10 @@ const char *rr_json_writer_message(struct rr_json_writer *w,
 				   const struct rr_event *ev);
 const char *rr_json_writer_rpc_message(struct rr_json_writer *w,
 				       const struct rr_event *ev);
+/* An answered call (RR_EV_RPC_DONE) as rpcrdma-dump --slow lists it:
+ * caller, callee, procedure, file handle hash, range, latency, status. */
+const char *rr_json_writer_slow_call(struct rr_json_writer *w,
+				     const struct rr_event *ev);
 /* The length of the last text returned. */
 size_t rr_json_writer_len(const struct rr_json_writer *w);
 

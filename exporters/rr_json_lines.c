@@ -398,3 +398,42 @@ const char *rr_json_writer_rpc_message(struct rr_json_writer *w,
 	rpc(w, m->rpc, NULL);
 	return done(w);
 }
+
+const char *rr_json_writer_slow_call(struct rr_json_writer *w,
+				     const struct rr_event *ev)
+{
+	const struct rr_ev_rpc_done *c = &ev->done;
+	head(w, "slow_call", ev, c->xid);
+	NUM(w, ",\"call_frame\":", c->call_frame);
+	/* the RPC's caller and callee: a backward call's caller is the
+	 * connection's responder (RFC 8167) */
+	bool backward = ev->dir == RR_DIR_BWD_REPLY;
+	char addr[64];
+	LIT(w, ",\"client\":");
+	if (ev->connection)
+		str(w, rr_conn_addr_str(ev->connection, backward, addr, sizeof(addr)));
+	else
+		LIT(w, "null");
+	LIT(w, ",\"server\":");
+	if (ev->connection)
+		str(w, rr_conn_addr_str(ev->connection, !backward, addr, sizeof(addr)));
+	else
+		LIT(w, "null");
+	procedure(w, c->prog, c->vers, c->proc);
+	if (c->nfs4)
+		nfs4_ops(w, c->nfs4);
+	NUM(w, ",\"latency_ns\":", c->latency_ns);
+	const struct rr_nfs_target *t = &c->target;
+	LIT(w, ",\"fh_hash\":");
+	if (t->fh_known)
+		num(w, t->fh_hash);
+	else
+		LIT(w, "null");
+	if (t->range_known) {
+		NUM(w, ",\"offset\":", t->offset);
+		NUM(w, ",\"count\":", t->count);
+	}
+	if (c->nfs_known)
+		nfs_status(w, c);
+	return done(w);
+}

@@ -309,6 +309,10 @@ keys help2.txt 0.6 x
 check "tmux: 'h' shows the help, any key goes back" \
 	eval "grep -q 'next view: traffic, latency, procedures' '$work/help1.txt' &&
 	      grep -q '^PROCEDURE' '$work/help2.txt'"
+keys slow.txt 0.6 v
+check "tmux: 'v' after procedures shows the slow calls, slowest first, with their handles" \
+	eval "grep -q '\\[slow calls\\]' '$work/slow.txt' && grep -q '^TIME  *LATms CLIENT' '$work/slow.txt' &&
+	      grep -qE '^[0-9:]{8} +[0-9.]+ 192[.]0[.]2[.]2 +NFS v3 [A-Z]+ +[0-9a-f]{8} ' '$work/slow.txt'"
 keys help3.txt 0.6 q
 check "tmux: 'q' quits from the table" grep -q TOP-EXITED "$work/help3.txt"
 

@@ -12,17 +12,11 @@
 set -u
 dump=$1
 src=$2
-for tool in tshark jq editcap capinfos; do
-	command -v "$tool" >/dev/null || { echo "SKIP: $tool is not installed"; exit 77; }
-done
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
 . "$src/tests/tap.sh"
+. "$src/tests/nfs-lib.sh"
 # NFSv3 and NFSv4 status numbers and names, from the lists libdissect keeps
-sed -n 's/.*X(RR_NFS[34][A-Z0-9_]*, \([0-9]*\), "\([A-Z0-9_]*\)").*/\1 \2/p' \
-	"$src/libdissect/include/rpcrdma/nfs.h" >"$work/status-names"
-sed -n 's/.*X(RR_OP_[A-Z0-9_]*, \([0-9]*\), "\([A-Z0-9_]*\)").*/\1 \2/p' \
-	"$src/libdissect/include/rpcrdma/nfs4.h" >"$work/op-names"
+x_list 'RR_NFS[34]' nfs.h >"$work/status-names"
+x_list RR_OP_ nfs4.h >"$work/op-names"
 # "xid status [operation]" of each failed reply, by name
 ours() { # capture
 	"$dump" -j -r "$1" 2>/dev/null | jq -r 'select(.type == "message" and
@@ -30,27 +24,19 @@ ours() { # capture
 		.completed.nfs_status != "NFS4_OK") |
 		"\(.xid) \(.completed.nfs_status) \(.completed.nfs_op // "")"' | sed 's/ $//' | sort
 }
-hex_to_dec='function hex(x,   v, i) {
-	v = 0
-	for (i = 3; i <= length(x); i++)
-		v = v * 16 + index("0123456789abcdef", tolower(substr(x, i, 1))) - 1
-	return sprintf("%.0f", v)
-}'
 runs=0
 for capture in "$src"/tests/linux/*-nfs3/client/capture.pcap "$src"/tests/linux/*-nfs41/client/capture.pcap; do
 	[ -f "$capture" ] || continue
-	name=$(basename "$(dirname "$(dirname "$capture")")")
+	name=$(run_name "$capture")
 	runs=$((runs + 1))
 	ours "$capture" >"$work/ours"
 	"$dump" -j -r "$capture" 2>/dev/null >"$work/dump.json"
-	again=$(jq -r 'select(.type == "retransmission") | .frame' "$work/dump.json" | paste -sd, -)
-	filter='rpc.msgtyp == 1 && nfs'
-	[ -z "$again" ] || filter="$filter && !(frame.number in {$again})"
+	filter=$(without_retransmissions 'rpc.msgtyp == 1 && nfs' "$work/dump.json")
 	# tshark: the RPC xid, the status (NFSv4: the COMPOUND's, the first of
 	# nfs.nfsstat4) and, for NFSv4, the last result's operation
 	tshark -r "$capture" -Y "$filter" -T fields -e rpc.xid -e nfs.status3 -e nfs.nfsstat4 \
 		-e nfs.opcode 2>/dev/null |
-		awk -F'\t' -v names="$(cat "$work/status-names")" -v ops="$(cat "$work/op-names")" "$hex_to_dec"'
+		awk -F'\t' -v names="$(cat "$work/status-names")" -v ops="$(cat "$work/op-names")" "$awk_hex"'
 			BEGIN {
 				n = split(names, w, /[ \n]/)
 				for (i = 1; i < n; i += 2) if (!(w[i] in st)) st[w[i]] = w[i + 1]
@@ -67,14 +53,11 @@ for capture in "$src"/tests/linux/*-nfs3/client/capture.pcap "$src"/tests/linux/
 		sed 's/ $//' >"$work/theirs.all"
 	awk '$1 == "several" { print $2 }' "$work/theirs.all" | sort -u >"$work/several"
 	grep -v '^several ' "$work/theirs.all" >"$work/theirs.raw"
-	awk 'NR == FNR { skip[$1] = 1; next } !($1 in skip)' "$work/several" "$work/ours" \
+	awk 'FILENAME == ARGV[1] { skip[$1] = 1; next } !($1 in skip)' "$work/several" "$work/ours" \
 		>"$work/ours.single"
 	# status numbers to names: NFSv3's and NFSv4's lists share the
 	# numbers below 10000 but not their names, so each is named by its own
-	awk -v names3="$(sed -n 's/.*X(RR_NFS3[A-Z0-9_]*, \([0-9]*\), "\([A-Z0-9_]*\)").*/\1 \2/p' \
-			"$src/libdissect/include/rpcrdma/nfs.h")" \
-	    -v names4="$(sed -n 's/.*X(RR_NFS4[A-Z0-9_]*, \([0-9]*\), "\([A-Z0-9_]*\)").*/\1 \2/p' \
-			"$src/libdissect/include/rpcrdma/nfs.h")" '
+	awk -v names3="$(x_list RR_NFS3 nfs.h)" -v names4="$(x_list RR_NFS4 nfs.h)" '
 		BEGIN {
 			n = split(names3, w, /[ \n]/); for (i = 1; i < n; i += 2) s3[w[i]] = w[i + 1]
 			n = split(names4, w, /[ \n]/); for (i = 1; i < n; i += 2) s4[w[i]] = w[i + 1]
@@ -100,8 +83,7 @@ for capture in "$src"/tests/linux/*-nfs3/client/capture.pcap "$src"/tests/linux/
 	check "$name: each failed reply's line names its status ($named)" \
 		test "$named" -eq "$(grep -c . "$work/ours")"
 	# a third of the way in: what it gives is the whole capture's
-	frames=$(capinfos -c -M "$capture" | awk '/Number of packets/ { print $NF }')
-	editcap -r "$capture" "$work/late.pcap" "$((frames / 3))-$frames" 2>/dev/null
+	cut_third "$capture" "$work/late.pcap"
 	ours "$work/late.pcap" >"$work/late"
 	check "$name, from a third of the way in: each status given is the whole capture's ($(grep -c . "$work/late"))" \
 		test -z "$(comm -13 "$work/ours" "$work/late")"

@@ -9,18 +9,13 @@
 set -u
 dump=$1
 src=$2
-for tool in tshark jq editcap capinfos; do
-	command -v "$tool" >/dev/null || { echo "SKIP: $tool is not installed"; exit 77; }
-done
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
 . "$src/tests/tap.sh"
+. "$src/tests/nfs-lib.sh"
 # operation numbers and names, from the one list libdissect keeps
-sed -n 's/.*X(RR_OP_[A-Z0-9_]*, \([0-9]*\), "\([A-Z0-9_]*\)").*/\1 \2/p' \
-	"$src/libdissect/include/rpcrdma/nfs4.h" >"$work/names"
+x_list RR_OP_ nfs4.h >"$work/names"
 runs=0
 for capture in "$src"/tests/linux/*-nfs41/client/capture.pcap; do
-	name=$(basename "$(dirname "$(dirname "$capture")")")
+	name=$(run_name "$capture")
 	runs=$((runs + 1))
 	"$dump" -j -r "$capture" 2>/dev/null >"$work/dump.json"
 	"$dump" -r "$capture" 2>/dev/null >"$work/dump.txt"
@@ -30,17 +25,9 @@ for capture in "$src"/tests/linux/*-nfs41/client/capture.pcap; do
 	# and tshark reads again
 	jq -r 'select(.type == "message" and .rpc.ops != null) |
 		"\(.rpc.xid) \(.rpc.ops | join(" "))"' "$work/dump.json" | sort >"$work/ours"
-	again=$(jq -r 'select(.type == "retransmission") | .frame' "$work/dump.json" | paste -sd, -)
-	filter='rpc.msgtyp == 0 && nfs.opcode'
-	[ -z "$again" ] || filter="$filter && !(frame.number in {$again})"
+	filter=$(without_retransmissions 'rpc.msgtyp == 0 && nfs.opcode' "$work/dump.json")
 	tshark -r "$capture" -Y "$filter" -T fields -e rpc.xid -e nfs.opcode 2>/dev/null |
-		awk -v names="$(cat "$work/names")" '
-			function hex(x,   v, i) { # "0x..." as a number (mawk has no strtonum)
-				v = 0
-				for (i = 3; i <= length(x); i++)
-					v = v * 16 + index("0123456789abcdef", tolower(substr(x, i, 1))) - 1
-				return sprintf("%.0f", v)
-			}
+		awk -v names="$(cat "$work/names")" "$awk_hex"'
 			BEGIN { n = split(names, w, /[ \n]/); for (i = 1; i < n; i += 2) op[w[i]] = w[i + 1] }
 			{ line = hex($1); k = split($2, o, ","); for (i = 1; i <= k; i++) line = line " " (o[i] in op ? op[o[i]] : o[i]); print line }' |
 		sort >"$work/theirs"
@@ -66,8 +53,7 @@ for capture in "$src"/tests/linux/*-nfs41/client/capture.pcap; do
 	# cut to start a third of the way in, and every frame cut to 256 bytes:
 	# what is named is what the whole capture names; a call cut short
 	# names what it holds and counts the rest
-	frames=$(capinfos -c -M "$capture" | awk '/Number of packets/ { print $NF }')
-	editcap -r "$capture" "$work/late.pcap" "$((frames / 3))-$frames" 2>/dev/null
+	cut_third "$capture" "$work/late.pcap"
 	"$dump" -j -r "$work/late.pcap" 2>/dev/null | jq -r 'select(.type == "message" and .rpc.ops != null) |
 		"\(.rpc.xid) \(.rpc.ops | join(" "))"' | sort >"$work/late"
 	late=$(grep -c . "$work/late")

@@ -1,4 +1,4 @@
-#!/bin/sh
+#!/bin/bash
 # SPDX-License-Identifier: BSD-2-Clause
 # rpcrdma-top on a capture file tells time by the capture: its rates are
 # the capture's (calls over the time from the first frame to the last, as
@@ -11,6 +11,9 @@ src=$2
 top=$build/cli/rpcrdma-top
 command -v tshark >/dev/null || { echo "SKIP: tshark is not installed"; exit 77; }
 command -v jq >/dev/null || { echo "SKIP: jq is not installed"; exit 77; }
+for tool in editcap capinfos; do
+	command -v "$tool" >/dev/null || { echo "SKIP: $tool is not installed"; exit 77; }
+done
 . "$(dirname "$0")/tap.sh"
 for capture in "$src"/tests/linux/*/client/capture.pcap; do
 	name=$(basename "$(dirname "$(dirname "$capture")")")
@@ -47,7 +50,38 @@ for capture in "$src"/tests/linux/*/client/capture.pcap; do
 	check "$name: backward calls as rpcrdma-dump's" \
 		test "$(echo "$json" | jq .totals.backward_calls)" = \
 		"$(echo "$stats" | jq '.total.messages.backward_call | add')"
+	# the slow view: the 32 slowest calls answered in the minute before
+	# the last reply, as rpcrdma-dump --slow 0 lists them (latency,
+	# handle hash, and the NFS status where top saw one)
+	slow=$(echo "$json" | jq -c '.slow_calls')
+	want=$("$build/cli/rpcrdma-dump" -j --slow 0 -r "$capture" 2>/dev/null |
+		jq -sc 'map(select(.type == "slow_call")) | (map(.ts) | max) as $last |
+			map(select(.ts >= $last - 60)) | sort_by(-.latency_ns) | .[0:32]')
+	check "$name: slow view: the $(echo "$slow" | jq length) slowest calls of the last minute, as rpcrdma-dump --slow's" \
+		test "$(echo "$slow" | jq -c 'map(.latency_ns)')" = "$(echo "$want" | jq -c 'map(.latency_ns)')"
+	check "$name: slow view: each call's handle hash and NFS status as rpcrdma-dump's" \
+		test -z "$(jq -n --argjson top "$slow" --argjson dump "$want" '
+			($dump | map({key: "\(.conn) \(.xid)", value: .}) | from_entries) as $d |
+			$top[] | select($d["\(.conn) \(.xid)"] as $c | $c == null or $c.fh_hash != .fh_hash or
+				(.nfs_status != null and .nfs_status != $c.nfs_status)) | .xid')"
+	lines=$("$top" -r "$capture" -b --view slow 2>/dev/null | awk '/^TIME/ { on = 1; next } on && NF { n++ } END { print n + 0 }')
+	check "$name: slow view on the screen: a line per call ($lines)" \
+		test "$lines" = "$(echo "$slow" | jq length)"
 done
+check "--view takes traffic, latency, procedures or slow; another is a usage error (1)" \
+	eval "'$top' -r '$capture' -b --view fast >/dev/null 2>&1; test \$? -eq 1"
+# the slow view of a capture cut a third of the way in: only calls it holds
+# whole, with the whole capture's values
+capture=$src/tests/linux/bookworm-rxe-nfs41/client/capture.pcap
+late=${TMPDIR:-/tmp}/top-late.$$.pcap
+frames=$(capinfos -c -M "$capture" | awk '/Number of packets/ { print $NF }')
+editcap -r "$capture" "$late" "$((frames / 3))-$frames" 2>/dev/null
+whole=$("$build/cli/rpcrdma-dump" -j --slow 0 -r "$capture" 2>/dev/null |
+	jq -r 'select(.type == "slow_call") | "\(.xid) \(.latency_ns) \(.fh_hash)"' | sort)
+cut_slow=$("$top" -r "$late" -b -j 2>/dev/null | tail -n 1 | jq -r '.slow_calls[] | "\(.xid) \(.latency_ns) \(.fh_hash)"' | sort)
+check "from a third of the way in: the slow view holds only the whole capture's calls ($(echo "$cut_slow" | grep -c .))" \
+	eval "test -n \"\$cut_slow\" && test -z \"\$(comm -13 <(echo \"\$whole\") <(echo \"\$cut_slow\"))\""
+rm -f "$late"
 # [interval [count]] as libbpf-tools' top tools take them: 2 snapshots,
 # a batch run without -b, and a filter after them still applies
 capture=$src/tests/linux/bookworm-rxe-nfs3/client/capture.pcap

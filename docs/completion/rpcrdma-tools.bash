@@ -18,7 +18,7 @@ _rpcrdma_rdma_devices()
 _rpcrdma_valued()
 {
 	case $1 in
-	rpcrdma-dump) echo '-B -c -s --roce-port --iwarp-port' ;;
+	rpcrdma-dump) echo '-B -c -s --roce-port --iwarp-port --slow' ;;
 	rpcrdma-top) echo '-B -d -n --roce-port --iwarp-port --snaplen' ;;
 	rpcrdma-exporter) echo '-B -l --web.listen-address --max-connection-series --roce-port --iwarp-port
 		--web.telemetry-path --web.max-requests' ;;
@@ -88,6 +88,10 @@ _rpcrdma_tools()
 		;;
 	--time-stamp-precision)
 		COMPREPLY=($(compgen -W 'micro nano' -- "$cur"))
+		return
+		;;
+	--view)
+		COMPREPLY=($(compgen -W 'traffic latency procedures slow' -- "$cur"))
 		return
 		;;
 	--mpa-rev)

@@ -183,6 +183,10 @@ struct call {
 	uint8_t nfs4_minor, nfs4_named;
 	uint16_t nfs4_numops;
 	uint8_t nfs4_op[RR_NFS4_OPS_KEPT];
+	/* what an NFS call acts on (rr_nfs_target), for its reply's report */
+	bool fh_known : 1, range_known : 1;
+	uint32_t fh_hash, io_count;
+	uint64_t io_offset;
 };
 _Static_assert(RR_PROC_SLOTS <= 128 && RR_DIR_BWD_CALL < 4 &&
 	       RR_REPLY_STATUS_COUNT < 16, "struct call's bit fields");
@@ -377,6 +381,7 @@ void rra_seg_add(struct rr_analyzer *a, uint32_t ci,
 
 /* rpc_stats.c: reply statuses, NFSv4 operations, Long Calls named */
 bool rra_call_ops(const struct call *c, struct rr_nfs4_compound *out);
+void rra_call_target(const struct call *c, struct rr_nfs_target *out);
 bool rra_nfs_reply(struct rr_analyzer *a, struct call *c, const struct rr_rpc *rpc,
 		   const uint8_t *m, uint32_t have, struct rr_nfs_reply *out);
 void rra_report_reply_nfs(struct rr_analyzer *a, uint32_t xid,

@@ -339,6 +339,7 @@ static void on_reply(struct rr_analyzer *a, uint32_t cn, uint8_t dir,
 					  .nfs_known = nfs_known } };
 			if (nfs_known)
 				ev.done.nfs = nfs;
+			rra_call_target(c, &ev.done.target);
 			rra_emit(a, &ev);
 		}
 		/* a reply chunk rebuilt names the status first */

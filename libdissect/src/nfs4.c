@@ -258,6 +258,42 @@ static bool op_args(struct walk *w, uint32_t op)
 	}
 }
 
+/* What operation op, whose arguments start at msg[at] and were stepped
+ * over whole, tells of the COMPOUND's target: the first PUTFH's handle
+ * (RFC 8881 §18.19.1), READ's, WRITE's and COMMIT's offset and count
+ * (§18.22.1, §18.32.1, §18.3.1; a stateid4 is 16 bytes). */
+static void note_target(const uint8_t *msg, uint32_t at, uint32_t cap, uint32_t op,
+			struct rr_nfs_target *t)
+{
+	switch (op) {
+	case RR_OP_PUTFH: {
+		uint32_t len = rd_be32(msg + at);
+		if (t->fh_known || len > cap - at - 4)
+			break;
+		t->fh_known = true;
+		t->fh_hash = rr_crc32(0, msg + at + 4, len);
+		break;
+	}
+	case RR_OP_READ: /* stateid | offset | count */
+		t->offset = rd_be64(msg + at + 16);
+		t->count = rd_be32(msg + at + 24);
+		t->range_known = true;
+		break;
+	case RR_OP_WRITE: /* stateid | offset | stable | data<> */
+		t->offset = rd_be64(msg + at + 16);
+		t->count = rd_be32(msg + at + 28);
+		t->range_known = true;
+		break;
+	case RR_OP_COMMIT: /* offset | count */
+		t->offset = rd_be64(msg + at);
+		t->count = rd_be32(msg + at + 8);
+		t->range_known = true;
+		break;
+	default:
+		break;
+	}
+}
+
 enum rr_status rr_nfs4_compound_decode(
 	const uint8_t *msg, uint32_t stream_base, uint32_t off,
 	uint32_t captured_end, uint32_t end,
@@ -289,10 +325,13 @@ enum rr_status rr_nfs4_compound_decode(
 		if (out->named < RR_NFS4_OPS_KEPT)
 			out->op[out->named] = (uint16_t)(op > UINT16_MAX ? UINT16_MAX : op);
 		out->named++;
+		uint32_t args = w.c.pos;
 		/* past an operation it cannot step over, the rest cannot be
 		 * named: named < numops tells */
 		if (!op_args(&w, op))
 			break;
+		if (!out->target.range_known) /* the first I/O's */
+			note_target(msg, args, w.c.cap, op, &out->target);
 	}
 	return (enum rr_status)note->status;
 }

@@ -18,6 +18,25 @@ void rra_record_status(struct rr_analyzer *a, struct call *c, const struct rr_rp
 	a->st.rpc_replies[c->slot][s]++;
 }
 
+/* What an NFS call acts on, kept with it for its reply's report. */
+static void keep_target(struct call *c, const struct rr_nfs_target *t)
+{
+	c->fh_known = t->fh_known;
+	c->range_known = t->range_known;
+	c->fh_hash = t->fh_hash;
+	c->io_offset = t->offset;
+	c->io_count = t->count;
+}
+
+void rra_call_target(const struct call *c, struct rr_nfs_target *out)
+{
+	*out = (struct rr_nfs_target){ .fh_known = c->fh_known,
+				       .range_known = c->range_known,
+				       .fh_hash = c->fh_hash,
+				       .offset = c->io_offset,
+				       .count = c->io_count };
+}
+
 /* An NFSv4 COMPOUND call's operations, counted as nfsstat counts them;
  * those that cannot be named (past a cut or an operation the walker does
  * not know) count under the last slot, so the counts add up to numops. */
@@ -53,6 +72,7 @@ static bool count_nfs4_ops(struct rr_analyzer *a, struct call *c, const uint8_t 
 	c->nfs4_named = (uint8_t)kept_ops;
 	for (uint32_t i = 0; i < kept_ops; i++)
 		c->nfs4_op[i] = (uint8_t)(cp.op[i] < 255 ? cp.op[i] : 255);
+	keep_target(c, &cp.target);
 	/* READ (RFC 8881 §18.22.2) and READLINK (§18.24.2) end their
 	 * results with the data a write chunk carries */
 	uint16_t last = cp.named ? cp.op[(cp.named - 1) % RR_NFS4_OPS_KEPT] : 0;
@@ -66,18 +86,22 @@ static bool is_nfs4_compound(const struct rr_rpc *rpc)
 	       rpc->proc == 1; /* COMPOUND (RFC 8881 §16.2) */
 }
 
-/* A forward call's statistics of what it asks, and whether its reply
- * ends with the data a write chunk carries: the last item of an NFSv3
- * READ or READLINK result (RFC 1813 §3.3.6, §3.3.5), or of a COMPOUND's
- * last operation's. */
+/* A forward call's statistics of what it asks, what it acts on (kept
+ * with it), and whether its reply ends with the data a write chunk
+ * carries: the last item of an NFSv3 READ or READLINK result (RFC 1813
+ * §3.3.6, §3.3.5), or of a COMPOUND's last operation's. */
 bool rra_data_last_of(struct rr_analyzer *a, struct call *c, const uint8_t *m,
 		      const struct rr_rpc *rpc, uint32_t kept, uint32_t end,
 		      const struct rr_rpcrdma *h)
 {
 	if (is_nfs4_compound(rpc))
 		return count_nfs4_ops(a, c, m, rpc, kept, end, h);
-	return rpc->prog == RR_PROG_NFS && rpc->vers == 3 &&
-	       (rpc->proc == 6 || rpc->proc == 5);
+	if (rpc->prog != RR_PROG_NFS)
+		return false;
+	struct rr_nfs_target t;
+	rr_nfs_call_target_decode(m, rpc->body.off, kept, rpc->vers, rpc->proc, &t);
+	keep_target(c, &t);
+	return rpc->vers == 3 && (rpc->proc == 6 || rpc->proc == 5);
 }
 
 /* One more NFS error of (slot, op, status): its row, a new one while

@@ -7,7 +7,7 @@
 
 #include "check.h"
 
-static uint8_t buf[512];
+static uint8_t buf[2048];
 static uint32_t len;
 
 static void put32(uint32_t v)
@@ -22,6 +22,14 @@ static void zeros(uint32_t n)
 {
 	memset(buf + len, 0, n);
 	len += n;
+}
+
+/* n bytes 1, 2, 3 ...: a file handle whose CRC-32 (zlib's, Wireshark's
+ * nfs.fh.hash) the checks below name */
+static void counting(uint32_t n)
+{
+	for (uint32_t i = 1; i <= n; i++)
+		buf[len++] = (uint8_t)i;
 }
 
 static void opaque(uint32_t n)
@@ -57,12 +65,16 @@ static void write_with_read_chunk(void)
 	check_ctx = "write";
 	compound(4);
 	put32(RR_OP_SEQUENCE); zeros(16); put32(1); put32(0); put32(0); put32(0);
-	put32(RR_OP_PUTFH); opaque(28);
-	put32(RR_OP_WRITE); zeros(16); zeros(8); put32(2);
+	put32(RR_OP_PUTFH); put32(28); counting(28);
+	put32(RR_OP_WRITE); zeros(16); put32(0); put32(8192); put32(2);
 	put32(4097);                     /* data<>: 4,097 bytes in the chunk */
 	struct rr_nfs4_moved moved = { len, 4097 };
 	put32(RR_OP_GETATTR); put32(2); put32(0x10); put32(0x20);
 	CHECK_EQ(decode(&moved, 1, len), RR_COMPLETE);
+	/* what it writes: PUTFH's handle, WRITE's offset and data length */
+	CHECK(cp.target.fh_known && cp.target.fh_hash == 0x582a244cu);
+	CHECK(cp.target.range_known && cp.target.offset == 8192 &&
+	      cp.target.count == 4097);
 	CHECK_EQ(cp.minorversion, 1);
 	CHECK_EQ(cp.numops, 4);
 	CHECK_EQ(cp.named, 4);
@@ -167,6 +179,42 @@ static void reply_status(void)
 	CHECK(!rr_nfs_status_str(5, 0));
 }
 
+/* What an NFSv2 or v3 call acts on (rr_nfs_call_target_decode): the
+ * handle its arguments begin with, READ/WRITE/COMMIT's range; none for
+ * NULL; a handle the capture cut is unknown, a range it cut too. */
+static void call_target(void)
+{
+	check_ctx = "call target";
+	struct rr_nfs_target t;
+	len = 0;
+	put32(8); counting(8);            /* nfs_fh3 */
+	put32(1); put32(0);               /* offset 2^32 */
+	put32(65536);                     /* count */
+	CHECK(rr_nfs_call_target_decode(buf, 0, len, 3, 6 /* READ */, &t));
+	CHECK(t.fh_known && t.fh_hash == 0x3fca88c5u);
+	CHECK(t.range_known && t.offset == 0x100000000ull && t.count == 65536);
+	CHECK(rr_nfs_call_target_decode(buf, 0, len, 3, 3 /* LOOKUP */, &t));
+	CHECK(t.fh_known && !t.range_known);
+	CHECK(rr_nfs_call_target_decode(buf, 0, 16, 3, 6, &t)); /* cut at the offset */
+	CHECK(t.fh_known && !t.range_known && t.offset == 0);
+	CHECK(!rr_nfs_call_target_decode(buf, 0, 10, 3, 6, &t)); /* cut in the handle */
+	CHECK(!t.fh_known);
+	CHECK(!rr_nfs_call_target_decode(buf, 0, len, 3, 0 /* NULL */, &t));
+	len = 0;
+	put32(65);                        /* longer than NFS3_FHSIZE */
+	zeros(68);
+	CHECK(!rr_nfs_call_target_decode(buf, 0, len, 3, 1, &t));
+	len = 0;
+	counting(32);                     /* fhandle[32] */
+	put32(0); put32(4096); put32(0);  /* beginoffset, offset, totalcount */
+	put32(1000); zeros(1000);         /* data<> */
+	CHECK(rr_nfs_call_target_decode(buf, 0, len, 2, 8 /* WRITE */, &t));
+	CHECK(t.fh_known && t.fh_hash == 0x87e6ec25u);
+	CHECK(t.range_known && t.offset == 4096 && t.count == 1000);
+	CHECK(!rr_nfs_call_target_decode(buf, 0, len, 2, 3 /* ROOT */, &t));
+	CHECK(!rr_nfs_call_target_decode(buf, 0, 31, 2, 1, &t));
+}
+
 int main(void)
 {
 	write_with_read_chunk();
@@ -174,5 +222,6 @@ int main(void)
 	cut();
 	unknown_and_hostile();
 	reply_status();
+	call_target();
 	return check_done();
 }

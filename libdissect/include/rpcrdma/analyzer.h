@@ -364,6 +364,8 @@ struct rr_ev_rpc_done {
 	 * the reply rebuilt from its reply chunk): nfs_known */
 	bool nfs_known;
 	struct rr_nfs_reply nfs;
+	/* what the NFS call acted on, as far as its arguments were seen */
+	struct rr_nfs_target target;
 };
 
 /* RR_EV_CHUNK_DATA: an RDMA Read or Write packet serving a chunk. */

@@ -215,6 +215,32 @@ struct rr_nfs_reply {
 RR_API bool rr_nfs_reply_decode(const uint8_t *msg, uint32_t off, uint32_t have,
 				uint32_t vers, uint32_t proc, struct rr_nfs_reply *out);
 
+/*
+ * What an NFS call acts on: the file handle its arguments name first and,
+ * for READ, WRITE and COMMIT, the byte range.  The handle is kept as the
+ * CRC-32 of its bytes, the hash Wireshark's NFS dissector shows
+ * (nfs.fh.hash), so that a user finds the same file in both.
+ */
+struct rr_nfs_target {
+	bool fh_known, range_known;
+	uint32_t fh_hash;
+	uint64_t offset;
+	uint32_t count;      /* bytes asked for (READ, COMMIT) or written */
+};
+
+/*
+ * Reads the target of an NFSv2 or v3 call (prog 100003) of procedure proc
+ * whose arguments start at msg[off], `have` bytes readable: an fhandle
+ * (RFC 1094 §2.3.3, 32 bytes) or nfs_fh3 (opaque<64>) first for every
+ * procedure with arguments (RFC 1094 §2.2, RFC 1813 §3.3), and READ,
+ * WRITE, COMMIT's offset and count (RFC 1094 §2.2.7, §2.2.9; RFC 1813
+ * §3.3.6, §3.3.7, §3.3.21).  False
+ * when the call names no file or its bytes end before the handle.
+ */
+RR_API bool rr_nfs_call_target_decode(const uint8_t *msg, uint32_t off, uint32_t have,
+				      uint32_t vers, uint32_t proc,
+				      struct rr_nfs_target *out);
+
 #ifdef __cplusplus
 }
 #endif

@@ -8,6 +8,7 @@
 #define RPCRDMA_NFS4_H
 
 #include <rpcrdma/dissect.h>
+#include <rpcrdma/nfs.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -109,6 +110,9 @@ struct rr_nfs4_compound {
 	 * first RR_NFS4_OPS_KEPT of them */
 	uint32_t named;
 	uint16_t op[RR_NFS4_OPS_KEPT];
+	/* what it acts on: the handle of its first PUTFH, and the offset
+	 * and count of its first READ, WRITE or COMMIT */
+	struct rr_nfs_target target;
 };
 
 /* Where a read chunk took a data item out of the inline stream

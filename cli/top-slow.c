@@ -1,0 +1,116 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * rpcrdma-top's slow view: the slowest calls answered in the minute
+ * before the last reply seen (nfsslower's question, asked of a screen), in
+ * the frames' own time, whatever the source's clock; kept as text when
+ * their reply's report is taken, since a report lives one frame.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rpcrdma/nfs.h>
+#include <rpcrdma/nfs4.h>
+
+#include "top.h"
+
+/* An NFSv4 COMPOUND named by what it does: its operations past the
+ * SEQUENCE and PUTFH every call of a session starts with. */
+static void compound_name(char *out, size_t n, const struct rr_nfs4_compound *ops)
+{
+	size_t at = (size_t)snprintf(out, n, "NFS v4");
+	for (uint32_t i = 0; i < ops->named && at < n; i++) {
+		if (ops->op[i] == RR_OP_SEQUENCE || ops->op[i] == RR_OP_PUTFH)
+			continue;
+		const char *name = rr_nfs4_op_str(ops->op[i]);
+		at += (size_t)(name ? snprintf(out + at, n - at, " %s", name) :
+				      snprintf(out + at, n - at, " op%u", (unsigned)ops->op[i]));
+	}
+}
+
+static void procedure_name(char *out, size_t n, const struct rr_ev_rpc_done *d)
+{
+	if (d->nfs4) {
+		compound_name(out, n, d->nfs4);
+		return;
+	}
+	const char *prog = rr_rpc_program_str(d->prog);
+	const char *proc = rr_rpc_proc_str(d->prog, d->vers, d->proc);
+	char pn[16], cn[16];
+	if (!prog)
+		snprintf(pn, sizeof(pn), "%" PRIu32, d->prog);
+	if (!proc)
+		snprintf(cn, sizeof(cn), "proc %" PRIu32, d->proc);
+	snprintf(out, n, "%s v%" PRIu32 " %s", prog ? prog : pn, d->vers, proc ? proc : cn);
+}
+
+static void status_name(char *out, size_t n, const struct rr_ev_rpc_done *d)
+{
+	if (!d->nfs_known) {
+		snprintf(out, n, "-");
+		return;
+	}
+	const char *s = rr_nfs_status_str(d->vers, d->nfs.status);
+	if (s)
+		snprintf(out, n, "%s", s);
+	else
+		snprintf(out, n, "%" PRIu32, d->nfs.status);
+}
+
+/* Those answered before now - TOP_SLOW_WINDOW_NS leave the table. */
+static void age(struct top_slow *s, uint64_t now_ns)
+{
+	unsigned kept = 0;
+	for (unsigned i = 0; i < s->n; i++)
+		if (s->call[i].ts_ns + TOP_SLOW_WINDOW_NS >= now_ns)
+			s->call[kept++] = s->call[i];
+	s->n = kept;
+}
+
+void top_slow_note(struct top_slow *s, const struct rr_event *ev)
+{
+	const struct rr_ev_rpc_done *d = &ev->done;
+	if (ev->ts_ns > s->newest_ns)
+		s->newest_ns = ev->ts_ns;
+	age(s, s->newest_ns);
+	unsigned at = s->n;
+	if (s->n == TOP_SLOW_CALLS) { /* full: in place of the fastest, if slower */
+		at = 0;
+		for (unsigned i = 1; i < s->n; i++)
+			if (s->call[i].latency_ns < s->call[at].latency_ns)
+				at = i;
+		if (s->call[at].latency_ns >= d->latency_ns)
+			return;
+	} else {
+		s->n++;
+	}
+	struct top_slow_call *c = &s->call[at];
+	memset(c, 0, sizeof(*c));
+	c->ts_ns = ev->ts_ns;
+	c->latency_ns = d->latency_ns;
+	c->conn_id = ev->conn_id;
+	c->xid = d->xid;
+	bool backward = ev->dir == RR_DIR_BWD_REPLY;
+	if (ev->connection) {
+		rr_conn_addr_str(ev->connection, backward, c->client, sizeof(c->client));
+		rr_conn_addr_str(ev->connection, !backward, c->server, sizeof(c->server));
+	}
+	procedure_name(c->procedure, sizeof(c->procedure), d);
+	status_name(c->status, sizeof(c->status), d);
+	c->nfs_status_known = d->nfs_known;
+	c->target = d->target;
+}
+
+static int slower_first(const void *x, const void *y)
+{
+	const struct top_slow_call *a = x, *b = y;
+	return a->latency_ns < b->latency_ns ? 1 : a->latency_ns > b->latency_ns ? -1 :
+	       (a->ts_ns > b->ts_ns) - (a->ts_ns < b->ts_ns);
+}
+
+void top_slow_snapshot(struct top_slow *s)
+{
+	age(s, s->newest_ns);
+	qsort(s->call, s->n, sizeof(s->call[0]), slower_first);
+}
