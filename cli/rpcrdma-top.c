@@ -58,8 +58,10 @@ static void on_frame(void *ctx, uint64_t ts, const uint8_t *data,
 {
 	struct top *t = ctx;
 	if (t->capture_clock) {
-		if (!t->capture_ns)
+		if (!t->capture_ns) {
 			t->last_t = (double)ts / 1e9; /* rates from the first frame */
+			t->first_ns = ts;
+		}
 		t->capture_ns = ts;
 	}
 	take_report(t, rr_analyzer_frame(t->a, (uint32_t)rr_live_link(t->src), ts,
@@ -186,6 +188,27 @@ static void snapshot(struct top *t)
 	top_slow_snapshot(&t->slow);
 }
 
+/* A file read to its end: a last snapshot of the whole capture (its
+ * rates over the time from its first frame to its last, each
+ * connection's latency over all its calls), kept from then on. */
+static void final_snapshot(struct top *t)
+{
+	if (t->capture_clock && t->first_ns) {
+		t->last_t = (double)t->first_ns / 1e9;
+		t->calls0 = t->replies0 = t->findings0 = t->dropped0 = 0;
+		memset(t->bytes0, 0, sizeof(t->bytes0));
+		for (unsigned i = 0; i < MAX_CONNS; i++) {
+			struct conn_view *v = &t->cv[i];
+			v->calls0 = 0;
+			memset(v->bytes0, 0, sizeof(v->bytes0));
+			if (v->lat) /* none this interval: all of them */
+				memset(&v->lat[0], 0, sizeof(v->lat[0]));
+		}
+	}
+	snapshot(t);
+	t->final_taken = true;
+}
+
 /* The lines above the table: title, totals, rates, a blank, column heads */
 #define HEAD_LINES 5
 
@@ -205,9 +228,10 @@ static const char *const help_text[] = {
 	"  q      quit",
 	"",
 	"Columns: CRD credits the responder granted (- unknown), INF calls in flight,",
-	"MAX the most in flight, CALL/s, then MB/s sent inline, RDMA Read",
-	"and RDMA Write, FND findings (rpcrdma-dump --findings lists them).",
-	"rpcrdma-top(1) has the rest.",
+	"MAX the most in flight, CALL/s calls a second, SEND READ WRITE megabytes a",
+	"second sent inline, by RDMA Read and by RDMA Write, FIND findings",
+	"(rpcrdma-dump --findings lists them); P50 P99 MEAN latency (us, ms or s);",
+	"LATms a slow call's latency in milliseconds. rpcrdma-top(1) has the rest.",
 	NULL,
 };
 
@@ -403,12 +427,10 @@ int main(int argc, char **argv)
 				for (const struct rr_frame_report *r;
 				     (r = rr_analyzer_finish(t.a));)
 					take_report(&t, r);
-				if (t.o.batch) {
-					/* the last snapshot, and done */
-					snapshot(&t);
-					show(&t);
-					break;
-				}
+				final_snapshot(&t);
+				show(&t);
+				if (t.o.batch)
+					break; /* the last snapshot, and done */
 			}
 		} else if (left > 0) {
 			struct timespec nap = { 0, 20000000 };
@@ -421,7 +443,8 @@ int main(int argc, char **argv)
 			if (next < top_now_s())
 				next = top_now_s() + t.o.interval;
 			if (!t.keys.paused) {
-				snapshot(&t);
+				if (!t.final_taken)
+					snapshot(&t);
 				show(&t);
 				shown++;
 			}

@@ -48,14 +48,18 @@ static void put(struct lines *L, const char *fmt, ...)
 	va_end(ap);
 }
 
-static void fmt_us(char *out, size_t n, uint64_t us)
+/* A latency with its unit, at most 6 characters: "850us", "12.3ms", "1.50s";
+ * "-" when none was measured. */
+static void fmt_latency(char *out, size_t n, uint64_t us)
 {
 	if (!us)
 		snprintf(out, n, "-");
-	else if (us < 100000)
-		snprintf(out, n, "%" PRIu64, us);
+	else if (us < 10000)
+		snprintf(out, n, "%" PRIu64 "us", us);
+	else if (us < 1000000)
+		snprintf(out, n, "%.*fms", us < 100000 ? 1 : 0, (double)us / 1000);
 	else
-		snprintf(out, n, "%.0fms", (double)us / 1000);
+		snprintf(out, n, "%.2fs", (double)us / 1e6);
 }
 
 /* Whether a slow call passes the screen's filters: an address either end
@@ -109,19 +113,17 @@ void top_render(const struct top *t, struct lines *L)
 		strncat(clock, " capt", sizeof(clock) - strlen(clock) - 1);
 	const char *base = strrchr(t->o.src.name, '/');
 	base = base ? base + 1 : t->o.src.name;
-	char order[32];
-	/* the slow view is always by latency: the keys sort the others */
-	snprintf(order, sizeof(order), "%s%s", t->view == VIEW_SLOW ? "" : "sort ",
-		 t->view == VIEW_SLOW ? "" : sort_names[t->o.sort]);
-	put(L, "rpcrdma-top %.20s (%s) %s%s  conns %u  %s%s", base,
+	char order[32] = "";
+	/* the keys sort the traffic and latency views; the column heads name
+	 * the view */
+	if (t->view == VIEW_TRAFFIC || t->view == VIEW_LATENCY)
+		snprintf(order, sizeof(order), "  sort %s", sort_names[t->o.sort]);
+	put(L, "rpcrdma-top %.20s (%s) %s%s  conns %u%s", base,
 	    kind, clock, t->keys.paused ? " PAUSED" :
 	    /* the reason is said in full when top ends */
 	    t->ended && rr_live_error(t->src) ? " (ended: damaged file)" :
 	    t->ended ? " (ended)" : "",
-	    rr_analyzer_conn_count(t->a), order,
-	    t->view == VIEW_LATENCY ? " [latency]" :
-	    t->view == VIEW_PROCEDURES ? " [procedures]" :
-	    t->view == VIEW_SLOW ? "[slow calls]" : "");
+	    rr_analyzer_conn_count(t->a), order);
 	put(L, "calls/s %.0f  replies/s %.0f  MB/s inline %.2f read %.2f write %.2f",
 	    t->calls_s, t->replies_s, t->bytes_s[0] / 1e6, t->bytes_s[1] / 1e6,
 	    t->bytes_s[2] / 1e6);
@@ -130,26 +132,33 @@ void top_render(const struct top *t, struct lines *L)
 	    t->findings_s, st->total.findings, st->frames_dropped, t->drops_s,
 	    st->frames_truncated, t->addr_filter[0] ? "  addr~" : "", t->addr_filter,
 	    t->prog_filter[0] ? "  prog=" : "", t->prog_filter);
-	put(L, "%s", "");
+	if (t->final_taken) /* the file's end: what it held, the rates over it */
+		put(L, "whole capture: calls %" PRIu64 "  replies %" PRIu64
+		    "  MB inline %.2f read %.2f write %.2f", st->total.calls,
+		    st->total.replies, (double)st->total.bytes_send / 1e6,
+		    (double)st->total.bytes_read / 1e6, (double)st->total.bytes_write / 1e6);
+	else
+		put(L, "%s", "");
 	if (t->view == VIEW_SLOW) {
 		render_slow(t, L);
 		return;
 	}
 	if (t->view == VIEW_PROCEDURES) {
-		put(L, "%-24s %10s %9s %9s %9s", "PROCEDURE", "CALLS", "P50us",
-		    "P99us", "MEANus");
+		put(L, "%-24s %10s %9s %9s %9s", "PROCEDURE", "CALLS", "P50",
+		    "P99", "MEAN");
 		for (unsigned p = 0; p < RR_PROC_SLOTS; p++) {
 			if (!st->rpc_calls[p])
 				continue;
 			struct rr_proc_slot_info si = rr_analyzer_proc_slot_info(p);
-			char name[40], p50[16], p99[16];
+			char name[40], p50[16], p99[16], mean[16];
 			snprintf(name, sizeof(name), "%s v%u %s", si.program,
 				 (unsigned)si.version, si.procedure);
 			const struct rr_latency *h = &st->latency[p];
-			fmt_us(p50, sizeof(p50), top_quantile_us(h, 0.5));
-			fmt_us(p99, sizeof(p99), top_quantile_us(h, 0.99));
-			put(L, "%-24.24s %10" PRIu64 " %9s %9s %9.0f", name, st->rpc_calls[p],
-			    p50, p99, (double)rr_latency_mean_ns(h) / 1000.0);
+			fmt_latency(p50, sizeof(p50), top_quantile_us(h, 0.5));
+			fmt_latency(p99, sizeof(p99), top_quantile_us(h, 0.99));
+			fmt_latency(mean, sizeof(mean), (rr_latency_mean_ns(h) + 500) / 1000);
+			put(L, "%-24.24s %10" PRIu64 " %9s %9s %9s", name, st->rpc_calls[p],
+			    p50, p99, mean);
 		}
 		/* the operations those COMPOUNDs carried, as nfsstat lists them */
 		for (unsigned op = 0; op < RR_NFS4_OP_SLOTS; op++) {
@@ -162,7 +171,7 @@ void top_render(const struct top *t, struct lines *L)
 	}
 	if (t->view == VIEW_LATENCY)
 		put(L, "%-15s %-15s %-15s %7s %7s %7s %5s", "REQUESTER", "RESPONDER",
-		    "QP", "CALL/s", "P50us", "P99us", "FIND");
+		    "QP", "CALL/s", "P50", "P99", "FIND");
 	else
 		put(L, "%-15s %-15s %-6s %3s %3s %3s %6s %5s %5s %5s %4s", "REQUESTER",
 		    "RESPONDER", "QP", "CRD", "INF", "MAX", "CALL/s", "SEND", "READ",
@@ -171,8 +180,8 @@ void top_render(const struct top *t, struct lines *L)
 		const struct row *r = &t->rows[i];
 		if (t->view == VIEW_LATENCY) {
 			char p50[16], p99[16];
-			fmt_us(p50, sizeof(p50), r->p50_us);
-			fmt_us(p99, sizeof(p99), r->p99_us);
+			fmt_latency(p50, sizeof(p50), r->p50_us);
+			fmt_latency(p99, sizeof(p99), r->p99_us);
 			put(L, "%-15.15s %-15.15s %-15.15s %7.0f %7s %7s %5" PRIu64,
 			    r->requester, r->responder, r->qp, r->calls_s, p50, p99,
 			    r->findings);

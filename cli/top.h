@@ -108,7 +108,10 @@ struct top {
 	/* a file's frames tell the time (rates and clock in capture time):
 	 * the last frame's stamp, 0 before the first */
 	bool capture_clock;
-	uint64_t capture_ns;
+	uint64_t capture_ns, first_ns;
+	/* a file read to its end: the last snapshot, of the whole capture,
+	 * stays on the screen */
+	bool final_taken;
 	struct top_keys keys;   /* help, pause, scrolling */
 	bool ended;
 	enum view view;

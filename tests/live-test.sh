@@ -278,8 +278,9 @@ keys() { # screen file, seconds to wait, keys...: the keys typed, then the scree
 keys screen2.txt 0.5 i
 check "tmux: 'i' sorts by calls in flight" grep -q 'sort in flight' "$work/screen2.txt"
 keys screen3.txt 0.5 v
-check "tmux: 'v' shows the latency view" \
-	eval "grep -q 'P99us' '$work/screen3.txt'"
+check "tmux: 'v' shows the latency view, each latency with its unit" \
+	eval "grep -qE '^REQUESTER .* P50 +P99 +FIND' '$work/screen3.txt' &&
+	      grep -qE '^192[.]0[.]2[.][0-9]+ .* [0-9.]+(us|ms|s) +[0-9.]+(us|ms|s) +[0-9]+\$' '$work/screen3.txt'"
 keys screen4.txt 0.5 v
 check "tmux: 'v' again shows latency per procedure" \
 	eval "grep -q 'PROCEDURE' '$work/screen4.txt' && grep -q 'READDIRPLUS' '$work/screen4.txt'"
@@ -311,8 +312,11 @@ check "tmux: 'h' shows the help, any key goes back" \
 	      grep -q '^PROCEDURE' '$work/help2.txt'"
 keys slow.txt 0.6 v
 check "tmux: 'v' after procedures shows the slow calls, slowest first, with their handles" \
-	eval "grep -q '\\[slow calls\\]' '$work/slow.txt' && grep -q '^TIME  *LATms CLIENT' '$work/slow.txt' &&
+	eval "grep -q '^TIME  *LATms CLIENT' '$work/slow.txt' &&
 	      grep -qE '^[0-9:]{8} +[0-9.]+ 192[.]0[.]2[.]2 +NFS v3 [A-Z]+ +[0-9a-f]{8} ' '$work/slow.txt'"
+check "tmux: refreshes after the file's end keep its whole: totals, and rates over it (not 0)" \
+	eval "grep -q '^whole capture: calls 1187  replies 1187 ' '$work/slow.txt' &&
+	      grep -qE '^calls/s [1-9][0-9]*  replies/s [1-9]' '$work/slow.txt'"
 keys help3.txt 0.6 q
 check "tmux: 'q' quits from the table" grep -q TOP-EXITED "$work/help3.txt"
 
