@@ -47,6 +47,72 @@ static uint64_t nfs_errors_of(const struct rr_stats *st, unsigned slot, unsigned
 	return n;
 }
 
+static void print_client(FILE *out, const char *name, const struct rr_client_stats *r)
+{
+	fprintf(out, "  %-24s calls %llu  answered %llu  errors %llu", name,
+		(unsigned long long)r->calls, (unsigned long long)r->replies,
+		(unsigned long long)r->errors);
+	if (r->latency.count) {
+		char p50[16], p99[16];
+		fprintf(out, "  p50 %s  p99 %s",
+			duration(p50, sizeof(p50), rr_latency_quantile_ns(&r->latency, 0.5)),
+			duration(p99, sizeof(p99), rr_latency_quantile_ns(&r->latency, 0.99)));
+	}
+	fprintf(out, "\n    bytes: send %llu  RDMA read %llu  RDMA write %llu\n",
+		(unsigned long long)r->bytes_send, (unsigned long long)r->bytes_read,
+		(unsigned long long)r->bytes_write);
+}
+
+/* Who is calling: forward RPCs by requester address, as nfstrace breaks
+ * a server's load down. */
+static void print_clients(FILE *out, const struct rr_stats *st)
+{
+	if (!st->client_rows)
+		return;
+	fprintf(out, "\nClients (forward RPCs by requester; errors: replies other than "
+		"SUCCESS or NFS OK; RDMA read: the data it wrote, RDMA write: read)\n");
+	for (uint32_t i = 0; i < st->client_rows; i++) {
+		char addr[64];
+		print_client(out, rr_addr_str(st->clients[i].transport, st->clients[i].addr,
+					      addr, sizeof(addr)), &st->clients[i]);
+	}
+	if (st->clients_other.calls)
+		print_client(out, "other (past the table)", &st->clients_other);
+}
+
+static void print_file_list(FILE *out, const char *title, const struct rr_file_stats **f,
+			    unsigned n)
+{
+	fprintf(out, "%s\n", title);
+	for (unsigned i = 0; i < n; i++) {
+		char mean[16], max[16];
+		fprintf(out, "  fh 0x%08x  calls %llu", (unsigned)f[i]->fh_hash,
+			(unsigned long long)f[i]->calls);
+		if (f[i]->overcount)
+			fprintf(out, " (at most %llu over)", (unsigned long long)f[i]->overcount);
+		fprintf(out, "  mean %s  max %s  read %llu  written %llu\n",
+			duration(mean, sizeof(mean), rr_file_latency_mean_ns(f[i])),
+			duration(max, sizeof(max), f[i]->latency_max_ns),
+			(unsigned long long)f[i]->read_bytes,
+			(unsigned long long)f[i]->write_bytes);
+	}
+}
+
+/* The busiest and the slowest files, by the handle NFS calls name first
+ * (its hash as Wireshark's nfs.fh.hash): the top 10 of each. */
+static void print_files(FILE *out, const struct rr_stats *st)
+{
+	const struct rr_file_stats *f[10];
+	unsigned n = rr_stats_busiest_files(st, f, 10);
+	if (!n)
+		return;
+	print_file_list(out, "\nBusiest files (answered NFS calls by the file handle they name "
+			"first, its CRC-32 as Wireshark's nfs.fh.hash; bytes asked by READ, "
+			"written by WRITE)", f, n);
+	n = rr_stats_slowest_files(st, f, 10);
+	print_file_list(out, "\nSlowest files (by mean latency)", f, n);
+}
+
 void rr_print_stats_text(const struct rr_analyzer *a, FILE *out)
 {
 	const struct rr_stats *st = rr_analyzer_stats(a);
@@ -164,6 +230,8 @@ void rr_print_stats_text(const struct rr_analyzer *a, FILE *out)
 	if (st->nfs_errors_other)
 		fprintf(out, "\nNFS errors past the table: %llu\n",
 			(unsigned long long)st->nfs_errors_other);
+	print_clients(out, st);
+	print_files(out, st);
 	if (st->reconnects)
 		fprintf(out, "\nreconnects %llu; calls resent after a reconnect %llu\n",
 			(unsigned long long)st->reconnects,

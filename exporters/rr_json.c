@@ -290,6 +290,43 @@ static json_object *latency(const struct rr_latency *h)
 	return o;
 }
 
+/* A client's row: its address (null for the sum of those past the
+ * table), calls, answered, errors, bytes, latency. */
+static json_object *client(const struct rr_client_stats *r, const char *address)
+{
+	json_object *o = json_object_new_object();
+	add(o, "address", address ? json_object_new_string(address) : NULL);
+	add(o, "calls", u64(r->calls));
+	add(o, "replies", u64(r->replies));
+	add(o, "errors", u64(r->errors));
+	json_object *b = json_object_new_object();
+	add(b, "send", u64(r->bytes_send));
+	add(b, "rdma_read", u64(r->bytes_read));
+	add(b, "rdma_write", u64(r->bytes_write));
+	add(o, "bytes", b);
+	add(o, "latency", latency(&r->latency));
+	return o;
+}
+
+/* The n files of a ranking: {fh_hash, calls, overcount, read_bytes,
+ * write_bytes, latency_mean_ns, latency_max_ns}. */
+static json_object *files(const struct rr_file_stats **f, unsigned n)
+{
+	json_object *arr = json_object_new_array();
+	for (unsigned i = 0; i < n; i++) {
+		json_object *o = json_object_new_object();
+		add(o, "fh_hash", u64(f[i]->fh_hash));
+		add(o, "calls", u64(f[i]->calls));
+		add(o, "overcount", u64(f[i]->overcount));
+		add(o, "read_bytes", u64(f[i]->read_bytes));
+		add(o, "write_bytes", u64(f[i]->write_bytes));
+		add(o, "latency_mean_ns", u64(rr_file_latency_mean_ns(f[i])));
+		add(o, "latency_max_ns", u64(f[i]->latency_max_ns));
+		json_object_array_add(arr, o);
+	}
+	return arr;
+}
+
 json_object *rr_json_stats(const struct rr_analyzer *a)
 {
 	const struct rr_stats *st = rr_analyzer_stats(a);
@@ -333,6 +370,29 @@ json_object *rr_json_stats(const struct rr_analyzer *a)
 		json_object_array_add(procs, po);
 	}
 	add(o, "procedures", procs);
+	/* who is calling: forward RPCs by requester, present once one was
+	 * seen (json-c prints an empty array apart between releases) */
+	if (st->client_rows) {
+		json_object *clients = json_object_new_array();
+		for (uint32_t i = 0; i < st->client_rows; i++) {
+			char addr[64];
+			json_object_array_add(clients, client(&st->clients[i],
+				rr_addr_str(st->clients[i].transport, st->clients[i].addr,
+					    addr, sizeof(addr))));
+		}
+		if (st->clients_other.calls)
+			json_object_array_add(clients, client(&st->clients_other, NULL));
+		add(o, "clients", clients);
+	}
+	/* the busiest and the slowest files, ten of each, present once an
+	 * NFS call named one */
+	const struct rr_file_stats *top[10];
+	unsigned n = rr_stats_busiest_files(st, top, 10);
+	if (n) {
+		add(o, "busiest_files", files(top, n));
+		n = rr_stats_slowest_files(st, top, 10);
+		add(o, "slowest_files", files(top, n));
+	}
 	/* present once a COMPOUND was seen, so never empty */
 	json_object *ops = NULL;
 	for (unsigned op = 0; op < RR_NFS4_OP_SLOTS; op++) {

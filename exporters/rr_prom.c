@@ -551,11 +551,67 @@ static void connections(struct rr_prom *w, const struct rr_analyzer *a,
 	free(cs);
 }
 
+/* Who is calling: forward RPCs by requester (an NFS client), the
+ * library's 64 rows and one "other" series for the rest. */
+static void clients(struct rr_prom *w, const struct rr_stats *st)
+{
+	const uint32_t rows = st->client_rows + (st->clients_other.calls ? 1 : 0);
+	char names[RR_CLIENT_ROWS + 1][64];
+	const struct rr_client_stats *row[RR_CLIENT_ROWS + 1];
+	for (uint32_t i = 0; i < rows; i++) {
+		row[i] = i < st->client_rows ? &st->clients[i] : &st->clients_other;
+		if (i < st->client_rows)
+			rr_addr_str(row[i]->transport, row[i]->addr, names[i], sizeof(names[i]));
+		else
+			snprintf(names[i], sizeof(names[i]), "other");
+	}
+	char lb[256];
+	rr_prom_family(w, "rpcrdma_client_calls_total", "counter",
+		       "forward RPC calls by requester address (an NFS client); other: "
+		       "those past the 64 clients kept");
+	for (uint32_t i = 0; i < rows; i++) {
+		lb[0] = '\0';
+		rr_prom_label(lb, sizeof(lb), "client", names[i]);
+		rr_prom_sample_u64(w, "rpcrdma_client_calls_total", "", lb, row[i]->calls);
+	}
+	rr_prom_family(w, "rpcrdma_client_errors_total", "counter",
+		       "a client's answered calls whose reply failed: an RPC status other "
+		       "than SUCCESS or an NFS status other than OK");
+	for (uint32_t i = 0; i < rows; i++) {
+		lb[0] = '\0';
+		rr_prom_label(lb, sizeof(lb), "client", names[i]);
+		rr_prom_sample_u64(w, "rpcrdma_client_errors_total", "", lb, row[i]->errors);
+	}
+	rr_prom_family(w, "rpcrdma_client_bytes_total", "counter",
+		       "bytes a client's answered RPCs moved by SEND, RDMA Read (the data "
+		       "it wrote) and RDMA Write (the data it read)");
+	static const char *const kinds[] = { "send", "rdma_read", "rdma_write" };
+	for (uint32_t i = 0; i < rows; i++) {
+		const uint64_t bytes[] = { row[i]->bytes_send, row[i]->bytes_read,
+					   row[i]->bytes_write };
+		for (unsigned k = 0; k < 3; k++) {
+			lb[0] = '\0';
+			rr_prom_label(lb, sizeof(lb), "client", names[i]);
+			rr_prom_label(lb, sizeof(lb), "kind", kinds[k]);
+			rr_prom_sample_u64(w, "rpcrdma_client_bytes_total", "", lb, bytes[k]);
+		}
+	}
+	rr_prom_family(w, "rpcrdma_client_latency_seconds", "histogram",
+		       "time from a client's forward call to its reply");
+	for (uint32_t i = 0; i < rows; i++) {
+		lb[0] = '\0';
+		rr_prom_label(lb, sizeof(lb), "client", names[i]);
+		rr_prom_latency_histogram(w, "rpcrdma_client_latency_seconds", lb,
+					  &row[i]->latency);
+	}
+}
+
 void rr_prom_analyzer(struct rr_prom *w, const struct rr_analyzer *a,
 		      const struct rr_prom_options *o)
 {
 	const struct rr_stats *st = rr_analyzer_stats(a);
 	totals(w, st);
+	clients(w, st);
 	gauge(w, "rpcrdma_calls_in_flight",
 	      "forward calls in flight, all connections", st->total.in_flight);
 	connections(w, a, o);

@@ -98,6 +98,17 @@ nfs_errors=$("$dump" -q --stats=json -r "$work/late.pcap" 2>/dev/null | jq '[(.n
 check "... and rpcrdma_nfs_errors_total as --stats=json's nfs_errors ($nfs_errors)" \
 	eval "test '$nfs_errors' -gt 0 && test \"\$(awk '/^rpcrdma_nfs_errors_total[{]/ { n += \$NF } END { printf \"%d\", n }' '$work/m-late')\" = '$nfs_errors' &&
 	      grep -q '^rpcrdma_nfs_errors_total{version=\"3\",procedure=\"LOOKUP\",operation=\"\",status=\"NFS3ERR_NOENT\"} ' '$work/m-late'"
+# who is calling: each client's series as --stats=json's clients
+want=$("$dump" -q --stats=json -r "$work/late.pcap" 2>/dev/null |
+	jq -r '.clients[] | "\(.address) \(.calls) \(.errors) \(.bytes.rdma_write) \(.latency.count)"' | sort)
+got=$(awk -F'[{}" ]+' '
+	/^rpcrdma_client_calls_total[{]/ { calls[$3] = $NF }
+	/^rpcrdma_client_errors_total[{]/ { errors[$3] = $NF }
+	/^rpcrdma_client_bytes_total[{].*kind="rdma_write"/ { bytes[$3] = $NF }
+	/^rpcrdma_client_latency_seconds_count[{]/ { n[$3] = $NF }
+	END { for (c in calls) print c, calls[c], errors[c], bytes[c], n[c] }' "$work/m-late" | sort)
+check "... and per client: calls, errors, bytes read, latency count as --stats=json's ($want)" \
+	eval "test -n '$want' && test '$want' = '$got'"
 kill "${pids[-1]}" 2>/dev/null
 
 # -- node_exporter's flags --------------------------------------------------

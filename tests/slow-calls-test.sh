@@ -67,6 +67,14 @@ for capture in "$src"/tests/linux/*-nfs3/client/capture.pcap "$src"/tests/linux/
 		eval "'$dump' -j --slow 0 --findings -r '$capture' 2>/dev/null |
 			python3 '$src/tests/tools/json-validate.py' --require slow_call \
 				'$src/docs/schema/rpcrdma-dump.schema.json' >&2"
+	# the busiest files: each whose count inherited nothing has the calls
+	# tshark reads naming that handle first
+	"$dump" -q --stats=json -r "$capture" 2>/dev/null |
+		jq -r '.busiest_files[] | select(.overcount == 0) | "\(.fh_hash) \(.calls)"' | sort >"$work/busiest"
+	awk '$2 != "-" { n[$2]++ } END { for (f in n) print f, n[f] }' "$work/theirs" | sort >"$work/per-file"
+	check "$name: --stats=json's busiest files have the calls tshark reads for their handles ($(grep -c . "$work/busiest") of 10 counted exactly)" \
+		eval "test -s '$work/busiest' && test ! -s '$work/several' &&
+		      test -z \"\$(comm -23 '$work/busiest' '$work/per-file')\""
 	# every answered call, once: a reply that completed its call
 	answered=$(jq -r 'select(.type == "message" and .completed != null) | "\(.conn) \(.xid)"' \
 		"$work/dump.json" | sort -u | grep -c .)

@@ -13,11 +13,12 @@
 
 #include "analysis.h"
 
-enum { TABLE_CONNECTIONS, TABLE_MESSAGES, TABLE_PROCEDURES, TABLE_FINDINGS,
-       TABLE_CAPTURE, TABLE_COUNT };
+enum { TABLE_CONNECTIONS, TABLE_MESSAGES, TABLE_PROCEDURES, TABLE_CLIENTS,
+       TABLE_FINDINGS, TABLE_CAPTURE, TABLE_COUNT };
 static const char *const table_names[TABLE_COUNT] = {
 	"Connections", "Messages by direction and procedure",
-	"RPC calls by procedure", "Findings", "Capture",
+	"RPC calls by procedure", "Clients (forward RPCs by requester)", "Findings",
+	"Capture",
 };
 
 static stat_tap_table_item fields[] = {
@@ -183,6 +184,36 @@ static void fill_procedures(struct filler *f, const struct rr_stats *st)
 		row(f, st->nfs_errors_other, "past the table's rows", "NFS errors other");
 }
 
+/* Who is calling: a client's calls, answered calls, errors and bytes,
+ * its latency in the detail. */
+static void fill_client(struct filler *f, const char *name, const struct rr_client_stats *r)
+{
+	char detail[96] = "no reply seen";
+	const struct rr_latency *h = &r->latency;
+	if (h->count)
+		snprintf(detail, sizeof(detail), "latency p50 %.1f us, p99 %.1f us, mean %.1f us",
+			 (double)rr_latency_quantile_ns(h, 0.5) / 1e3,
+			 (double)rr_latency_quantile_ns(h, 0.99) / 1e3,
+			 (double)rr_latency_mean_ns(h) / 1e3);
+	row(f, r->calls, detail, "client %s calls", name);
+	row(f, r->replies, NULL, "client %s answered", name);
+	row(f, r->errors, "RPC status other than SUCCESS, or NFS status other than OK",
+	    "client %s errors", name);
+	row(f, r->bytes_send, NULL, "client %s bytes send", name);
+	row(f, r->bytes_read, "the data it wrote", "client %s bytes RDMA read", name);
+	row(f, r->bytes_write, "the data it read", "client %s bytes RDMA write", name);
+}
+
+static void fill_clients(struct filler *f, const struct rr_stats *st)
+{
+	char name[64];
+	for (uint32_t i = 0; i < st->client_rows; i++)
+		fill_client(f, rr_addr_str(st->clients[i].transport, st->clients[i].addr, name,
+					   sizeof(name)), &st->clients[i]);
+	if (st->clients_other.calls)
+		fill_client(f, "other", &st->clients_other);
+}
+
 static void fill_findings(struct filler *f, const struct rr_stats *st)
 {
 	for (unsigned i = 0; i < RR_FINDING_COUNT; i++)
@@ -230,6 +261,7 @@ static tap_packet_status stat_packet(void *tapdata, packet_info *pinfo, epan_dis
 		case TABLE_CONNECTIONS: fill_connections(&f, a); break;
 		case TABLE_MESSAGES: fill_messages(&f, st); break;
 		case TABLE_PROCEDURES: fill_procedures(&f, st); break;
+		case TABLE_CLIENTS: fill_clients(&f, st); break;
 		case TABLE_FINDINGS: fill_findings(&f, st); break;
 		default: fill_capture(&f, st); break;
 		}

@@ -241,6 +241,8 @@ struct rr_analyzer {
 	struct rr_analyzer_limits lim;
 	struct report rep;
 	struct rr_stats st;
+	/* st.files by fh_hash: open addressing, row + 1 (0: empty) */
+	uint16_t file_index[2 * RR_FILE_ROWS];
 	uint64_t frame_no, now_ns;
 	/* connections and their endpoint hash */
 	struct conn *conns;
@@ -378,6 +380,14 @@ void rra_call_free(struct rr_analyzer *a, uint32_t ci);
 void rra_op_end(struct rr_analyzer *a, struct rdma_op *o);
 void rra_seg_add(struct rr_analyzer *a, uint32_t ci,
 		 const struct rr_rdma_seg *s, uint8_t list);
+
+/* files.c: answered NFS calls by file handle */
+void rra_file_answered(struct rr_analyzer *a, const struct rr_ev_rpc_done *d);
+
+/* clients.c: forward RPCs by requester */
+struct rr_client_stats *rra_client_of(struct rr_analyzer *a, uint32_t cn);
+void rra_client_answered(struct rr_analyzer *a, uint32_t cn,
+			 const struct rr_ev_rpc_done *d);
 
 /* rpc_stats.c: reply statuses, NFSv4 operations, Long Calls named */
 bool rra_call_ops(const struct call *c, struct rr_nfs4_compound *out);

@@ -158,20 +158,25 @@ const struct rr_conn_info *rr_analyzer_conn(const struct rr_analyzer *a,
 	return i < a->nconns && a->conns[i].used ? &a->conns[i].info : NULL;
 }
 
-const char *rr_conn_addr_str(const struct rr_conn_info *c, bool responder,
-			     char *buf, size_t size)
+const char *rr_addr_str(uint8_t transport, const uint8_t p[16], char *buf, size_t size)
 {
 	static const uint8_t zero[16];
-	const uint8_t *p = responder ? c->responder_addr : c->requester_addr;
-	if ((c->transport == RR_TRANSPORT_ROCEV2 ||
-	     c->transport == RR_TRANSPORT_IWARP) && !memcmp(p + 4, zero, 12)) {
+	if ((transport == RR_TRANSPORT_ROCEV2 || transport == RR_TRANSPORT_IWARP) &&
+	    !memcmp(p + 4, zero, 12)) {
 		inet_ntop(AF_INET, p, buf, (socklen_t)size);
-	} else if (c->transport == RR_TRANSPORT_IB && !memcmp(p + 2, zero, 14)) {
+	} else if (transport == RR_TRANSPORT_IB && !memcmp(p + 2, zero, 14)) {
 		snprintf(buf, size, "lid 0x%04x", (unsigned)(p[0] << 8 | p[1]));
 	} else {
 		inet_ntop(AF_INET6, p, buf, (socklen_t)size);
 	}
 	return buf;
+}
+
+const char *rr_conn_addr_str(const struct rr_conn_info *c, bool responder,
+			     char *buf, size_t size)
+{
+	return rr_addr_str(c->transport, responder ? c->responder_addr : c->requester_addr,
+			   buf, size);
 }
 
 const struct rr_analyzer_limits *rr_analyzer_limits(const struct rr_analyzer *a)

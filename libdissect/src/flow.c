@@ -186,6 +186,8 @@ static void on_call(struct rr_analyzer *a, uint32_t cn, uint8_t dir,
 	/* backward calls (RFC 8167: NFSv4.1 callbacks) count by procedure as
 	 * forward ones do, under their own program */
 	a->st.rpc_calls[c->slot]++;
+	if (dir == RR_DIR_FWD_CALL)
+		rra_client_of(a, cn)->calls++;
 	if (dir == RR_DIR_FWD_CALL && rpc) {
 		c->data_last = rra_data_last_of(a, c, m, rpc, kept,
 						h->payload.off + h->payload.len, h);
@@ -323,25 +325,28 @@ static void on_reply(struct rr_analyzer *a, uint32_t cn, uint8_t dir,
 		struct rr_nfs4_compound ops;
 		struct rr_nfs_reply nfs;
 		bool nfs_known = dir == RR_DIR_FWD_REPLY && rra_nfs_reply(a, c, rpc, m, kept, &nfs);
-		if (rra_reporting(a)) {
-			bool compound = rra_call_ops(c, &ops);
-			struct rr_event ev = {
-				.kind = RR_EV_RPC_DONE, .conn = cn, .dir = dir,
-				.done = { .xid = c->xid, .prog = c->prog, .vers = c->vers,
-					  .proc = c->proc, .latency_ns = lat,
-					  .bytes_inline = c->bytes_inline + len,
-					  .bytes_read = c->bytes_read,
-					  .bytes_write = c->bytes_write,
-					  /* calls age out long before 2^32 frames */
-					  .call_frame = a->frame_no -
-						(uint32_t)((uint32_t)a->frame_no - c->frame),
-					  .nfs4 = compound ? &ops : NULL,
-					  .nfs_known = nfs_known } };
-			if (nfs_known)
-				ev.done.nfs = nfs;
-			rra_call_target(c, &ev.done.target);
-			rra_emit(a, &ev);
+		bool compound = rra_call_ops(c, &ops);
+		struct rr_event ev = {
+			.kind = RR_EV_RPC_DONE, .conn = cn, .dir = dir,
+			.done = { .xid = c->xid, .prog = c->prog, .vers = c->vers,
+				  .proc = c->proc, .latency_ns = lat,
+				  .bytes_inline = c->bytes_inline + len,
+				  .bytes_read = c->bytes_read,
+				  .bytes_write = c->bytes_write,
+				  /* calls age out long before 2^32 frames */
+				  .call_frame = a->frame_no -
+					(uint32_t)((uint32_t)a->frame_no - c->frame),
+				  .nfs4 = compound ? &ops : NULL,
+				  .nfs_known = nfs_known } };
+		if (nfs_known)
+			ev.done.nfs = nfs;
+		rra_call_target(c, &ev.done.target);
+		if (dir == RR_DIR_FWD_REPLY) {
+			rra_client_answered(a, cn, &ev.done);
+			rra_file_answered(a, &ev.done);
 		}
+		if (rra_reporting(a))
+			rra_emit(a, &ev);
 		/* a reply chunk rebuilt names the status first */
 		if (dir == RR_DIR_FWD_REPLY)
 			rra_reply_rebuild(a, ci, h, m, kept, len);

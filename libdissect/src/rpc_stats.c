@@ -16,6 +16,8 @@ void rra_record_status(struct rr_analyzer *a, struct call *c, const struct rr_rp
 		c->head_status ? (enum rr_reply_status)(c->head_status - 1) :
 				 RR_REPLY_UNSEEN;
 	a->st.rpc_replies[c->slot][s]++;
+	if (c->dir == RR_DIR_FWD_CALL && s != RR_REPLY_ACCEPTED && s != RR_REPLY_UNSEEN)
+		rra_client_of(a, c->conn)->errors++;
 }
 
 /* What an NFS call acts on, kept with it for its reply's report. */
@@ -144,6 +146,7 @@ bool rra_nfs_reply(struct rr_analyzer *a, struct call *c, const struct rr_rpc *r
 					rr_nfs4_op_slot(c->nfs4_op[i - 1]) : RR_NFS4_OP_OTHER);
 		}
 		count_nfs_error(&a->st, c->slot, op, out->status);
+		rra_client_of(a, c->conn)->errors++;
 	}
 	c->nfs_counted = true;
 	return true;

@@ -181,6 +181,41 @@ static inline bool rr_conn_has_backchannel(const struct rr_conn_stats *s)
 
 #define RR_NFS_ERROR_ROWS 256
 
+/* Forward RPCs by their requester (an NFS client): its address, as
+ * rr_conn_info's requester_addr of its connections, added up over them. */
+#define RR_CLIENT_ROWS 64
+struct rr_client_stats {
+	uint8_t transport;   /* enum rr_transport */
+	uint8_t addr[16];
+	uint64_t calls;      /* forward calls it sent */
+	uint64_t replies;    /* of those, answered */
+	/* answered calls whose reply failed: an RPC status other than
+	 * SUCCESS (RFC 5531 §9), or an NFS status other than OK */
+	uint64_t errors;
+	/* what its answered RPCs moved: both SENDs; by RDMA Read of their
+	 * read chunks (the data it wrote); by RDMA Write into their write
+	 * and reply chunks (the data it read) */
+	uint64_t bytes_send, bytes_read, bytes_write;
+	struct rr_latency latency;
+};
+
+/* Answered NFS calls by the file handle they name first (rr_nfs_target),
+ * for the busiest and the slowest files.  The table keeps RR_FILE_ROWS
+ * handles; a new one past them takes the place of the least called, with
+ * that one's count (the Space-Saving algorithm: every handle called more
+ * often than the table's least stays, each count is over by at most its
+ * overcount). */
+#define RR_FILE_ROWS 256
+struct rr_file_stats {
+	uint32_t fh_hash;    /* as Wireshark's nfs.fh.hash */
+	uint64_t calls;      /* counted, overcount of them inherited */
+	uint64_t overcount;
+	/* its own calls' latency (calls - overcount of them) */
+	uint64_t latency_sum_ns, latency_max_ns;
+	/* READ's and COMMIT's bytes asked, WRITE's written */
+	uint64_t read_bytes, write_bytes;
+};
+
 struct rr_stats {
 	struct rr_conn_stats total;
 	uint64_t frames, frames_truncated, frames_malformed, frames_dropped;
@@ -232,6 +267,13 @@ struct rr_stats {
 		uint64_t count;
 	} nfs_errors[RR_NFS_ERROR_ROWS];
 	uint64_t nfs_errors_other;
+	/* by requester, in the order first seen; past RR_CLIENT_ROWS, the
+	 * rest summed in clients_other (its address unset) */
+	uint32_t client_rows;
+	struct rr_client_stats clients[RR_CLIENT_ROWS];
+	struct rr_client_stats clients_other;
+	uint32_t file_rows;
+	struct rr_file_stats files[RR_FILE_ROWS];
 };
 
 struct rr_conn_info {
@@ -521,6 +563,15 @@ RR_API void rr_analyzer_dropped(struct rr_analyzer *a, uint64_t n);
 RR_API const struct rr_frame_report *rr_analyzer_finish(struct rr_analyzer *a);
 
 RR_API const struct rr_stats *rr_analyzer_stats(const struct rr_analyzer *a);
+/* A file's mean latency over its own calls (0 for none). */
+RR_API uint64_t rr_file_latency_mean_ns(const struct rr_file_stats *f);
+/* The n busiest files of st (most calls first), or the n slowest (highest
+ * mean latency first), into out; how many there were.  Rows whose every
+ * call was inherited are left out. */
+RR_API unsigned rr_stats_busiest_files(const struct rr_stats *st,
+				       const struct rr_file_stats **out, unsigned n);
+RR_API unsigned rr_stats_slowest_files(const struct rr_stats *st,
+				       const struct rr_file_stats **out, unsigned n);
 RR_API uint32_t rr_analyzer_conn_count(const struct rr_analyzer *a);
 RR_API const struct rr_conn_info *rr_analyzer_conn(const struct rr_analyzer *a,
 						   uint32_t index);
@@ -531,6 +582,10 @@ rr_analyzer_limits(const struct rr_analyzer *a);
  * for a local IB packet; buf needs 46 bytes.  Returns buf. */
 RR_API const char *rr_conn_addr_str(const struct rr_conn_info *c,
 				    bool responder, char *buf, size_t size);
+/* The same of an address kept as rr_conn_info keeps them (16 bytes) on
+ * transport (enum rr_transport): a client's (rr_client_stats). */
+RR_API const char *rr_addr_str(uint8_t transport, const uint8_t addr[16], char *buf,
+			       size_t size);
 /* Bytes the analyzer allocated for its limits. */
 RR_API size_t rr_analyzer_memory(const struct rr_analyzer *a);
 /* Slot in rr_stats rpc_calls / latency for a procedure. */
