@@ -228,6 +228,16 @@ json_object *rr_json_negotiated(const struct rr_event *ev)
  * own and are left out of it */
 /* A connection's counters, or the totals'; grant_known: a connection's
  * grant is known (rr_conn_grant_known), else null. */
+/* Bytes by SEND, RDMA Read and RDMA Write: {send, rdma_read, rdma_write}. */
+static json_object *bytes_moved(uint64_t send, uint64_t read, uint64_t write)
+{
+	json_object *b = json_object_new_object();
+	add(b, "send", u64(send));
+	add(b, "rdma_read", u64(read));
+	add(b, "rdma_write", u64(write));
+	return b;
+}
+
 static json_object *conn_stats(const struct rr_conn_stats *s, bool total, bool grant_known)
 {
 	json_object *o = json_object_new_object();
@@ -259,11 +269,7 @@ static json_object *conn_stats(const struct rr_conn_stats *s, bool total, bool g
 	for (unsigned k = 0; k < RR_KIND_COUNT; k++)
 		add(ch, rr_chunk_kind_str(k), u64(s->chunks[k]));
 	add(o, "chunks", ch);
-	json_object *b = json_object_new_object();
-	add(b, "send", u64(s->bytes_send));
-	add(b, "rdma_read", u64(s->bytes_read));
-	add(b, "rdma_write", u64(s->bytes_write));
-	add(o, "bytes", b);
+	add(o, "bytes", bytes_moved(s->bytes_send, s->bytes_read, s->bytes_write));
 	add(o, "findings", u64(s->findings));
 	add(o, "retransmissions", u64(s->retransmissions));
 	return o;
@@ -299,11 +305,7 @@ static json_object *client(const struct rr_client_stats *r, const char *address)
 	add(o, "calls", u64(r->calls));
 	add(o, "replies", u64(r->replies));
 	add(o, "errors", u64(r->errors));
-	json_object *b = json_object_new_object();
-	add(b, "send", u64(r->bytes_send));
-	add(b, "rdma_read", u64(r->bytes_read));
-	add(b, "rdma_write", u64(r->bytes_write));
-	add(o, "bytes", b);
+	add(o, "bytes", bytes_moved(r->bytes_send, r->bytes_read, r->bytes_write));
 	add(o, "latency", latency(&r->latency));
 	return o;
 }

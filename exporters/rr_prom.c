@@ -566,21 +566,26 @@ static void clients(struct rr_prom *w, const struct rr_stats *st)
 			snprintf(names[i], sizeof(names[i]), "other");
 	}
 	char lb[256];
-	rr_prom_family(w, "rpcrdma_client_calls_total", "counter",
-		       "forward RPC calls by requester address (an NFS client); other: "
-		       "those past the 64 clients kept");
-	for (uint32_t i = 0; i < rows; i++) {
-		lb[0] = '\0';
-		rr_prom_label(lb, sizeof(lb), "client", names[i]);
-		rr_prom_sample_u64(w, "rpcrdma_client_calls_total", "", lb, row[i]->calls);
-	}
-	rr_prom_family(w, "rpcrdma_client_errors_total", "counter",
-		       "a client's answered calls whose reply failed: an RPC status other "
-		       "than SUCCESS or an NFS status other than OK");
-	for (uint32_t i = 0; i < rows; i++) {
-		lb[0] = '\0';
-		rr_prom_label(lb, sizeof(lb), "client", names[i]);
-		rr_prom_sample_u64(w, "rpcrdma_client_errors_total", "", lb, row[i]->errors);
+	static const struct {
+		const char *name, *help;
+		size_t field; /* a uint64_t of struct rr_client_stats */
+	} counters[] = {
+		{ "rpcrdma_client_calls_total", "forward RPC calls by requester address "
+		  "(an NFS client); other: those past the 64 clients kept",
+		  offsetof(struct rr_client_stats, calls) },
+		{ "rpcrdma_client_errors_total", "a client's answered calls whose reply "
+		  "failed: an RPC status other than SUCCESS or an NFS status other than OK",
+		  offsetof(struct rr_client_stats, errors) },
+	};
+	for (unsigned k = 0; k < sizeof(counters) / sizeof(counters[0]); k++) {
+		rr_prom_family(w, counters[k].name, "counter", counters[k].help);
+		for (uint32_t i = 0; i < rows; i++) {
+			uint64_t v;
+			memcpy(&v, (const char *)row[i] + counters[k].field, sizeof(v));
+			lb[0] = '\0';
+			rr_prom_label(lb, sizeof(lb), "client", names[i]);
+			rr_prom_sample_u64(w, counters[k].name, "", lb, v);
+		}
 	}
 	rr_prom_family(w, "rpcrdma_client_bytes_total", "counter",
 		       "bytes a client's answered RPCs moved by SEND, RDMA Read (the data "

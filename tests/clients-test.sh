@@ -21,8 +21,7 @@ clients() { # capture: "address calls replies errors" per client
 		jq -r '(.clients // [])[] | "\(.address) \(.calls) \(.replies) \(.errors)"'
 }
 runs=0
-for capture in "$src"/tests/linux/*-nfs3/client/capture.pcap "$src"/tests/linux/*-nfs41/client/capture.pcap; do
-	[ -f "$capture" ] || continue
+for capture in $(nfs_captures); do
 	name=$(run_name "$capture")
 	runs=$((runs + 1))
 	"$dump" -j -r "$capture" 2>/dev/null >"$work/dump.json"

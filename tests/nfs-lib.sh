@@ -39,6 +39,15 @@ without_retransmissions() { # filter dump.json
 	fi
 }
 
+# The lab's NFS captures (the client's side of each NFSv3 and NFSv4.1 run)
+nfs_captures() {
+	local c
+	for c in "$src"/tests/linux/*-nfs3/client/capture.pcap \
+		 "$src"/tests/linux/*-nfs41/client/capture.pcap; do
+		[ -f "$c" ] && echo "$c"
+	done
+}
+
 # The lab's name of a fixture's capture: tests/linux/NAME/client/capture.pcap
 run_name() { # capture
 	basename "$(dirname "$(dirname "$1")")"

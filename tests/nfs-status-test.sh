@@ -25,8 +25,7 @@ ours() { # capture
 		"\(.xid) \(.completed.nfs_status) \(.completed.nfs_op // "")"' | sed 's/ $//' | sort
 }
 runs=0
-for capture in "$src"/tests/linux/*-nfs3/client/capture.pcap "$src"/tests/linux/*-nfs41/client/capture.pcap; do
-	[ -f "$capture" ] || continue
+for capture in $(nfs_captures); do
 	name=$(run_name "$capture")
 	runs=$((runs + 1))
 	ours "$capture" >"$work/ours"

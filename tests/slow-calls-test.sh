@@ -25,8 +25,7 @@ ours() { # capture
 		sort
 }
 runs=0
-for capture in "$src"/tests/linux/*-nfs3/client/capture.pcap "$src"/tests/linux/*-nfs41/client/capture.pcap; do
-	[ -f "$capture" ] || continue
+for capture in $(nfs_captures); do
 	name=$(run_name "$capture")
 	runs=$((runs + 1))
 	"$dump" -j -r "$capture" 2>/dev/null >"$work/dump.json"
