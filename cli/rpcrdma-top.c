@@ -218,7 +218,7 @@ static const char *const help_text[] = {
 	"  c  sort by calls/s          b  sort by bytes/s",
 	"  i  sort by calls in flight  l  sort by p99 latency",
 	"  f  sort by findings         a  sort by the peers' addresses",
-	"  v  next view: traffic, latency, procedures, slow calls",
+	"  v  next view: traffic, latency, procedures, slow calls, clients",
 	"  /  show connections (slow view: calls) whose address contains a text",
 	"  p  show connections (slow view: calls) of a program: NFS, NFS4_CB, other",
 	"  up, down, j, k       scroll the table a line",

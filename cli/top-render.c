@@ -98,6 +98,48 @@ static void render_slow(const struct top *t, struct lines *L)
 	}
 }
 
+static void client_line(struct lines *L, const char *name, const struct rr_client_stats *r)
+{
+	char p50[16], p99[16];
+	fmt_latency(p50, sizeof(p50), (rr_latency_quantile_ns(&r->latency, 0.5) + 500) / 1000);
+	fmt_latency(p99, sizeof(p99), (rr_latency_quantile_ns(&r->latency, 0.99) + 500) / 1000);
+	put(L, "%-24.24s %9" PRIu64 " %8" PRIu64 " %7s %7s %8.2f %8.2f", name, r->calls,
+	    r->errors, p50, p99, (double)r->bytes_write / 1e6, (double)r->bytes_read / 1e6);
+}
+
+/* Who is calling, on what: each client's calls, errors, latency and the
+ * megabytes it read (RDMA Write) and wrote (RDMA Read) since the start;
+ * then the busiest files by the handle NFS calls name first. */
+static void render_clients(const struct top *t, struct lines *L)
+{
+	const struct rr_stats *st = rr_analyzer_stats(t->a);
+	put(L, "%-24s %9s %8s %7s %7s %8s %8s", "CLIENT", "CALLS", "ERRORS", "P50", "P99",
+	    "READ MB", "WRITE MB");
+	for (uint32_t i = 0; i < st->client_rows; i++) {
+		char addr[64];
+		rr_addr_str(st->clients[i].transport, st->clients[i].addr, addr, sizeof(addr));
+		if (!t->addr_filter[0] || strstr(addr, t->addr_filter))
+			client_line(L, addr, &st->clients[i]);
+	}
+	if (st->clients_other.calls && !t->addr_filter[0])
+		client_line(L, "other", &st->clients_other);
+	const struct rr_file_stats *f[16];
+	unsigned n = rr_stats_busiest_files(st, f, 16);
+	if (!n)
+		return;
+	put(L, "%s", "");
+	put(L, "%-24s %9s %8s %7s %7s %8s %8s", "BUSIEST FILES (fh hash)", "CALLS", "", "MEAN",
+	    "MAX", "READ MB", "WRITE MB");
+	for (unsigned i = 0; i < n; i++) {
+		char fh[16], mean[16], max[16];
+		snprintf(fh, sizeof(fh), "%08" PRIx32, f[i]->fh_hash);
+		fmt_latency(mean, sizeof(mean), (rr_file_latency_mean_ns(f[i]) + 500) / 1000);
+		fmt_latency(max, sizeof(max), (f[i]->latency_max_ns + 500) / 1000);
+		put(L, "%-24s %9" PRIu64 " %8s %7s %7s %8.2f %8.2f", fh, f[i]->calls, "", mean, max,
+		    (double)f[i]->read_bytes / 1e6, (double)f[i]->write_bytes / 1e6);
+	}
+}
+
 /* The screen as lines of at most 80 columns. */
 void top_render(const struct top *t, struct lines *L)
 {
@@ -141,6 +183,10 @@ void top_render(const struct top *t, struct lines *L)
 		put(L, "%s", "");
 	if (t->view == VIEW_SLOW) {
 		render_slow(t, L);
+		return;
+	}
+	if (t->view == VIEW_CLIENTS) {
+		render_clients(t, L);
 		return;
 	}
 	if (t->view == VIEW_PROCEDURES) {

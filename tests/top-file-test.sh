@@ -67,8 +67,18 @@ for capture in "$src"/tests/linux/*/client/capture.pcap; do
 	lines=$("$top" -r "$capture" -b --view slow 2>/dev/null | awk '/^TIME/ { on = 1; next } on && NF { n++ } END { print n + 0 }')
 	check "$name: slow view on the screen: a line per call ($lines)" \
 		test "$lines" = "$(echo "$slow" | jq length)"
+	# the clients view: each client's calls and errors as --stats=json's,
+	# the busiest file first
+	want=$(echo "$stats" | jq -r '(.clients // [])[] | "\(.address) \(.calls) \(.errors)"')
+	got=$("$top" -r "$capture" -b --view clients 2>/dev/null |
+		awk '/^CLIENT/ { on = 1; next } on && !NF { exit } on { print $1, $2, $3 }')
+	busiest=$(echo "$stats" | jq -r 'if .busiest_files then .busiest_files[0] | "\(.fh_hash) \(.calls)" else "" end')
+	first=$("$top" -r "$capture" -b --view clients 2>/dev/null |
+		awk '/^BUSIEST/ { getline; print $1, $2 }' | { read -r fh calls && echo "$((16#$fh)) $calls"; })
+	check "$name: clients view: calls and errors per client, and the busiest file, as rpcrdma-dump's ($got; $first)" \
+		eval "test -n '$want' && test '$want' = '$got' && test '$busiest' = '$first'"
 done
-check "--view takes traffic, latency, procedures or slow; another is a usage error (1)" \
+check "--view takes traffic, latency, procedures, slow or clients; another is a usage error (1)" \
 	eval "'$top' -r '$capture' -b --view fast >/dev/null 2>&1; test \$? -eq 1"
 # the slow view of a capture cut a third of the way in: only calls it holds
 # whole, with the whole capture's values

@@ -91,7 +91,7 @@ _rpcrdma_tools()
 		return
 		;;
 	--view)
-		COMPREPLY=($(compgen -W 'traffic latency procedures slow' -- "$cur"))
+		COMPREPLY=($(compgen -W 'traffic latency procedures slow clients' -- "$cur"))
 		return
 		;;
 	--mpa-rev)
