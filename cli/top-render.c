@@ -160,6 +160,8 @@ void top_render(const struct top *t, struct lines *L)
 	 * the view */
 	if (t->view == VIEW_TRAFFIC || t->view == VIEW_LATENCY)
 		snprintf(order, sizeof(order), "  sort %s", sort_names[t->o.sort]);
+	else if (t->view == VIEW_PROCEDURES) /* / and p choose no procedure */
+		snprintf(order, sizeof(order), "  all conns");
 	put(L, "rpcrdma-top %.20s (%s) %s%s  conns %u%s", base,
 	    kind, clock, t->keys.paused ? " PAUSED" :
 	    /* the reason is said in full when top ends */
@@ -335,6 +337,52 @@ void top_print_json(const struct top *t)
 	}
 	/* the slow view's calls, slowest first */
 	json_object_object_add(o, "slow_calls", slow);
+	/* the clients view: who is calling, and the busiest files */
+	json_object *clients = json_object_new_array();
+	for (uint32_t i = 0; i <= st->client_rows && i <= RR_CLIENT_ROWS; i++) {
+		const struct rr_client_stats *r = i < st->client_rows ? &st->clients[i] :
+									 &st->clients_other;
+		if (i == st->client_rows && !r->calls)
+			break;
+		char addr[64];
+		json_object *co = json_object_new_object();
+		json_object_object_add(co, "address", i < st->client_rows ?
+				       json_object_new_string(rr_addr_str(r->transport, r->addr,
+									  addr, sizeof(addr))) :
+				       NULL);
+		json_object_object_add(co, "calls", json_object_new_int64((int64_t)r->calls));
+		json_object_object_add(co, "errors", json_object_new_int64((int64_t)r->errors));
+		json_object_object_add(co, "latency_p50_us", json_object_new_int64(
+			(int64_t)top_quantile_us(&r->latency, 0.5)));
+		json_object_object_add(co, "latency_p99_us", json_object_new_int64(
+			(int64_t)top_quantile_us(&r->latency, 0.99)));
+		json_object *cb = json_object_new_object();
+		const uint64_t cbv[] = { r->bytes_send, r->bytes_read, r->bytes_write };
+		for (int k = 0; k < 3; k++)
+			json_object_object_add(cb, kn[k], json_object_new_int64((int64_t)cbv[k]));
+		json_object_object_add(co, "bytes", cb);
+		json_object_array_add(clients, co);
+	}
+	json_object_object_add(o, "clients", clients);
+	const struct rr_file_stats *f[16];
+	unsigned nf = rr_stats_busiest_files(st, f, 16);
+	json_object *files = json_object_new_array();
+	for (unsigned i = 0; i < nf; i++) {
+		json_object *file = json_object_new_object();
+		json_object_object_add(file, "fh_hash", json_object_new_int64(f[i]->fh_hash));
+		json_object_object_add(file, "calls", json_object_new_int64((int64_t)f[i]->calls));
+		json_object_object_add(file, "overcount",
+				       json_object_new_int64((int64_t)f[i]->overcount));
+		json_object_object_add(file, "latency_mean_us", json_object_new_int64(
+			(int64_t)((rr_file_latency_mean_ns(f[i]) + 500) / 1000)));
+		json_object_object_add(file, "latency_max_us", json_object_new_int64(
+			(int64_t)((f[i]->latency_max_ns + 500) / 1000)));
+		json_object_object_add(file, "read_bytes", json_object_new_int64((int64_t)f[i]->read_bytes));
+		json_object_object_add(file, "write_bytes",
+				       json_object_new_int64((int64_t)f[i]->write_bytes));
+		json_object_array_add(files, file);
+	}
+	json_object_object_add(o, "busiest_files", files);
 	puts(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
 	json_object_put(o);
 }

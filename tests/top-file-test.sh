@@ -77,6 +77,11 @@ for capture in "$src"/tests/linux/*/client/capture.pcap; do
 		awk '/^BUSIEST/ { getline; print $1, $2 }' | { read -r fh calls && echo "$((16#$fh)) $calls"; })
 	check "$name: clients view: calls and errors per client, and the busiest file, as rpcrdma-dump's ($got; $first)" \
 		eval "test -n '$want' && test '$want' = '$got' && test '$busiest' = '$first'"
+	check "$name: -j: clients and busiest files as rpcrdma-dump's" \
+		eval "test \"\$(echo '$json' | jq -c '[.clients[] | [.address, .calls, .errors, .bytes]]')\" = \
+		      \"\$(echo '$stats' | jq -c '[(.clients // [])[] | [.address, .calls, .errors, .bytes]]')\" &&
+		      test \"\$(echo '$json' | jq -c '[.busiest_files[0:10][] | [.fh_hash, .calls]]')\" = \
+		      \"\$(echo '$stats' | jq -c '[(.busiest_files // [])[] | [.fh_hash, .calls]]')\""
 done
 check "--view takes traffic, latency, procedures, slow or clients; another is a usage error (1)" \
 	eval "'$top' -r '$capture' -b --view fast >/dev/null 2>&1; test \$? -eq 1"
