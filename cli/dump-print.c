@@ -423,8 +423,8 @@ static void print_report_json(struct dump *d, const struct rr_frame_report *r)
 {
 	for (uint32_t i = 0; i < r->nevents; i++) {
 		const struct rr_event *ev = &r->events[i];
-		if (d->o.slow) {
-			/* the slow calls, and with --findings the findings */
+		if (d->o.slow || d->o.findings_only) {
+			/* the slow calls, the findings, or both */
 			if (is_slow(&d->o, ev))
 				writer_line(d, rr_json_writer_slow_call(d->jw, ev), ev->frame);
 			else if (d->o.findings_only && ev->kind == RR_EV_FINDING)

@@ -1,6 +1,7 @@
 #!/bin/sh
 # Each fault capture of the reference peer raises exactly its findings,
-# and the clean captures raise none (rpcrdma-dump --findings).
+# and the clean captures raise none (rpcrdma-dump --findings, and with -j
+# only finding objects).
 # usage: findings-test.sh RPCRDMA_DUMP SOURCE_DIR
 set -u
 dump=$1
@@ -11,12 +12,19 @@ expect() { # capture, expected "count id" lines joined by ';' ('' for none)
 	got=$("$dump" --findings -r "$src/samples/$1" 2>/dev/null |
 		sed -n 's/.*! \([a-z_.0-9]*\) .*/\1/p' | sort | uniq -c |
 		awk '{printf "%s%s %s", (NR > 1 ? ";" : ""), $1, $2}')
-	if [ "$got" = "$2" ]; then
+	# -j: the same findings, and nothing else
+	gotj=$2
+	if command -v jq >/dev/null; then
+		gotj=$("$dump" --findings -j -r "$src/samples/$1" 2>/dev/null |
+			jq -r 'if .type == "finding" then .id else "not-a-finding" end' | sort | uniq -c |
+			awk '{printf "%s%s %s", (NR > 1 ? ";" : ""), $1, $2}')
+	fi
+	if [ "$got" = "$2" ] && [ "$gotj" = "$2" ]; then
 		pass=$((pass + 1))
 		echo "ok - $1: ${2:-no findings}"
 	else
 		fail=$((fail + 1))
-		echo "not ok - $1: want '${2:-none}', got '${got:-none}'"
+		echo "not ok - $1: want '${2:-none}', got '${got:-none}', with -j '${gotj:-none}'"
 	fi
 }
 expect rocev2-fault-backward-chunks.pcap "1 rpcrdma.bc_chunks"
