@@ -52,8 +52,8 @@ ip netns add "$A" && ip netns add "$B" &&
 }
 
 # json values without a JSON tool: "key":number
-jnum() { # file key: the first number after "key":
-	sed -n "s/.*\"$2\":\([0-9]*\).*/\1/p" "$1" | head -n 1
+jnum() { # file key: the first number named key in the file's last object
+	tail -n 1 "$1" | jq -r --arg k "$2" 'first(.. | objects | select(has($k)) | .[$k] | numbers) // empty'
 }
 left_now() { # namespace: filters, clsact qdisc or programs of ours
 	ip netns exec "$1" tc filter show dev vA ingress 2>/dev/null | grep -q . && return 0
