@@ -62,9 +62,13 @@ static void status_name(char *out, size_t n, const struct rr_ev_rpc_done *d)
 static void age(struct top_slow *s, uint64_t now_ns)
 {
 	unsigned kept = 0;
-	for (unsigned i = 0; i < s->n; i++)
-		if (s->call[i].ts_ns + TOP_SLOW_WINDOW_NS >= now_ns)
-			s->call[kept++] = s->call[i];
+	for (unsigned i = 0; i < s->n; i++) {
+		if (s->call[i].ts_ns + TOP_SLOW_WINDOW_NS < now_ns)
+			continue;
+		if (kept != i) /* a row moves only once an older one left */
+			s->call[kept] = s->call[i];
+		kept++;
+	}
 	s->n = kept;
 }
 
