@@ -8,7 +8,7 @@ pids=()
 exporter_lib_cleanup() {
 	for p in "${pids[@]}"; do kill "$p" 2>/dev/null; done
 	wait 2>/dev/null
-	rm -rf "$work"
+	[ -n "${KEEP:-}" ] || rm -rf "$work"
 }
 trap exporter_lib_cleanup EXIT
 
