@@ -384,8 +384,10 @@ static uint32_t previous_conn(struct rr_analyzer *a, uint32_t cn)
 }
 
 /* A forward call's xid carried before on the connection this one
- * replaced: the frame that carried it, else 0.  Then remembers it.  Both
- * named by id: an evicted connection's index may serve another. */
+ * replaced: the frame that first carried it (a call resent after two
+ * reconnects names its first sending), else 0.  Then remembers it, by that
+ * first frame.  Both named by id: an evicted connection's index may serve
+ * another. */
 static unsigned sent_hash(uint32_t conn, uint32_t xid)
 {
 	return ((xid * 2654435761u) ^ (conn * 40503u)) % SENT_HASH;
@@ -406,7 +408,7 @@ uint64_t rra_resent_of(struct rr_analyzer *a, uint32_t cn, uint32_t xid)
 	}
 	a->sent[a->sent_next].xid = xid;
 	a->sent[a->sent_next].conn = id;
-	a->sent[a->sent_next].frame = (uint32_t)a->frame_no;
+	a->sent[a->sent_next].frame = (uint32_t)(first ? first : a->frame_no);
 	a->sent_index[sent_hash(id, xid)] = (uint16_t)(a->sent_next + 1);
 	a->sent_next = (a->sent_next + 1) % SENT_XIDS;
 	if (first)

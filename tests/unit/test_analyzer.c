@@ -119,6 +119,14 @@ static void reconnects(void)
 	CHECK_EQ(a->st.reconnects, 1);
 	CHECK_EQ(rra_resent_of(a, new, 0x9999), 0);
 	CHECK_EQ(a->st.calls_resent, 1);
+	/* resent again after a second reconnect: still the first sending */
+	a->now_ns += 1000000;
+	uint32_t third = rra_conn_for(a, RR_TRANSPORT_IWARP, host_a, 40002, host_b,
+				      RR_NFS_RDMA_PORT, true, &to);
+	a->frame_no = 30;
+	CHECK_EQ(rra_resent_of(a, third, 0x1234), 10);
+	CHECK_EQ(rra_resent_of(a, third, 0x9999), 20);
+	CHECK_EQ(a->st.calls_resent, 3);
 	rr_analyzer_free(a);
 }
 
