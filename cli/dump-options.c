@@ -28,7 +28,7 @@ void dump_usage(FILE *to)
 		"usage: rpcrdma-dump (-r FILE [--realtime] | -i IFACE [-B KIB] [-s SNAPLEN] |\n"
 		"                    -e IFACE | --rdma DEV[:PORT]) [--roce-port PORT]\n"
 		"                    [--iwarp-port PORT] [-D] [-w FILE [-U]] [-c COUNT]\n"
-		"                    [--count] [-l] [-n] [-v[v]] [-a] [-K] [-x[x] | -X[X]]\n"
+		"                    [--count] [-l] [-n] [-#] [-v[v]] [-a] [-K] [-x[x] | -X[X]]\n"
 		"                    [-j] [-q] [-t...] [--utc] [--time-stamp-precision=P]\n"
 		"                    [--findings] [--slow MS] [--stats[=json]] [expression]\n");
 	rr_live_usage(to, false);
@@ -44,6 +44,7 @@ void dump_usage(FILE *to)
 		"  -x, -X      each printed frame's bytes in hex (-X: and ASCII) from its\n"
 		"              network header; -xx, -XX from its link-level header\n"
 		"  -n          print addresses as numbers (always the case)\n"
+		"  -#, --number  start each line with its frame's number\n"
 		"  -v          also print chunk segments; -vv every header\n"
 		"  -a          print a line for every frame, not only RPC-over-RDMA\n"
 		"  -K          do not verify the ICRC and MPA CRC32c\n"
@@ -90,6 +91,7 @@ int dump_parse_args(int argc, char **argv, struct opts *o)
 		{ "version", no_argument, NULL, 'V' },
 		{ "list-interfaces", no_argument, NULL, 'D' },
 		{ "count", no_argument, NULL, O_COUNT },
+		{ "number", no_argument, NULL, '#' },
 		{ "findings", no_argument, NULL, O_FINDINGS },
 		{ "slow", required_argument, NULL, O_SLOW },
 		{ "stats", optional_argument, NULL, O_STATS },
@@ -103,7 +105,7 @@ int dump_parse_args(int argc, char **argv, struct opts *o)
 	rr_live_opts_init(&o->src, "rpcrdma-dump");
 	o->count = -1;
 	while ((c = getopt_long(argc, argv, RR_LIVE_FRAME_SHORT_OPTIONS
-				"w:s:c:DlUxXnvaKjqthV", longopts, NULL)) != -1) {
+				"w:s:c:DlUxXnvaKjqthV#", longopts, NULL)) != -1) {
 		int taken = rr_live_option(&o->src, c, optarg, NULL, &sources);
 		if (taken < 0)
 			return -1;
@@ -154,6 +156,9 @@ int dump_parse_args(int argc, char **argv, struct opts *o)
 			break;
 		case 'n':
 			break; /* addresses are never resolved */
+		case '#':
+			o->numbered = true;
+			break;
 		case 'v':
 			o->verbose++;
 			break;

@@ -15,11 +15,15 @@
 struct rr_ts_format dump_ts;
 uint64_t dump_frame_ts_ns;
 unsigned long dump_lines;
+bool dump_numbered;
+uint64_t dump_frame_no;
 
 /* Every output line starts here. */
 static void print_time(void)
 {
 	dump_lines++;
+	if (dump_numbered)
+		printf("%5llu  ", (unsigned long long)dump_frame_no);
 	rr_ts_print(&dump_ts, dump_frame_ts_ns, stdout);
 }
 

@@ -38,6 +38,7 @@ struct opts {
 	int hex;                /* -x 1, -xx 2 (with the link-level header) */
 	bool hex_ascii;         /* -X, -XX */
 	bool count_only;        /* --count: the number of frames only */
+	bool numbered;          /* -#, --number */
 	/* --slow MS: only calls answered in slow_ns or more, as nfsslower
 	 * (with --findings, the findings too) */
 	bool slow;
@@ -66,6 +67,9 @@ struct dump {
 extern struct rr_ts_format dump_ts;
 extern uint64_t dump_frame_ts_ns;
 extern unsigned long dump_lines;
+/* -#: each line starts with its frame's number, as tcpdump's */
+extern bool dump_numbered;
+extern uint64_t dump_frame_no;
 
 /* A line for a frame's unit that is no message: CM, MPA, with -a any;
  * conn is the id of the connection it sets up. */

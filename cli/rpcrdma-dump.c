@@ -91,6 +91,7 @@ static void process(struct dump *d, struct run *r, const u_char *data,
 	}
 	unsigned long lines_before = dump_lines;
 	dump_frame_ts_ns = ts_ns;
+	dump_frame_no = r->t.frames;
 	const struct rr_frame_report *rep =
 		rr_analyzer_frame(d->a, (uint32_t)r->link, ts_ns, data, caplen, wirelen);
 	const struct rr_frame_summary *sum = &rep->units;
@@ -150,6 +151,7 @@ int main(int argc, char **argv)
 		setvbuf(stdout, NULL, _IOLBF, 0);
 	dump_ts.t_count = o->t_count;
 	dump_ts.utc = o->utc;
+	dump_numbered = o->numbered;
 	/* nanoseconds when asked, or when the file has them */
 	dump_ts.nano = o->precision == 9 ||
 			 (o->precision == 0 && file && rr_source_file_nano(o->src.name));

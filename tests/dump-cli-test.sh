@@ -140,6 +140,21 @@ ok_if "-x: the same bytes after the 14-byte Ethernet header" \
 "$dump" -X -c 1 -r "$sample" 2>/dev/null | sed -n 2p >"$work/X"
 ok_if "-X: hex and the printable bytes beside, 16 a line ($(cat "$work/X"))" \
 	grep -qE '^	0x0000:  ([0-9a-f]{4} ){8} [ -~]{16}$' "$work/X"
+# -#: each line starts with its frame's number, tshark's frame.number
+linux=$src/tests/linux/bookworm-rxe-nfs3/client/capture.pcap
+if command -v tshark >/dev/null && [ -f "$linux" ]; then
+	"$dump" -# -r "$linux" 2>/dev/null |
+		awk '{ for (i = 2; i < NF; i++) if ($i == "xid" && $(i - 1) ~ /^RDMA_/) print $1, $(i + 1) }' |
+		sort -u >"$work/numbered"
+	tshark -r "$linux" -Y rpcordma -T fields -e frame.number -e rpcordma.xid 2>/dev/null |
+		perl -pe 's/\b0x([0-9a-fA-F]+)\b/hex($1)/ge' |
+		awk '{ printf "%s 0x%08x\n", $1, $2 }' | sort -u >"$work/tshark-numbered"
+	ok_if "-#: each message line's number is the frame tshark shows its xid in ($(wc -l <"$work/numbered") lines, $(comm -23 "$work/numbered" "$work/tshark-numbered" | wc -l) not)" \
+		eval "test \$(wc -l <'$work/numbered') -ge 2000 && test -z \"\$(comm -23 '$work/numbered' '$work/tshark-numbered')\""
+fi
+"$dump" -# --findings -r "$src/samples/rocev2-fault-zero-credit.pcap" >"$work/numbered-findings" 2>/dev/null
+ok_if "-# --findings: a finding's line starts with the frame it names" \
+	eval "test -s '$work/numbered-findings' && awk '{ if (\$1 != \$4) bad = 1 } END { exit bad }' '$work/numbered-findings'"
 "$dump" -D >"$work/D" 2>/dev/null
 ok_if "-D lists the interfaces, numbered, lo among them" grep -qE '^[0-9]+\.lo ' "$work/D"
 if "$dump" -h >"$work/out" 2>&1 && grep -q "^usage: rpcrdma-dump" "$work/out"; then
