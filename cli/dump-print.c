@@ -34,6 +34,11 @@ static void print_addr(const uint8_t *p, uint32_t len)
 	fputs(s, stdout);
 }
 
+static void print_mac(const uint8_t *m)
+{
+	printf("%02x:%02x:%02x:%02x:%02x:%02x", m[0], m[1], m[2], m[3], m[4], m[5]);
+}
+
 static void print_addresses(const struct rr_frame *f)
 {
 	if (rr_has(f, RR_LAYER_IPV4) || rr_has(f, RR_LAYER_IPV6)) {
@@ -50,15 +55,112 @@ static void print_addresses(const struct rr_frame *f)
 		print_addr(f->data + f->grh.dgid_off, 16);
 	} else if (rr_has(f, RR_LAYER_LRH)) {
 		printf("lid %u > lid %u", f->lrh.slid, f->lrh.dlid);
+	} else if (rr_has(f, RR_LAYER_ETH) && f->caplen >= f->l2.off + 12) {
+		print_mac(f->data + f->l2.off + 6);
+		fputs(" > ", stdout);
+		print_mac(f->data + f->l2.off);
 	} else {
 		fputs("?", stdout);
+	}
+}
+
+/* TCP flags in tcpdump's letters: S F R P, "." for ACK. */
+static void print_tcp_flags(uint8_t flags)
+{
+	static const struct { uint8_t bit; char c; } letters[] = {
+		{ RR_TCP_SYN, 'S' }, { RR_TCP_FIN, 'F' }, { RR_TCP_RST, 'R' },
+		{ RR_TCP_PSH, 'P' }, { RR_TCP_ACK, '.' },
+	};
+	putchar('[');
+	for (unsigned i = 0; i < sizeof(letters) / sizeof(letters[0]); i++)
+		if (flags & letters[i].bit)
+			putchar(letters[i].c);
+	putchar(']');
+}
+
+/* A frame that is no RDMA (-a) by the innermost protocol decoded. */
+static void print_other_protocol(const struct rr_frame *f)
+{
+	if (rr_has(f, RR_LAYER_TCP)) {
+		printf(" TCP ");
+		print_tcp_flags(f->tcp.flags);
+		printf(" length %" PRIu32, f->tcp.payload.len);
+	} else if (rr_has(f, RR_LAYER_UDP)) {
+		printf(" UDP %u > %u length %u", f->udp.sport, f->udp.dport,
+		       f->udp.length);
+	} else if (rr_has(f, RR_LAYER_IPV4) || rr_has(f, RR_LAYER_IPV6)) {
+		const char *p = rr_ip_proto_str(f->ip.proto);
+		if (f->ip.fragment)
+			printf(" IPv%u fragment", f->ip.version);
+		else if (p)
+			printf(" %s", p);
+		else
+			printf(" IPv%u protocol %u", f->ip.version, f->ip.proto);
+	} else if (rr_has(f, RR_LAYER_ETH) || rr_has(f, RR_LAYER_SLL)) {
+		const char *e = rr_ethertype_str(f->l2.ethertype);
+		if (e)
+			printf(" %s", e);
+		else
+			printf(" ethertype 0x%04x", f->l2.ethertype);
+	} else {
+		const char *l = rr_link_str(f->link);
+		printf(" %s", l ? l : "unknown link type");
 	}
 }
 
 static void print_endpoints(const struct rr_frame *f)
 {
 	print_addresses(f);
-	printf(" %s", rr_transport_str(f->transport));
+	if (f->transport == RR_TRANSPORT_NONE)
+		print_other_protocol(f);
+	else
+		printf(" %s", rr_transport_str(f->transport));
+}
+
+void dump_print_headers(const struct rr_frame *f)
+{
+	if (!f)
+		return;
+	if (rr_has(f, RR_LAYER_ETH) && f->caplen >= f->l2.off + 12) {
+		const uint8_t *m = f->data + f->l2.off;
+		fputs("\tEthernet ", stdout);
+		print_mac(m + 6);
+		fputs(" > ", stdout);
+		print_mac(m);
+		for (unsigned i = 0; i < f->l2.nvlan && i < RR_MAX_VLAN; i++)
+			printf(" vlan %u pcp %u", f->l2.vlan_tci[i] & 0xfffu,
+			       f->l2.vlan_tci[i] >> 13);
+		printf(" type 0x%04x\n", f->l2.ethertype);
+	} else if (rr_has(f, RR_LAYER_SLL)) {
+		printf("\tLinux cooked packet type %u type 0x%04x\n",
+		       f->l2.sll_pkttype, f->l2.ethertype);
+	}
+	if (rr_has(f, RR_LAYER_LRH))
+		printf("\tIB LRH vl %u sl %u lnh %u lid %u > lid %u length %u\n",
+		       f->lrh.vl, f->lrh.sl, f->lrh.lnh, f->lrh.slid, f->lrh.dlid,
+		       f->lrh.pktlen * 4u);
+	if (rr_has(f, RR_LAYER_GRH))
+		printf("\tIB GRH class 0x%02x flow 0x%05" PRIx32 " hop limit %u "
+		       "length %u\n", f->grh.tclass, f->grh.flow, f->grh.hoplmt,
+		       f->grh.paylen);
+	if (rr_has(f, RR_LAYER_IPV4))
+		printf("\tIPv4 tos 0x%02x ttl %u protocol %u length %" PRIu32 "%s\n",
+		       f->ip.tclass, f->ip.ttl, f->ip.proto, f->ip.total_len,
+		       f->ip.fragment ? " fragment" : "");
+	else if (rr_has(f, RR_LAYER_IPV6))
+		printf("\tIPv6 class 0x%02x flow 0x%05" PRIx32 " hop limit %u "
+		       "next header %u length %" PRIu32 "\n", f->ip.tclass,
+		       f->ip.flow, f->ip.ttl, f->ip.proto, f->ip.total_len);
+	if (rr_has(f, RR_LAYER_UDP))
+		printf("\tUDP %u > %u length %u checksum 0x%04x\n", f->udp.sport,
+		       f->udp.dport, f->udp.length, f->udp.checksum);
+	if (rr_has(f, RR_LAYER_TCP)) {
+		printf("\tTCP %u > %u seq %" PRIu32 " ack %" PRIu32 " flags ",
+		       f->tcp.sport, f->tcp.dport, f->tcp.seq, f->tcp.ack);
+		print_tcp_flags(f->tcp.flags);
+		printf(" window %u length %" PRIu32 "\n", f->tcp.window,
+		       f->tcp.payload.len);
+	}
 }
 
 static void print_private(const struct rr_cm_private *p)

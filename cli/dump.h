@@ -71,6 +71,9 @@ extern unsigned long dump_lines;
 extern bool dump_numbered;
 extern uint64_t dump_frame_no;
 
+/* -vv: the link, IB, IP and UDP or TCP headers of a frame that printed a
+ * line, each on a line of its own below the frame's lines. */
+void dump_print_headers(const struct rr_frame *f);
 /* A line for a frame's unit that is no message: CM, MPA, with -a any;
  * conn is the id of the connection it sets up. */
 void dump_print_unit(const struct rr_frame *f, const struct opts *o,

@@ -109,6 +109,8 @@ static void process(struct dump *d, struct run *r, const u_char *data,
 				dump_print_unit(&r->f, o, r->t.frames, sum->conn_id);
 	}
 	dump_print_report(d, rep);
+	if (o->verbose > 1 && !o->json && dump_lines != lines_before)
+		dump_print_headers(rep->decoded);
 	if (o->hex && dump_lines != lines_before)
 		print_hex(rep->decoded, data, caplen, o);
 	if (r->tty && time(NULL) - r->started >= 2 && time(NULL) != r->shown) {

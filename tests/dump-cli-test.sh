@@ -152,6 +152,38 @@ if command -v tshark >/dev/null && [ -f "$linux" ]; then
 	ok_if "-#: each message line's number is the frame tshark shows its xid in ($(wc -l <"$work/numbered") lines, $(comm -23 "$work/numbered" "$work/tshark-numbered" | wc -l) not)" \
 		eval "test \$(wc -l <'$work/numbered') -ge 2000 && test -z \"\$(comm -23 '$work/numbered' '$work/tshark-numbered')\""
 fi
+# -vv: each printed frame's Ethernet, IPv4 and UDP or TCP headers as
+# tshark reads them; -a: the frames that are no RDMA by their protocol
+siw=$src/tests/linux/bookworm-siw-nfs3/client/capture.pcap
+if command -v tshark >/dev/null && [ -f "$linux" ] && [ -f "$siw" ]; then
+	for cap in "$linux" "$siw"; do
+		name=$(basename "$(dirname "$(dirname "$cap")")")
+		"$dump" -# -vv -c 400 -r "$cap" 2>/dev/null | awk '
+			/^ *[0-9]+  / { frame = $1; next }
+			$1 == "Ethernet" { print frame, "eth", $2, $4 }
+			$1 == "IPv4" { print frame, "ip", $5, $9 }
+			$1 == "UDP" { print frame, "udp", $2, $4, $6 }
+			$1 == "TCP" { print frame, "tcp", $2, $4, $6, $8, $12, $14 }' |
+			sort -u >"$work/headers"
+		tshark -r "$cap" -c 400 -o tcp.relative_sequence_numbers:FALSE -T fields \
+			-e frame.number -e eth.src -e eth.dst -e ip.ttl -e ip.len \
+			-e udp.srcport -e udp.dstport -e udp.length -e tcp.srcport -e tcp.dstport \
+			-e tcp.seq -e tcp.ack -e tcp.window_size_value -e tcp.len 2>/dev/null |
+			awk -F'\t' '{
+				print $1, "eth", $2, $3
+				if ($4 != "") print $1, "ip", $4, $5
+				if ($6 != "") print $1, "udp", $6, $7, $8
+				if ($9 != "") print $1, "tcp", $9, $10, $11, $12, $13, $14 }' |
+			sort -u >"$work/tshark-headers"
+		ok_if "-vv on $name: every header line as tshark reads it ($(wc -l <"$work/headers") lines, $(comm -23 "$work/headers" "$work/tshark-headers" | wc -l) not)" \
+			eval "test \$(wc -l <'$work/headers') -ge 100 && test \$(grep -c -e ' tcp ' -e ' udp ' '$work/headers') -ge 30 && test -z \"\$(comm -23 '$work/headers' '$work/tshark-headers')\""
+	done
+	"$dump" -a -r "$linux" 2>/dev/null >"$work/all"
+	ok_if "-a: no frame named 'none' ($(grep -c ' ARP$' "$work/all") ARP, $(grep -c ' TCP \[' "$work/all") TCP)" \
+		eval "! grep -q ' none\$' '$work/all' && grep -q ' ARP\$' '$work/all' && grep -q ' TCP \[S\] length 0\$' '$work/all'"
+	ok_if "-a: as many ARP lines as tshark shows ARP frames" \
+		test "$(grep -c ' ARP$' "$work/all")" -eq "$(tshark -r "$linux" -Y arp 2>/dev/null | wc -l)"
+fi
 "$dump" -# --findings -r "$src/samples/rocev2-fault-zero-credit.pcap" >"$work/numbered-findings" 2>/dev/null
 ok_if "-# --findings: a finding's line starts with the frame it names" \
 	eval "test -s '$work/numbered-findings' && awk '{ if (\$1 != \$4) bad = 1 } END { exit bad }' '$work/numbered-findings'"

@@ -31,6 +31,8 @@ RR_NAME_FN(rr_rpc_auth_flavor_str, RR_RPC_AUTH_FLAVOR_LIST)
 RR_NAME_FN(rr_rpc_program_str, RR_RPC_PROGRAM_LIST)
 
 RR_NAME_FN(rr_link_str, RR_LINK_LIST)
+RR_NAME_FN(rr_ethertype_str, RR_ETHERTYPE_LIST)
+RR_NAME_FN(rr_ip_proto_str, RR_IP_PROTO_LIST)
 
 static RR_NAME_FN(nfs2_proc_str, RR_NFS2_PROC_LIST)
 static RR_NAME_FN(nfs3_proc_str, RR_NFS3_PROC_LIST)

@@ -70,6 +70,8 @@ RR_API const char *rr_status_str(unsigned v);
 RR_API const char *rr_problem_str(unsigned v);
 RR_API const char *rr_layer_str(unsigned v);
 RR_API const char *rr_link_str(unsigned v);
+RR_API const char *rr_ethertype_str(unsigned v);
+RR_API const char *rr_ip_proto_str(unsigned v);
 RR_API const char *rr_bth_opcode_str(unsigned v);
 RR_API const char *rr_aeth_type_str(unsigned v);
 RR_API const char *rr_nak_code_str(unsigned v);

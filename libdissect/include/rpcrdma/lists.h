@@ -92,6 +92,27 @@
 	X(RR_LINK_INFINIBAND, 247, "InfiniBand") \
 	X(RR_LINK_LINUX_SLL2, 276, "Linux cooked v2")
 
+/* Ethertypes a capture of RDMA hosts carries besides RDMA (IEEE
+ * registry), named for frames that are not RDMA. */
+#define RR_ETHERTYPE_LIST(X) \
+	X(RR_ETHERTYPE_IPV4, 0x0800, "IPv4") \
+	X(RR_ETHERTYPE_ARP, 0x0806, "ARP") \
+	X(RR_ETHERTYPE_VLAN, 0x8100, "802.1Q") \
+	X(RR_ETHERTYPE_ROCEV1, 0x8915, "RoCEv1") \
+	X(RR_ETHERTYPE_IPV6, 0x86dd, "IPv6") \
+	X(RR_ETHERTYPE_LACP, 0x8809, "Slow Protocols (LACP)") \
+	X(RR_ETHERTYPE_LLDP, 0x88cc, "LLDP") \
+	X(RR_ETHERTYPE_QINQ, 0x88a8, "802.1ad")
+
+/* IP protocol numbers (IANA registry) named for frames that are not RDMA. */
+#define RR_IP_PROTO_LIST(X) \
+	X(RR_IP_PROTO_ICMP, 1, "ICMP") \
+	X(RR_IP_PROTO_IGMP, 2, "IGMP") \
+	X(RR_IP_PROTO_TCP, 6, "TCP") \
+	X(RR_IP_PROTO_UDP, 17, "UDP") \
+	X(RR_IP_PROTO_ICMPV6, 58, "ICMPv6") \
+	X(RR_IP_PROTO_SCTP, 132, "SCTP")
+
 /* IB transport opcodes (IBA vol. 1 §9.2, table 38). */
 #define RR_BTH_OPCODE_LIST(X) \
 	X(RR_OP_RC_SEND_FIRST, 0x00, "RC SEND FIRST") \
