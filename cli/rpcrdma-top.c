@@ -162,6 +162,7 @@ static void snapshot(struct top *t)
 			 c->transport == RR_TRANSPORT_IWARP ? "%u" : "%06x", id);
 		r->granted = s->grant;
 		r->grant_known = rr_conn_grant_known(c);
+		r->one_way = rr_conn_one_way(c);
 		r->in_flight = s->in_flight;
 		r->in_flight_max = s->in_flight_max;
 		uint64_t conn_calls = s->calls;

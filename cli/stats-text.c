@@ -149,15 +149,25 @@ void rr_print_stats_text(const struct rr_analyzer *a, FILE *out)
 		else
 			fputs("  inline thresholds and remote invalidation: unknown (the capture "
 			      "holds no whole connection setup)\n", out);
-		fprintf(out, "  calls %llu replies %llu unanswered %llu; ",
-			(unsigned long long)cs->calls, (unsigned long long)cs->replies,
-			(unsigned long long)cs->unmatched);
+		bool one_way = rr_conn_one_way(c);
+		if (one_way)
+			fprintf(out, "  one direction: the capture holds nothing the %s sent\n",
+				c->heard == RR_HEARD_REQUESTER ? "responder" : "requester");
+		fprintf(out, "  calls %llu replies %llu ", (unsigned long long)cs->calls,
+			(unsigned long long)cs->replies);
+		if (one_way)
+			fputs("unanswered unknown; ", out);
+		else
+			fprintf(out, "unanswered %llu; ", (unsigned long long)cs->unmatched);
 		if (rr_conn_grant_known(c))
 			fprintf(out, "credits granted %u (min %u max %u)", cs->grant,
 				cs->grant_min == UINT32_MAX ? 0 : cs->grant_min, cs->grant_max);
 		else
 			fputs("credits granted unknown (no reply, no whole setup)", out);
-		fprintf(out, ", in flight max %u", cs->in_flight_max);
+		if (one_way)
+			fputs(", in flight unknown", out);
+		else
+			fprintf(out, ", in flight max %u", cs->in_flight_max);
 		/* no backchannel (NFSv3): no backward grant to show */
 		if (rr_conn_has_backchannel(cs))
 			fprintf(out, "; backward grant %u", cs->bc_grant);

@@ -238,12 +238,16 @@ void top_render(const struct top *t, struct lines *L)
 			for (int k = 0; k < 3; k++) /* MB/s in five columns */
 				snprintf(mb[k], sizeof(mb[k]), r->bytes_s[k] < 1e8 ? "%.2f" : "%.0f",
 					 r->bytes_s[k] / 1e6);
-			char crd[8] = "-";
+			char crd[8] = "-", infl[8] = "-", infl_max[8] = "-";
 			if (r->grant_known)
 				snprintf(crd, sizeof(crd), "%u", r->granted);
-			put(L, "%-15.15s %-15.15s %-6.6s %3s %3u %3u %6.0f %5.5s %5.5s %5.5s %4" PRIu64,
-			    r->requester, r->responder, r->id, crd, r->in_flight,
-			    r->in_flight_max, r->calls_s, mb[0], mb[1], mb[2], r->findings);
+			if (!r->one_way) {
+				snprintf(infl, sizeof(infl), "%u", r->in_flight);
+				snprintf(infl_max, sizeof(infl_max), "%u", r->in_flight_max);
+			}
+			put(L, "%-15.15s %-15.15s %-6.6s %3s %3.3s %3.3s %6.0f %5.5s %5.5s %5.5s %4" PRIu64,
+			    r->requester, r->responder, r->id, crd, infl, infl_max,
+			    r->calls_s, mb[0], mb[1], mb[2], r->findings);
 		}
 	}
 }
@@ -298,8 +302,11 @@ void top_print_json(const struct top *t)
 		json_object_object_add(co, "qp", json_object_new_string(r->qp));
 		json_object_object_add(co, "credits_granted", r->grant_known ?
 				       json_object_new_int64(r->granted) : NULL);
-		json_object_object_add(co, "in_flight", json_object_new_int64(r->in_flight));
-		json_object_object_add(co, "in_flight_max", json_object_new_int64(r->in_flight_max));
+		/* unknown (null) on a connection seen in one direction */
+		json_object_object_add(co, "in_flight", r->one_way ? NULL :
+				       json_object_new_int64(r->in_flight));
+		json_object_object_add(co, "in_flight_max", r->one_way ? NULL :
+				       json_object_new_int64(r->in_flight_max));
 		json_object_object_add(co, "calls", json_object_new_int64((int64_t)c->st.calls));
 		json_object_object_add(co, "calls_per_s", json_object_new_double(r->calls_s));
 		json_object *cb = json_object_new_object();

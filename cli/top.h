@@ -89,6 +89,7 @@ struct row {
 	char id[8];   /* what tells apart connections of the same hosts */
 	uint32_t granted, in_flight, in_flight_max;
 	bool grant_known;     /* rr_conn_grant_known: else shown as "-" */
+	bool one_way;         /* rr_conn_one_way: in flight shown as "-" */
 	double calls_s, bytes_s[3];
 	uint64_t p50_us, p99_us, findings;
 	uint8_t programs;

@@ -238,7 +238,10 @@ static json_object *bytes_moved(uint64_t send, uint64_t read, uint64_t write)
 	return b;
 }
 
-static json_object *conn_stats(const struct rr_conn_stats *s, bool total, bool grant_known)
+/* one_way: a connection seen in one direction, whose unanswered calls
+ * and calls in flight are unknown (null) */
+static json_object *conn_stats(const struct rr_conn_stats *s, bool total, bool grant_known,
+			       bool one_way)
 {
 	json_object *o = json_object_new_object();
 	json_object *m = json_object_new_object();
@@ -251,15 +254,15 @@ static json_object *conn_stats(const struct rr_conn_stats *s, bool total, bool g
 	add(o, "messages", m);
 	add(o, "calls", u64(s->calls));
 	add(o, "replies", u64(s->replies));
-	add(o, "unanswered", u64(s->unmatched));
+	add(o, "unanswered", one_way ? NULL : u64(s->unmatched));
 	if (!total) {
 		json_object *cr = json_object_new_object();
 		add(cr, "granted", grant_known ? u64(s->grant) : NULL);
 		add(cr, "granted_min", !grant_known ? NULL :
 		    u64(s->grant_min == UINT32_MAX ? 0 : s->grant_min));
 		add(cr, "granted_max", grant_known ? u64(s->grant_max) : NULL);
-		add(cr, "in_flight", u64(s->in_flight));
-		add(cr, "in_flight_max", u64(s->in_flight_max));
+		add(cr, "in_flight", one_way ? NULL : u64(s->in_flight));
+		add(cr, "in_flight_max", one_way ? NULL : u64(s->in_flight_max));
 		/* absent where no backchannel exists (NFSv3) */
 		if (rr_conn_has_backchannel(s))
 			add(cr, "backward_granted", u64(s->bc_grant));
@@ -340,10 +343,17 @@ json_object *rr_json_stats(const struct rr_analyzer *a)
 		const struct rr_conn_info *c = rr_analyzer_conn(a, i);
 		if (!c)
 			continue;
-		json_object *co = conn_stats(&c->st, false, rr_conn_grant_known(c));
+		json_object *co = conn_stats(&c->st, false, rr_conn_grant_known(c),
+					     rr_conn_one_way(c));
 		add(co, "conn", u64(c->id));
 		add(co, "transport", json_object_new_string(rr_transport_str(c->transport)));
 		add(co, "inferred", json_object_new_boolean(c->inferred));
+		json_object *heard = json_object_new_object();
+		add(heard, "requester",
+		    json_object_new_boolean(c->heard & RR_HEARD_REQUESTER));
+		add(heard, "responder",
+		    json_object_new_boolean(c->heard & RR_HEARD_RESPONDER));
+		add(co, "heard", heard);
 		add(co, "previous", c->previous == RR_CONN_NONE ? NULL : u64(c->previous));
 		add(co, "requester_id", u64(c->requester_qpn));
 		add(co, "responder_id", u64(c->responder_qpn));
@@ -351,7 +361,7 @@ json_object *rr_json_stats(const struct rr_analyzer *a)
 		json_object_array_add(conns, co);
 	}
 	add(o, "connections", conns);
-	add(o, "total", conn_stats(&st->total, true, false));
+	add(o, "total", conn_stats(&st->total, true, false, false));
 	json_object *procs = json_object_new_array();
 	for (unsigned p = 0; p < RR_PROC_SLOTS; p++) {
 		if (!st->rpc_calls[p])

@@ -402,6 +402,9 @@ struct conn_values {
 	/* a grant known (rr_conn_grant_known): else no grant series, as a
 	 * capture that starts mid-connection has not seen one */
 	bool grant_known;
+	/* calls in flight known: a connection seen in both directions (one
+	 * seen in one never hears its calls answered, or never their calls) */
+	bool in_flight_known;
 };
 
 static void conn_values(struct conn_values *v, const struct rr_conn_info *c,
@@ -421,13 +424,16 @@ static void conn_values(struct conn_values *v, const struct rr_conn_info *c,
 		v->granted += s->grant;
 		v->grant_known = true;
 	}
-	v->in_flight += s->in_flight;
+	if (!rr_conn_one_way(c)) {
+		v->in_flight += s->in_flight;
+		if (s->in_flight_max > v->in_flight_max)
+			v->in_flight_max = s->in_flight_max;
+		v->in_flight_known = true;
+	}
 	if (rr_conn_has_backchannel(s)) {
 		v->bc_granted += s->bc_grant;
 		v->backchannel = true;
 	}
-	if (s->in_flight_max > v->in_flight_max)
-		v->in_flight_max = s->in_flight_max;
 	if (s->grant_max > v->granted_max)
 		v->granted_max = s->grant_max;
 }
@@ -469,7 +475,8 @@ static void conn_family(struct rr_prom *w, unsigned f,
 					    v->granted, v->granted_max,
 					    v->in_flight, v->in_flight_max,
 					    v->bc_granted };
-		if ((f == 8 && !v->backchannel) || ((f == 4 || f == 5) && !v->grant_known))
+		if ((f == 8 && !v->backchannel) || ((f == 4 || f == 5) && !v->grant_known) ||
+		    ((f == 6 || f == 7) && !v->in_flight_known))
 			continue;
 		if (f != 3) {
 			rr_prom_sample_u64(w, conn_families[f].name, "",
@@ -617,7 +624,15 @@ void rr_prom_analyzer(struct rr_prom *w, const struct rr_analyzer *a,
 	const struct rr_stats *st = rr_analyzer_stats(a);
 	totals(w, st);
 	clients(w, st);
+	/* the connections seen in both directions: on one seen in one, calls
+	 * in flight are unknown */
+	uint64_t in_flight = 0;
+	for (uint32_t i = 0; i < rr_analyzer_conn_count(a); i++) {
+		const struct rr_conn_info *c = rr_analyzer_conn(a, i);
+		if (c && !rr_conn_one_way(c))
+			in_flight += c->st.in_flight;
+	}
 	gauge(w, "rpcrdma_calls_in_flight",
-	      "forward calls in flight, all connections", st->total.in_flight);
+	      "forward calls in flight, all connections seen in both directions", in_flight);
 	connections(w, a, o);
 }

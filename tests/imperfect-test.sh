@@ -9,14 +9,15 @@
 # or a call the capture did not hold.  Nor is a value shown that the
 # capture did not hold: --stats=json leaves a connection's inline
 # thresholds null where it holds no whole setup, and its credit grant null
-# where it holds neither a reply nor a whole setup.  An iWARP capture of
-# the server's side alone names the server (on the NFS/RDMA port) the
-# responder: it sends replies and backward calls, never a call.
+# where it holds neither a reply nor a whole setup.  Each side alone (the
+# server's, the client's) is reported as one direction with the roles
+# right: the server sends only replies and backward calls, the client only
+# calls and backward replies; neither raises a finding.
 # usage: imperfect-test.sh RPCRDMA_DUMP SOURCE_DIR
 set -u
 dump=$1
 src=$2
-for tool in tshark editcap capinfos jq; do
+for tool in tshark editcap capinfos jq curl; do
 	command -v "$tool" >/dev/null || { echo "SKIP: $tool is not installed"; exit 77; }
 done
 work=$(mktemp -d)
@@ -41,6 +42,22 @@ unknown_thresholds() { # capture: connections whose thresholds are unknown
 	"$dump" -q --stats=json -r "$1" 2>/dev/null |
 		jq '[.connections[] | select(.thresholds == null)] | length'
 }
+# The exporter beside rpcrdma-dump: the metrics it serves once it has
+# read a file.
+exporter=$(dirname "$dump")/rpcrdma-exporter
+metrics() { # capture
+	local port=$((20000 + RANDOM % 20000)) pid
+	"$exporter" -r "$1" -l "127.0.0.1:$port" >/dev/null 2>&1 &
+	pid=$!
+	for _ in $(seq 300); do
+		curl -s "http://127.0.0.1:$port/metrics" >"$work/scrape" 2>/dev/null &&
+			grep -q '^rpcrdma_exporter_replay_done 1' "$work/scrape" && break
+		sleep 0.1
+	done
+	kill "$pid" 2>/dev/null
+	wait "$pid" 2>/dev/null
+	cat "$work/scrape"
+}
 runs=0
 for capture in "$src"/tests/linux/*/client/capture.pcap; do
 	name=$(basename "$(dirname "$(dirname "$capture")")")
@@ -59,15 +76,35 @@ for capture in "$src"/tests/linux/*/client/capture.pcap; do
 	frames=$(capinfos -c -M "$capture" | awk '/Number of packets/ { print $NF }')
 	editcap -r "$capture" "$work/late.pcap" "$((frames / 3))-$frames" 2>/dev/null
 	said=$(errors "$work/late.pcap")
-	# iWARP: the server sends from the NFS/RDMA port
-	for host in $(tshark -r "$capture" -T fields -e ip.src -Y 'tcp.srcport == 20049' 2>/dev/null |
-		      sort -u); do
-		tshark -r "$capture" -Y "ip.src == $host" -w "$work/server.pcap" 2>/dev/null
-		check "$name, only what the server $host sent: replies and backward calls alone" \
-			test "$("$dump" -q --stats=json -r "$work/server.pcap" 2>/dev/null |
-				jq '[.total.messages | to_entries[] |
-				     select(.key != "reply" and .key != "backward_call") |
-				     .value | add] | add')" -eq 0
+	# each side alone, the server's and the client's as tshark's RPC
+	# dissector tells them (the host sending most replies, most calls)
+	for role in server client; do
+		[ "$role" = server ] && msgtyp=1 || msgtyp=0
+		host=$(tshark -r "$capture" -T fields -e ip.src -Y "rpc.msgtyp == $msgtyp" 2>/dev/null |
+			sort | uniq -c | sort -rn | awk 'NR == 1 { print $2 }')
+		tshark -r "$capture" -Y "ip.src == $host" -w "$work/$role.pcap" 2>/dev/null
+		"$dump" -q --stats=json -r "$work/$role.pcap" 2>/dev/null >"$work/$role.json"
+		if [ "$role" = server ]; then
+			sent='"reply", "backward_call"' heard='{"requester": false, "responder": true}'
+		else
+			sent='"call", "backward_reply"' heard='{"requester": true, "responder": false}'
+		fi
+		check "$name, only what the $role $host sent: its messages alone ($sent)" \
+			test "$(jq "[.total.messages | to_entries[] | select(.key | IN($sent) | not) |
+				     .value | add] | add" "$work/$role.json")" -eq 0
+		check "$name, only what the $role $host sent: each connection it sent on seen in one direction, its own ($(jq '[.connections[] | select(.calls + .replies > 0)] | length' "$work/$role.json"))" \
+			test "$(jq "[.connections[] | select(.calls + .replies > 0) |
+				     select(.heard != $heard or .unanswered != null or
+					    .credits.in_flight_max != null)] | length" "$work/$role.json")" -eq 0
+		said=$("$dump" --findings -r "$work/$role.pcap" 2>/dev/null | grep -c '!')
+		check "$name, only what the $role $host sent: no finding at all ($said)" test "$said" -eq 0
+		if [ -x "$exporter" ] && [ "$role" = client ]; then
+			metrics "$work/$role.pcap" >"$work/metrics"
+			check "$name, only what the client $host sent: the exporter serves no calls in flight, no grant ($(grep -c '^rpcrdma_connection_calls_total{' "$work/metrics") connection series)" \
+				eval "grep -q '^rpcrdma_connection_calls_total{' '$work/metrics' &&
+				      ! grep -q -e '^rpcrdma_connection_calls_in_flight' \
+						-e '^rpcrdma_connection_credits_granted' '$work/metrics'"
+		fi
 	done
 	check "$name, from a third of the way in: $said" test "${said%% *}" -eq 0
 	check "$name, from a third of the way in: no value shown without what it rests on" \

@@ -99,22 +99,30 @@ static void fill_connections(struct filler *f, const struct rr_analyzer *a)
 		bool tcp = c->transport == RR_TRANSPORT_IWARP;
 		rr_conn_addr_str(c, false, s0, sizeof(s0));
 		rr_conn_addr_str(c, true, s1, sizeof(s1));
-		snprintf(detail, sizeof(detail), "%s requester %s %s 0x%x > responder %s %s 0x%x%s%s",
+		bool one_way = rr_conn_one_way(c);
+		snprintf(detail, sizeof(detail), "%s requester %s %s 0x%x > responder %s %s 0x%x%s%s%s",
 			 rr_transport_str(c->transport), s0, tcp ? "port" : "qp",
 			 c->requester_qpn, s1, tcp ? "port" : "qp", c->responder_qpn,
 			 c->inferred ? " (linked from traffic)" : " (from the connection setup)",
-			 c->closed ? " closed" : "");
+			 c->closed ? " closed" : "",
+			 !one_way ? "" : c->heard == RR_HEARD_REQUESTER ?
+				"; one direction: nothing the responder sent" :
+				"; one direction: nothing the requester sent");
 		row(f, c->id, detail, "conn %u", c->id);
 		row(f, cs->calls, NULL, "conn %u calls", c->id);
 		row(f, cs->replies, NULL, "conn %u replies", c->id);
-		row(f, cs->unmatched, "no reply seen", "conn %u unanswered", c->id);
+		/* one direction: unanswered and in flight are unknown */
+		if (!one_way)
+			row(f, cs->unmatched, "no reply seen", "conn %u unanswered", c->id);
 		if (rr_conn_grant_known(c)) {
 			snprintf(detail, sizeof(detail), "min %u max %u",
 				 cs->grant_min == UINT32_MAX ? 0 : cs->grant_min, cs->grant_max);
 			row(f, cs->grant, detail, "conn %u credits granted", c->id);
 		}
-		row(f, cs->in_flight, NULL, "conn %u calls in flight", c->id);
-		row(f, cs->in_flight_max, NULL, "conn %u calls in flight max", c->id);
+		if (!one_way) {
+			row(f, cs->in_flight, NULL, "conn %u calls in flight", c->id);
+			row(f, cs->in_flight_max, NULL, "conn %u calls in flight max", c->id);
+		}
 		if (rr_conn_has_backchannel(cs))
 			row(f, cs->bc_grant, NULL, "conn %u backward credits granted", c->id);
 		if (c->negotiated) {

@@ -80,10 +80,6 @@ struct conn {
 	bool markers : 1;     /* iWARP negotiation */
 	bool crc : 1;
 	bool setup_cut : 1;   /* the capture cut its setup: R bits unknown */
-	/* 1 << side: the capture holds something that side sent (its CM or
-	 * MPA message, an RPC-over-RDMA message); a capture of one direction
-	 * never hears the other, whose credits and replies stay unknown */
-	uint8_t heard : 2;
 	bool previous_known : 1; /* info.previous looked for */
 };
 

@@ -275,7 +275,7 @@ void rra_sides_swap(struct rr_analyzer *a, uint32_t c)
 	uint32_t id = k->info.requester_qpn;
 	k->info.requester_qpn = k->info.responder_qpn;
 	k->info.responder_qpn = id;
-	k->heard = (uint8_t)(((k->heard & 1u) << 1) | ((k->heard >> 1) & 1u));
+	k->info.heard = (uint8_t)(((k->info.heard & 1u) << 1) | ((k->info.heard >> 1) & 1u));
 	for (int s = 0; s < 2; s++)
 		if (k->side[s].known)
 			ep_add(a, c, s);
@@ -461,7 +461,7 @@ void rra_set_private(struct rr_analyzer *a, uint32_t cn, int side,
 		     const struct rr_frame *f)
 {
 	struct conn *k = &a->conns[cn];
-	k->heard |= (uint8_t)(1u << side);
+	k->info.heard |= (uint8_t)(1u << side);
 	if (f->status == RR_TRUNCATED &&
 	    (!rr_has(f, RR_LAYER_CM_PRIVATE) ||
 	     f->cm_private.status == RR_TRUNCATED)) {

@@ -161,7 +161,7 @@ static void on_call(struct rr_analyzer *a, uint32_t cn, uint8_t dir,
 		 * 8166 §3.3.1) if the connection's start was seen and the
 		 * responder heard, and unknown if not (a capture of one
 		 * direction never hears it) */
-		if ((st->grant_max || (!setup_unseen(k) && (k->heard & 2u))) &&
+		if ((st->grant_max || (!setup_unseen(k) && (k->info.heard & RR_HEARD_RESPONDER))) &&
 		    st->in_flight > (st->grant ? st->grant : 1))
 			rra_finding(a, cn, RR_FIND_OVER_CREDIT, NULL);
 	}
@@ -287,7 +287,7 @@ static void on_reply(struct rr_analyzer *a, uint32_t cn, uint8_t dir,
 	if (ci == NONE) {
 		/* a capture of the replies' direction alone holds no call */
 		int caller = dir == RR_DIR_FWD_REPLY ? 0 : 1;
-		if (k->heard & (1u << caller))
+		if (k->info.heard & (1u << caller))
 			rra_finding(a, cn, RR_FIND_REPLY_NO_CALL, NULL);
 		return;
 	}
@@ -392,15 +392,19 @@ static void on_done(struct rr_analyzer *a, uint32_t cn,
 }
 
 /* Which way a whole message goes, from its sender's role and RPC type. */
-/* For a connection whose setup was not seen, the side a message shows to be
- * the forward requester (0) or responder (1), or -1 when it does not say.
- * A call of a program that only clients call (NFS, MOUNT, NLM, NFS_ACL,
- * portmap) comes from the requester; a backward call (RFC 8167: an NFSv4.1
- * callback, of a program the client chose) comes from the responder and
- * names nobody by itself.  RDMA_NOMSG with a reply chunk and no read chunk
- * is a reply: a call sent by RDMA_NOMSG carries its RPC message in a
- * position-zero read chunk (RFC 8166 §3.5.3), and backward replies carry
- * no chunks (RFC 8167 §4.3). */
+/* For a connection whose setup was not seen, and while it has shown no
+ * forward call, the side a message shows to be the forward requester (0)
+ * or responder (1), or -1 when it does not say.  A call of a program that
+ * only clients call (NFS, MOUNT, NLM, NFS_ACL, portmap) comes from the
+ * requester; a backward call (RFC 8167 §4: an NFSv4.1 callback, of the
+ * program Linux's client chooses) from the responder.  A reply, or
+ * RDMA_ERROR, comes from the responder: a backward reply answers a backward
+ * call, which would have named the sides first, so a reply seen before any
+ * call is taken as forward (a capture of the server's direction alone
+ * holds only replies and backward calls), and the connection's first
+ * forward call corrects it.  RDMA_NOMSG with a reply chunk and no read
+ * chunk is a reply: a call sent by RDMA_NOMSG carries its RPC message in a
+ * position-zero read chunk (RFC 8166 §3.5.3). */
 static int role_shown(const struct rr_rpcrdma *h, const struct rr_rpc *rpc)
 {
 	if (rpc && rpc->msg_type == RR_RPC_CALL)
@@ -411,9 +415,15 @@ static int role_shown(const struct rr_rpcrdma *h, const struct rr_rpc *rpc)
 		case RR_PROG_NLM:
 		case RR_PROG_NFS_ACL:
 			return 0;
+		case RR_PROG_NFS4_CB:
+			return 1;
 		default:
 			return -1;
 		}
+	if (rpc && rpc->msg_type == RR_RPC_REPLY)
+		return 1;
+	if (h->proc == RR_RDMA_ERROR)
+		return 1;
 	if (!rpc && h->proc == RR_RDMA_NOMSG && h->has_reply_chunk &&
 	    !h->nread_chunks)
 		return 1;
@@ -481,7 +491,7 @@ static void message(struct rr_analyzer *a, uint32_t cn, int to,
 			return;
 		k->rpcrdma = true;
 	}
-	k->heard |= (uint8_t)(1u << (1 - to));
+	k->info.heard |= (uint8_t)(1u << (1 - to));
 	if (a->note.status == RR_MALFORMED || !h->body_decoded) {
 		if (h->vers == 1) {
 			rra_finding(a, cn, RR_FIND_MALFORMED,

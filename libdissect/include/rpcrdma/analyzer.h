@@ -305,8 +305,22 @@ struct rr_conn_info {
 	struct rr_inline_thresholds thresholds;
 	uint16_t ird, ord;
 	bool reset;          /* iWARP: closed by a TCP RST */
+	/* RR_HEARD_REQUESTER | RR_HEARD_RESPONDER: the capture holds
+	 * something that side sent (its CM or MPA message, an RPC-over-RDMA
+	 * message); a capture of one direction never hears the other, whose
+	 * calls or replies, credits and calls in flight stay unknown */
+	uint8_t heard;
 	struct rr_conn_stats st;
 };
+
+#define RR_HEARD_REQUESTER 1u
+#define RR_HEARD_RESPONDER 2u
+
+/* Seen in one direction only: one side heard, the other never. */
+static inline bool rr_conn_one_way(const struct rr_conn_info *c)
+{
+	return c->heard == RR_HEARD_REQUESTER || c->heard == RR_HEARD_RESPONDER;
+}
 
 /* Whether st.grant is known: a reply carried it, or the whole setup was
  * seen, after which RFC 8166 §3.3.3's initial grant of one holds.  A
