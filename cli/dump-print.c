@@ -353,11 +353,9 @@ static void print_rebuilt(const struct rr_ev_rpc_message *r)
 }
 
 /* A message, with the RPC message rebuilt for it if any. */
-static void print_rpcrdma(const struct rr_event *ev)
+/* A message's RPC-over-RDMA header: procedure, xid, credits, chunk counts. */
+static void print_rpcrdma_header(const struct rr_rpcrdma *h)
 {
-	const struct rr_ev_message *m = &ev->msg;
-	const struct rr_rpcrdma *h = m->hdr;
-	const struct rr_ev_rpc_message *rebuilt = m->rebuilt ? &m->rebuilt->rebuilt : NULL;
 	const char *proc = rr_rdma_proc_str(h->proc);
 	printf(" %s xid 0x%08" PRIx32, proc ? proc : "?", h->xid);
 	if (h->vers != 1)
@@ -378,6 +376,14 @@ static void print_rpcrdma(const struct rr_event *ev)
 		       h->pzrc ? " pz" : "", h->nwrite_chunks,
 		       h->has_reply_chunk ? "" : "-", h->has_reply_chunk ? nreply : 0);
 	}
+}
+
+static void print_rpcrdma(const struct rr_event *ev)
+{
+	const struct rr_ev_message *m = &ev->msg;
+	const struct rr_rpcrdma *h = m->hdr;
+	const struct rr_ev_rpc_message *rebuilt = m->rebuilt ? &m->rebuilt->rebuilt : NULL;
+	print_rpcrdma_header(h);
 	if (m->rpc)
 		print_rpc(m->rpc, h->xid, ev->dir, m->nfs4);
 	else if (rebuilt && rebuilt->rpc)
@@ -550,7 +556,7 @@ static void print_report_json(struct dump *d, const struct rr_frame_report *r)
 		} else if (ev->kind == RR_EV_CHUNK_DATA) {
 			json_line(rr_json_chunk_data(ev));
 		} else if (ev->kind == RR_EV_RETRANSMISSION) {
-			json_line(rr_json_retransmission(ev));
+			writer_line(d, rr_json_writer_retransmission(d->jw, ev), ev->frame);
 		} else if (ev->kind == RR_EV_CONN_CLOSE) {
 			json_line(rr_json_close(ev));
 		} else if (ev->kind == RR_EV_RPC_MESSAGE) {
@@ -637,14 +643,25 @@ void dump_print_report(struct dump *d, const struct rr_frame_report *r)
 		if (rr_has(f, RR_LAYER_BTH))
 			printf(" qp 0x%06" PRIx32, f->bth.dqpn);
 		if (ev->kind == RR_EV_RETRANSMISSION) {
-			/* what a receiver drops (IBA vol. 1 §9.7.5.1.2) */
+			/* what a receiver drops (IBA vol. 1 §9.7.5.1.2): a
+			 * SEND's first packet with the header it carries again */
 			const struct rr_ev_retransmission *rt = &ev->retransmission;
 			const char *op = rr_bth_opcode_str(rt->opcode);
-			printf(" %s psn %u retransmission", op ? op : "RC", rt->psn);
+			if (rt->hdr) {
+				print_rpcrdma_header(rt->hdr);
+				if (rt->rpc)
+					print_rpc(rt->rpc, rt->hdr->xid, ev->dir, NULL);
+				else if (ev->dir != RR_DIR_UNKNOWN)
+					printf(" (%s)", rr_dir_str(ev->dir));
+				printf(" [%s psn %u", op ? op : "RC", rt->psn);
+			} else {
+				printf(" %s psn %u", op ? op : "RC", rt->psn);
+			}
+			printf(" retransmission");
 			if (rt->original_frame)
 				printf(" of frame %llu",
 				       (unsigned long long)rt->original_frame);
-			putchar('\n');
+			fputs(rt->hdr ? "]\n" : "\n", stdout);
 			continue;
 		}
 		if (ev->kind == RR_EV_RPC_MESSAGE) {

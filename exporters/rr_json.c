@@ -92,18 +92,6 @@ json_object *rr_json_close(const struct rr_event *ev)
 	return o;
 }
 
-json_object *rr_json_retransmission(const struct rr_event *ev)
-{
-	json_object *o = header("retransmission", ev->frame, ev->ts_ns);
-	add(o, "conn", u64(ev->conn_id));
-	const struct rr_ev_retransmission *rt = &ev->retransmission;
-	const char *op = rr_bth_opcode_str(rt->opcode);
-	add(o, "opcode", op ? json_object_new_string(op) : u64(rt->opcode));
-	add(o, "psn", u64(rt->psn));
-	add(o, "original_frame", rt->original_frame ? u64(rt->original_frame) : NULL);
-	return o;
-}
-
 static json_object *private_data(const struct rr_cm_private *p)
 {
 	json_object *o = json_object_new_object();

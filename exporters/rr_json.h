@@ -21,7 +21,6 @@ json_object *rr_json_chunk_data(const struct rr_event *ev);
 /* The end of a connection (RR_EV_CONN_CLOSE): CM DREQ, TCP FIN or RST. */
 json_object *rr_json_close(const struct rr_event *ev);
 /* An IB/RoCE request packet seen again (RR_EV_RETRANSMISSION). */
-json_object *rr_json_retransmission(const struct rr_event *ev);
 /* A CM message or MPA frame, as decoded in f, of connection conn
  * (rr_frame_summary.conn; RR_CONN_NONE for none). */
 json_object *rr_json_setup(const struct rr_frame *f, uint64_t frame,
@@ -47,6 +46,10 @@ const char *rr_json_writer_message(struct rr_json_writer *w,
 				   const struct rr_event *ev);
 const char *rr_json_writer_rpc_message(struct rr_json_writer *w,
 				       const struct rr_event *ev);
+/* An IB/RoCE request packet sent again (RR_EV_RETRANSMISSION), with the
+ * header of the message it starts, if any. */
+const char *rr_json_writer_retransmission(struct rr_json_writer *w,
+					  const struct rr_event *ev);
 /* An answered call (RR_EV_RPC_DONE) as rpcrdma-dump --slow lists it:
  * caller, callee, procedure, file handle hash, range, latency, status. */
 const char *rr_json_writer_slow_call(struct rr_json_writer *w,

@@ -164,9 +164,10 @@ static void ts(struct rr_json_writer *w, uint64_t ts_ns)
 	raw(w, p, (size_t)(digits + sizeof(digits) - p));
 }
 
-/* The keys every event line starts with. */
-static void head(struct rr_json_writer *w, const char *type,
-		 const struct rr_event *ev, uint32_t xid)
+/* The keys every event line starts with: its kind, frame, time and
+ * connection. */
+static void head_event(struct rr_json_writer *w, const char *type,
+		       const struct rr_event *ev)
 {
 	w->len = 0;
 	w->failed = false;
@@ -176,6 +177,13 @@ static void head(struct rr_json_writer *w, const char *type,
 	LIT(w, ",\"ts\":");
 	ts(w, ev->ts_ns);
 	NUM(w, ",\"conn\":", ev->conn_id);
+}
+
+/* And those of a message's line: its direction and xid. */
+static void head(struct rr_json_writer *w, const char *type,
+		 const struct rr_event *ev, uint32_t xid)
+{
+	head_event(w, type, ev);
 	STR(w, ",\"dir\":", rr_dir_id(ev->dir));
 	NUM(w, ",\"xid\":", xid);
 }
@@ -385,6 +393,34 @@ const char *rr_json_writer_message(struct rr_json_writer *w,
 		first = false;
 	}
 	LIT(w, "]");
+	return done(w);
+}
+
+const char *rr_json_writer_retransmission(struct rr_json_writer *w,
+					  const struct rr_event *ev)
+{
+	const struct rr_ev_retransmission *rt = &ev->retransmission;
+	head_event(w, "retransmission", ev);
+	LIT(w, ",\"opcode\":");
+	name_or_num(w, rr_bth_opcode_str(rt->opcode), rt->opcode);
+	NUM(w, ",\"psn\":", rt->psn);
+	if (rt->original_frame) {
+		NUM(w, ",\"original_frame\":", rt->original_frame);
+	} else {
+		LIT(w, ",\"original_frame\":null");
+	}
+	/* a SEND's first packet: the header it carries again */
+	if (rt->hdr) {
+		const struct rr_rpcrdma *h = rt->hdr;
+		STR(w, ",\"dir\":", rr_dir_id(ev->dir));
+		NUM(w, ",\"xid\":", h->xid);
+		NUM(w, ",\"vers\":", h->vers);
+		NUM(w, ",\"credits\":", h->credits);
+		LIT(w, ",\"proc\":");
+		name_or_num(w, rr_rdma_proc_str(h->proc), h->proc);
+		chunk_lists(w, h);
+		rpc(w, rt->rpc, NULL);
+	}
 	return done(w);
 }
 

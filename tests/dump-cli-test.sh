@@ -184,6 +184,25 @@ if command -v tshark >/dev/null && [ -f "$linux" ] && [ -f "$siw" ]; then
 	ok_if "-a: as many ARP lines as tshark shows ARP frames" \
 		test "$(grep -c ' ARP$' "$work/all")" -eq "$(tshark -r "$linux" -Y arp 2>/dev/null | wc -l)"
 fi
+# An RC retransmission of a SEND's first packet shows the header of the
+# message it repeats (xid, procedure, direction), counted nowhere but in
+# retransmissions
+if [ -f "$linux" ]; then
+	"$dump" -j -r "$linux" 2>/dev/null >"$work/retx.json"
+	jq -r 'select(.type == "message") | "\(.frame) \(.xid) \(.proc) \(.dir)"' "$work/retx.json" |
+		sort >"$work/retx.messages"
+	jq -r 'select(.type == "retransmission" and .xid != null) |
+		"\(.original_frame) \(.xid) \(.proc) \(.dir)"' "$work/retx.json" | sort >"$work/retx.again"
+	sends=$(jq -s '[.[] | select(.type == "retransmission" and (.opcode | test("SEND (ONLY|FIRST)")))] | length' "$work/retx.json")
+	ok_if "retransmitted SENDs: each shows the xid, procedure and direction of the message of the frame it repeats ($(wc -l <"$work/retx.again") of $sends)" \
+		eval "test $sends -gt 0 && test \$(wc -l <'$work/retx.again') -eq $sends && test -z \"\$(comm -23 '$work/retx.again' '$work/retx.messages')\""
+	"$dump" -r "$linux" 2>/dev/null | grep ' retransmission of frame ' >"$work/retx.lines"
+	ok_if "retransmitted SENDs: their lines show the message's header ($(grep -c 'RDMA_MSG xid 0x' "$work/retx.lines") of $(wc -l <"$work/retx.lines"))" \
+		test "$(grep -c 'RDMA_[A-Z]* xid 0x[0-9a-f]* credits [0-9]* ' "$work/retx.lines")" -eq "$sends"
+	ok_if "retransmitted SENDs: counted as no call or reply (--stats=json calls and replies as the message lines)" \
+		test "$("$dump" -q --stats=json -r "$linux" 2>/dev/null | jq '.total.calls + .total.replies')" -eq \
+			"$(jq -s '[.[] | select(.type == "message" and .dir != "unknown")] | length' "$work/retx.json")"
+fi
 "$dump" -# --findings -r "$src/samples/rocev2-fault-zero-credit.pcap" >"$work/numbered-findings" 2>/dev/null
 ok_if "-# --findings: a finding's line starts with the frame it names" \
 	eval "test -s '$work/numbered-findings' && awk '{ if (\$1 != \$4) bad = 1 } END { exit bad }' '$work/numbered-findings'"

@@ -81,8 +81,10 @@ for capture in ${PLUGIN_CAPTURES:-"$src"/samples/*.pcap "$src"/tests/linux/*/cli
 		-e rpcrdma.rebuilt.xid -e rpcrdma.rebuilt.source -e rpcrdma.rebuilt \
 		-Y 'rpcrdma.xid || rpcrdma.rebuilt' 2>"$work/ts.err" >"$work/ts.fields"
 	# messages: frame xid dir credits proc, and for a reply that completed
-	# its call the RPC time in ns and the bytes moved
-	jq -r "$names"'select(.type == "message") | "\(.frame) \(.xid) \(.dir | dir) \(.credits) \(.proc | proc) " +
+	# its call the RPC time in ns and the bytes moved; an RC retransmission
+	# of a SEND's first packet shows its message's header again
+	jq -r "$names"'select(.type == "message" or (.type == "retransmission" and .xid != null)) |
+		"\(.frame) \(.xid) \(.dir | dir) \(.credits) \(.proc | proc) " +
 		(.completed | if . then "\(.latency_ns) \(.bytes_inline) \(.bytes_read) \(.bytes_write)" else "-" end)' \
 		"$work/dump.json" | sort -n >"$work/msg.dump"
 	awk -F'\t' '$2 != "" { printf "%d %.0f %d %d %d ", $1, $2, $3, $4, $5
@@ -190,9 +192,13 @@ for capture in ${PLUGIN_CAPTURES:-"$src"/samples/*.pcap "$src"/tests/linux/*/cli
 	fi
 	# each RPC message once, in one pass: the inline ones that are whole
 	# (not reduced by read chunks past position zero or by data a reply
-	# wrote to its write chunks, RFC 8166 §3.5) and the rebuilt ones; clean
-	# captures give no malformed packet
-	want=$(jq -rs '[.[] | select(.type == "message" and .rpc != null) |
+	# wrote to its write chunks, RFC 8166 §3.5) and the rebuilt ones, and
+	# again where an RC retransmission of a SEND ONLY carries it (as
+	# Wireshark's RPC dissector shows a duplicate); clean captures give no
+	# malformed packet
+	want=$(jq -rs '[.[] | select((.type == "message" or
+				      (.type == "retransmission" and (.opcode | startswith("RC SEND ONLY")))) and
+				     .rpc != null) |
 		select(((.reads | length) > 0 and all(.reads[]; .position != 0)) or
 		       ((.dir | endswith("reply")) and any(.writes[][]; .length > 0)) | not)] | length' "$work/dump.json")
 	want=$((want + $(jq -r 'select(.type == "rpc_message") | .frame' "$work/dump.json" | grep -c .)))
@@ -262,12 +268,16 @@ for capture in ${PLUGIN_CAPTURES:-"$src"/samples/*.pcap "$src"/tests/linux/*/cli
 	# rebuilt from chunks; forward, or backward as RFC 8167's callbacks)
 	# and accepted with SUCCESS: Wireshark's rpc tap takes no other (the
 	# lab's SETACL GARBAGE_ARGS and GETACL SYSTEM_ERR answers)
+	# (a reply an RC retransmission carries again counts again, as
+	# Wireshark's tap counts a duplicate)
 	{
-		jq -rs '[.[] | select(.type == "message" or .type == "rpc_message")] as $all |
+		jq -rs '. as $doc | [.[] | select(.type == "message" or .type == "rpc_message")] as $all |
 			[$all[] | select(.rpc.msg_type == "CALL") |
 			 {key: "\(.conn) \(.xid)", value: "\(.rpc.prog_name) \(.rpc.vers)"}] | from_entries as $calls |
-			[$all[] | select(.rpc.msg_type == "REPLY" and .rpc.accept_stat == "SUCCESS")] |
-			unique_by("\(.conn) \(.xid)") |
+			[$doc[] | select(.type == "retransmission" and .rpc.msg_type == "REPLY" and
+				       .rpc.accept_stat == "SUCCESS" and (.opcode | startswith("RC SEND ONLY")))] as $again |
+			([$all[] | select(.rpc.msg_type == "REPLY" and .rpc.accept_stat == "SUCCESS")] |
+			 unique_by("\(.conn) \(.xid)")) + $again |
 			map($calls["\(.conn) \(.xid)"] | select(. != null and startswith("NFS"))) |
 			group_by(.)[] | "\(.[0]) \(length)"' "$work/dump.json"
 	} | sort >"$work/rpc.dump"
@@ -306,6 +316,16 @@ for capture in ${PLUGIN_CAPTURES:-"$src"/tests/linux/*/client/capture.pcap}; do
 	comm -12 "$work/nfs.builtin" "$work/nfs.plugin" >"$work/nfs.both"
 	same "$name: every NFS call and reply the built-in dissector shows, the plugin shows" \
 		"$work/nfs.builtin" "$work/nfs.both"
+	# frame by frame: an RC retransmission's header and RPC message too
+	for field in rpcordma.xid:rpcrdma.xid nfs:nfs; do
+		builtin_ts -r "$capture" -Y "${field%%:*}" -T fields -e frame.number 2>/dev/null |
+			sort >"$work/frames.builtin"
+		ts -2 -r "$capture" -Y "${field##*:}" -T fields -e frame.number 2>/dev/null |
+			sort >"$work/frames.plugin"
+		comm -12 "$work/frames.builtin" "$work/frames.plugin" >"$work/frames.both"
+		same "$name: every frame the built-in dissector shows ${field%%:*} in, the plugin shows ${field##*:} in" \
+			"$work/frames.builtin" "$work/frames.both"
+	done
 	case $name in *nfs41*)
 		check "$name: NFSv4 READ replies with their data ($(grep -c . "$work/nfs.plugin") NFS messages)" \
 			eval "test \"\$(ts -2 -r '$capture' -Y 'rpc.msgtyp == 1 && nfs.opcode == 25' 2>/dev/null | grep -c .)\" = \

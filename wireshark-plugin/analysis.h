@@ -35,8 +35,12 @@ struct rr_ws_item {
 	uint32_t inv_stag;
 	/* MESSAGE: a call resent after a reconnect: the frame of the first */
 	uint32_t resent_of;
-	/* RETRANSMISSION: its PSN (other_frame: the frame it repeats) */
+	/* RETRANSMISSION: its PSN (other_frame: the frame it repeats);
+	 * header_again: a SEND's first packet whose RPC-over-RDMA header (xid,
+	 * proc, dir) the analyzer read, shown and handed on again */
 	uint32_t psn;
+	bool header_again;
+	bool whole_again;     /* and it is a SEND ONLY: the whole message */
 	/* MESSAGE, RPC_MESSAGE: the connection's QPNs (TCP ports for iWARP) */
 	uint32_t requester_id, responder_id;
 	bool iwarp;

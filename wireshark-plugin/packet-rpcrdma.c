@@ -262,6 +262,21 @@ static const struct rr_ws_item *message_item(const struct rr_ws_frame *r, tvbuff
 	return NULL;
 }
 
+/* The retransmission item of a SEND's first packet sent again whose header
+ * is h: the message is shown again, marked, as tshark shows a retransmitted
+ * TCP segment's content. */
+static const struct rr_ws_item *retransmitted_item(const struct rr_ws_frame *r,
+						   const struct rr_rpcrdma *h)
+{
+	for (uint32_t i = 0; r && i < r->nitems; i++) {
+		const struct rr_ws_item *m = &r->items[i];
+		if (m->kind == RR_EV_RETRANSMISSION && m->header_again &&
+		    m->xid == h->xid && m->proc == h->proc)
+			return m;
+	}
+	return NULL;
+}
+
 /* Whether the RPC message after header h is a reply, as libdissect reads it. */
 static bool rpc_is_reply(tvbuff_t *tvb, const struct rr_rpcrdma *h)
 {
@@ -342,8 +357,12 @@ static void dissect_header(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree,
 			add_field(t, hf_vers_high, tvb, h, RR_F_VERS_HIGH, 0, h->vers_high);
 		}
 	}
-	if (m)
+	/* a retransmitted packet's analysis is the retransmission's: its
+	 * direction here, the rest with the retransmission */
+	if (m && m->kind == RR_EV_MESSAGE)
 		add_message_analysis(t, tvb, m);
+	else if (m)
+		generated(proto_tree_add_uint(t, hf_dir, tvb, 0, 0, m->dir));
 	if (!whole) {
 		generated(proto_tree_add_none_format(t, hf_fragment, tvb, (int)h->off, 0,
 			"SEND of %u bytes, of which the capture kept %u: its RPC is "
@@ -418,6 +437,14 @@ static rr_ws_heur_result heur_payload(tvbuff_t *tvb, packet_info *pinfo, proto_t
 	const struct rr_ws_item *m = st != RR_MALFORMED ? message_item(r, tvb, &h) : NULL;
 	if (m) {
 		dissect_header(tvb, pinfo, tree, &h, m, true);
+		claim(tvb, pinfo, tree, r);
+		return TRUE;
+	}
+	const struct rr_ws_item *again = st != RR_MALFORMED ? retransmitted_item(r, &h) : NULL;
+	if (again) {
+		/* a SEND's first of several packets holds part of its RPC */
+		dissect_header(tvb, pinfo, tree, &h, again,
+			       again->whole_again && captured == tvb_reported_length(tvb));
 		claim(tvb, pinfo, tree, r);
 		return TRUE;
 	}

@@ -431,6 +431,10 @@ void rra_message(struct rr_analyzer *a, uint32_t cn, int to,
 		 const uint8_t *m, uint32_t kept, uint32_t len,
 		 uint32_t inv_key, const struct rr_frame *pre);
 void rra_replies_lost(struct rr_analyzer *a, uint32_t cn);
+/* Which way a message goes (enum rr_dir) from its sender's side (0 the
+ * requester) and its header and RPC header (rpc NULL when none). */
+uint8_t rra_message_dir(int sender, const struct rr_rpcrdma *h,
+			const struct rr_rpc *rpc);
 
 /*
  * The four calls by which a transport's flow hands over what its packets

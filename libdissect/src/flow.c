@@ -442,6 +442,12 @@ static uint8_t direction(struct rr_analyzer *a, uint32_t cn, int sender,
 			sender = role;
 		}
 	}
+	return rra_message_dir(sender, h, rpc);
+}
+
+uint8_t rra_message_dir(int sender, const struct rr_rpcrdma *h,
+			const struct rr_rpc *rpc)
+{
 	if (rpc && rpc->msg_type <= RR_RPC_REPLY) {
 		bool call = rpc->msg_type == RR_RPC_CALL;
 		if (sender == 0)

@@ -441,6 +441,13 @@ struct rr_ev_retransmission {
 	/* the frame that carried that PSN first (0 when too far back to be
 	 * remembered) */
 	uint64_t original_frame;
+	/* a SEND's first packet sent again: the RPC-over-RDMA header and RPC
+	 * header it carries, as the frame's decode read them (offsets from
+	 * the frame's unit), NULL when it starts no message or they could not
+	 * be read; the event's dir is then the message's.  Shown, never
+	 * counted: the receiver drops the packet. */
+	const struct rr_rpcrdma *hdr;
+	const struct rr_rpc *rpc;
 };
 
 /* RR_EV_FINDING */
