@@ -229,10 +229,11 @@ static const char *const help_text[] = {
 	"  q      quit",
 	"",
 	"Columns: CRD credits the responder granted (- unknown), INF calls in flight,",
-	"MAX the most in flight, CALL/s calls a second, SEND READ WRITE megabytes a",
-	"second sent inline, by RDMA Read and by RDMA Write, FIND findings",
-	"(rpcrdma-dump --findings lists them); P50 P99 MEAN latency (us, ms or s);",
-	"LATms a slow call's latency in milliseconds. rpcrdma-top(1) has the rest.",
+	"MAX the most in flight (- one direction captured), CALL/s calls a second,",
+	"SEND READ WRITE megabytes a second sent inline, by RDMA Read and by RDMA",
+	"Write, FIND findings (rpcrdma-dump --findings lists them); P50 P99 MEAN",
+	"latency (us, ms or s); ERRORS replies not SUCCESS or NFS OK; LATms a slow",
+	"call's latency in milliseconds. rpcrdma-top(1) has the rest.",
 	NULL,
 };
 

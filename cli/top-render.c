@@ -107,6 +107,31 @@ static void client_line(struct lines *L, const char *name, const struct rr_clien
 	    r->errors, p50, p99, (double)r->bytes_write / 1e6, (double)r->bytes_read / 1e6);
 }
 
+/* A procedure's answered calls that failed: an RPC reply other than
+ * SUCCESS (RFC 5531 §9; unseen ones are not known to fail), or an NFS
+ * status other than OK, as the clients' errors count them. */
+static uint64_t procedure_errors(const struct rr_stats *st, unsigned slot)
+{
+	uint64_t n = 0;
+	for (unsigned s = 0; s < RR_REPLY_STATUS_COUNT; s++)
+		if (s != RR_REPLY_ACCEPTED && s != RR_REPLY_UNSEEN)
+			n += st->rpc_replies[slot][s];
+	for (uint32_t i = 0; i < st->nfs_error_rows; i++)
+		if (st->nfs_errors[i].slot == slot)
+			n += st->nfs_errors[i].count;
+	return n;
+}
+
+/* The NFSv4 COMPOUNDs that failed at an operation (by its slot). */
+static uint64_t operation_errors(const struct rr_stats *st, unsigned op)
+{
+	uint64_t n = 0;
+	for (uint32_t i = 0; i < st->nfs_error_rows; i++)
+		if (st->nfs_errors[i].op == op && op)
+			n += st->nfs_errors[i].count;
+	return n;
+}
+
 /* Who is calling, on what: each client's calls, errors, latency and the
  * megabytes it read (RDMA Write) and wrote (RDMA Read) since the start;
  * then the busiest files by the handle NFS calls name first. */
@@ -192,8 +217,8 @@ void top_render(const struct top *t, struct lines *L)
 		return;
 	}
 	if (t->view == VIEW_PROCEDURES) {
-		put(L, "%-24s %10s %9s %9s %9s", "PROCEDURE", "CALLS", "P50",
-		    "P99", "MEAN");
+		put(L, "%-24s %10s %9s %9s %9s %7s", "PROCEDURE", "CALLS", "P50",
+		    "P99", "MEAN", "ERRORS");
 		for (unsigned p = 0; p < RR_PROC_SLOTS; p++) {
 			if (!st->rpc_calls[p])
 				continue;
@@ -205,15 +230,17 @@ void top_render(const struct top *t, struct lines *L)
 			fmt_latency(p50, sizeof(p50), top_quantile_us(h, 0.5));
 			fmt_latency(p99, sizeof(p99), top_quantile_us(h, 0.99));
 			fmt_latency(mean, sizeof(mean), (rr_latency_mean_ns(h) + 500) / 1000);
-			put(L, "%-24.24s %10" PRIu64 " %9s %9s %9s", name, st->rpc_calls[p],
-			    p50, p99, mean);
+			put(L, "%-24.24s %10" PRIu64 " %9s %9s %9s %7" PRIu64, name,
+			    st->rpc_calls[p], p50, p99, mean, procedure_errors(st, p));
 		}
-		/* the operations those COMPOUNDs carried, as nfsstat lists them */
+		/* the operations those COMPOUNDs carried, as nfsstat lists them,
+		 * and the failures each stopped a COMPOUND at */
 		for (unsigned op = 0; op < RR_NFS4_OP_SLOTS; op++) {
 			if (!st->nfs4_ops[op])
 				continue;
-			put(L, "  op %-19.19s %10" PRIu64, rr_nfs4_op_slot_str(op),
-			    st->nfs4_ops[op]);
+			put(L, "  op %-19.19s %10" PRIu64 " %9s %9s %9s %7" PRIu64,
+			    rr_nfs4_op_slot_str(op), st->nfs4_ops[op], "", "", "",
+			    operation_errors(st, op));
 		}
 		return;
 	}

@@ -83,6 +83,27 @@ for capture in "$src"/tests/linux/*/client/capture.pcap; do
 		      test \"\$(echo '$json' | jq -c '[.busiest_files[0:10][] | [.fh_hash, .calls]]')\" = \
 		      \"\$(echo '$stats' | jq -c '[(.busiest_files // [])[] | [.fh_hash, .calls]]')\""
 done
+# the procedures view's ERRORS: each procedure's failed replies and each
+# NFSv4 operation's, as rpcrdma-dump --stats=json lists them
+for capture in "$src"/tests/linux/bookworm-rxe-nfs*/client/capture.pcap; do
+name=$(basename "$(dirname "$(dirname "$capture")")")
+stats=$("$build/cli/rpcrdma-dump" -q --stats=json -r "$capture" 2>/dev/null)
+screen=$("$top" -r "$capture" -b --view procedures 2>/dev/null)
+want=$(echo "$stats" | jq -r '(.nfs_errors // []) as $e | .procedures[] | . as $p |
+	"\($p.program) v\($p.version) \($p.procedure) \($p.calls) \(
+		([$p.replies | to_entries[] | select(.key != "SUCCESS" and .key != "unseen") | .value] | add // 0) +
+		([$e[] | select(.program == $p.program and .version == $p.version and
+				.procedure == $p.procedure) | .count] | add // 0))"' | sort)
+got=$(echo "$screen" | awk '/^PROCEDURE/ { on = 1; next } on && !/^  op / && NF >= 6 {
+	n = NF; name = $1; for (i = 2; i <= n - 5; i++) name = name " " $i; print name, $(n - 4), $n }' | sort)
+check "$name: procedures view: each procedure's calls and ERRORS as rpcrdma-dump --stats=json ($(echo "$got" | grep -c .) procedures)" \
+	test -n "$got" -a "$got" = "$want"
+want=$(echo "$stats" | jq -r '[(.nfs_errors // [])[] | select(.operation != null and .operation != "")] |
+	group_by(.operation)[] | "\(.[0].operation) \(map(.count) | add)"' | sort)
+got=$(echo "$screen" | awk '/^  op / && $NF > 0 { print $2, $NF }' | sort)
+check "$name: procedures view: the NFSv4 operations COMPOUNDs failed at, as rpcrdma-dump --stats=json ($(echo "$got" | paste -sd, -))" \
+	test "$got" = "$want"
+done
 check "--view takes traffic, latency, procedures, slow or clients; another is a usage error (1)" \
 	eval "'$top' -r '$capture' -b --view fast >/dev/null 2>&1; test \$? -eq 1"
 # the slow view of a capture cut a third of the way in: only calls it holds
