@@ -402,7 +402,8 @@ static void print_rpcrdma(const struct rr_event *ev)
 		printf(" resent (first frame %llu)", (unsigned long long)m->resent_of);
 }
 
-static void print_finding(const struct rr_event *ev)
+/* A finding's line; with -v, what to do (its advice) on the next. */
+static void print_finding(const struct rr_event *ev, bool advice)
 {
 	const struct rr_finding_info *fi = rr_finding_info(ev->finding.id);
 	printf("\t! %s (%s): %s", fi->id, rr_severity_str(fi->severity),
@@ -412,6 +413,8 @@ static void print_finding(const struct rr_event *ev)
 	if (fi->reference[0])
 		printf(" [%s]", fi->reference);
 	putchar('\n');
+	if (advice)
+		printf("\t  advice: %s.\n", fi->advice);
 }
 
 static void print_transport(const struct rr_frame *f)
@@ -613,7 +616,7 @@ void dump_print_report(struct dump *d, const struct rr_frame_report *r)
 					print_time();
 				printf("frame %llu", (unsigned long long)ev->frame);
 			}
-			print_finding(ev);
+			print_finding(ev, d->o.verbose > 0);
 			continue;
 		}
 		/* an RPC message rebuilt for a message is on the message's line */

@@ -66,6 +66,7 @@ json_object *rr_json_finding(const struct rr_event *ev)
 	add(o, "reference", json_object_new_string(fi->reference));
 	add(o, "message", json_object_new_string(fi->message));
 	add(o, "detail", ev->finding.detail ? json_object_new_string(ev->finding.detail) : NULL);
+	add(o, "advice", json_object_new_string(fi->advice));
 	return o;
 }
 

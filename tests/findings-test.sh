@@ -48,6 +48,33 @@ expect rocev2-fault-wrong-version.pcap "1 rpcrdma.err_vers;1 rpcrdma.vers"
 expect rocev2-fault-xid-mismatch.pcap "2 rpcrdma.xid_mismatch"
 expect rocev2-fault-zero-credit.pcap "1 rpcrdma.zero_credit"
 expect iwarp-fault-truncated-private-data.pcap "1 rpcrdma.cm_private_data"
+# what to do: with -v each finding's line is followed by its advice, and
+# -j's finding objects carry it, as docs/findings.md's table has it
+advised=0 findings=0 docs_ok=0
+for cap in "$src"/samples/*fault*.pcap; do
+	out=$("$dump" -v --findings -r "$cap" 2>/dev/null)
+	findings=$((findings + $(echo "$out" | grep -c '! rpcrdma\.')))
+	advised=$((advised + $(echo "$out" | grep -A1 '! rpcrdma\.' | grep -c '^	  advice: .*\.$')))
+	if command -v jq >/dev/null; then
+		"$dump" --findings -j -r "$cap" 2>/dev/null |
+			jq -r '"\(.id)\t\(.advice)"' >"${TMPDIR:-/tmp}/advice.$$"
+		while IFS='	' read -r id advice; do
+			grep -F "| \`$id\` |" "$src/docs/findings.md" | grep -qF "| $advice. |" &&
+				docs_ok=$((docs_ok + 1))
+		done <"${TMPDIR:-/tmp}/advice.$$"
+		rm -f "${TMPDIR:-/tmp}/advice.$$"
+	fi
+done
+if [ "$findings" -gt 0 ] && [ "$advised" = "$findings" ]; then
+	pass=$((pass + 1)); echo "ok - -v: each finding's advice below it ($advised of $findings)"
+else
+	fail=$((fail + 1)); echo "not ok - -v: each finding's advice below it ($advised of $findings)"
+fi
+if ! command -v jq >/dev/null || [ "$docs_ok" = "$findings" ]; then
+	pass=$((pass + 1)); echo "ok - -j: each finding's advice as docs/findings.md has it ($docs_ok of $findings)"
+else
+	fail=$((fail + 1)); echo "not ok - -j: each finding's advice as docs/findings.md has it ($docs_ok of $findings)"
+fi
 for clean in rocev2-inline rocev2-long-call rocev2-mixed rocev2-null \
 	rocev2-read rocev2-reliable-reply rocev2-reply-chunk rocev2-write \
 	iwarp-mixed iwarp-markers; do

@@ -6,13 +6,13 @@
 
 int main(void)
 {
-	puts("| id | severity | reference | meaning |");
-	puts("|---|---|---|---|");
+	puts("| id | severity | reference | meaning | what to do |");
+	puts("|---|---|---|---|---|");
 	for (unsigned i = 0; i < RR_FINDING_COUNT; i++) {
 		const struct rr_finding_info *f = rr_finding_info(i);
-		printf("| `%s` | %s | %s | %s |\n", f->id,
+		printf("| `%s` | %s | %s | %s | %s. |\n", f->id,
 		       rr_severity_str(f->severity),
-		       f->reference[0] ? f->reference : "-", f->message);
+		       f->reference[0] ? f->reference : "-", f->message, f->advice);
 	}
 	return 0;
 }
