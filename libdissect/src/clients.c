@@ -6,22 +6,28 @@
 #include "analyzer-int.h"
 
 /* The row of connection cn's requester: found, made while there is room,
- * else the sum of the rest. */
+ * else the sum of the rest.  Rows are never taken back, so the
+ * connection keeps the answer until its requester changes. */
 struct rr_client_stats *rra_client_of(struct rr_analyzer *a, uint32_t cn)
 {
-	const struct rr_conn_info *c = &a->conns[cn].info;
+	struct conn *k = &a->conns[cn];
+	const struct rr_conn_info *c = &k->info;
 	struct rr_stats *st = &a->st;
-	for (uint32_t i = 0; i < st->client_rows; i++) {
-		struct rr_client_stats *r = &st->clients[i];
-		if (r->transport == c->transport && !memcmp(r->addr, c->requester_addr, 16))
-			return r;
+	if (k->client_row)
+		return k->client_row > RR_CLIENT_ROWS ? &st->clients_other :
+							&st->clients[k->client_row - 1];
+	uint32_t i = 0;
+	while (i < st->client_rows &&
+	       (st->clients[i].transport != c->transport ||
+		memcmp(st->clients[i].addr, c->requester_addr, 16)))
+		i++;
+	if (i == st->client_rows && i < RR_CLIENT_ROWS) {
+		struct rr_client_stats *r = &st->clients[st->client_rows++];
+		r->transport = c->transport;
+		memcpy(r->addr, c->requester_addr, 16);
 	}
-	if (st->client_rows == RR_CLIENT_ROWS)
-		return &st->clients_other;
-	struct rr_client_stats *r = &st->clients[st->client_rows++];
-	r->transport = c->transport;
-	memcpy(r->addr, c->requester_addr, 16);
-	return r;
+	k->client_row = (uint8_t)(i + 1);
+	return i < RR_CLIENT_ROWS ? &st->clients[i] : &st->clients_other;
 }
 
 /* A forward call answered: its latency and the bytes its RPC moved. */

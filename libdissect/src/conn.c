@@ -228,6 +228,7 @@ void rra_side_addr_put(struct rr_analyzer *a, uint32_t c, int s,
 	bool pair = k->listed & (1u << LIST_PAIR);
 	rra_list_del(a, LIST_PAIR, c);
 	memcpy(at, addr, 16);
+	k->client_row = 0;
 	if (pair)
 		rra_list_add(a, LIST_PAIR, c);
 }
@@ -276,6 +277,7 @@ void rra_sides_swap(struct rr_analyzer *a, uint32_t c)
 	k->info.requester_qpn = k->info.responder_qpn;
 	k->info.responder_qpn = id;
 	k->info.heard = (uint8_t)(((k->info.heard & 1u) << 1) | ((k->info.heard >> 1) & 1u));
+	k->client_row = 0;
 	for (int s = 0; s < 2; s++)
 		if (k->side[s].known)
 			ep_add(a, c, s);

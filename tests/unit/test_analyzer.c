@@ -726,6 +726,27 @@ static void markers(void)
  * than the table's least is never lost however many pass through it, each
  * count is over by at most its overcount, and the index finds every row
  * after evictions moved entries in it. */
+/* A connection keeps its requester's client row until the requester
+ * changes: once its sides swap, calls count for the other host. */
+static void clients(void)
+{
+	check_ctx = "clients";
+	struct rr_analyzer *a = analyzer(8, 16);
+	int to;
+	uint32_t c = rra_conn_for(a, RR_TRANSPORT_IWARP, host_a, 40000, host_b,
+				  RR_NFS_RDMA_PORT, true, &to);
+	struct rr_client_stats *r = rra_client_of(a, c);
+	CHECK(!memcmp(r->addr, a->conns[c].info.requester_addr, 16));
+	CHECK(rra_client_of(a, c) == r);
+	CHECK_EQ(a->st.client_rows, 1);
+	rra_sides_swap(a, c);
+	struct rr_client_stats *s = rra_client_of(a, c);
+	CHECK(s != r);
+	CHECK(!memcmp(s->addr, a->conns[c].info.requester_addr, 16));
+	CHECK_EQ(a->st.client_rows, 2);
+	rr_analyzer_free(a);
+}
+
 static void files(void)
 {
 	check_ctx = "files";
@@ -808,6 +829,7 @@ int main(void)
 	message_from_frame();
 	report();
 	markers();
+	clients();
 	files();
 	return check_done();
 }
