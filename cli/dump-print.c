@@ -179,6 +179,11 @@ static void print_cm(const struct rr_frame *f)
 	const struct rr_cm *m = &f->cm;
 	const char *name = rr_cm_attr_str(m->attr_id);
 	printf(" CM %s", name ? name : "?");
+	if (!m->fixed_read) {
+		/* cut before its fields: its private data is not there either */
+		fputs(" (cut before its fields)", stdout);
+		return;
+	}
 	printf(" comm 0x%08" PRIx32, m->local_comm_id);
 	if (m->attr_id != RR_CM_REQ)
 		printf("/0x%08" PRIx32, m->remote_comm_id);

@@ -142,17 +142,20 @@ json_object *rr_json_setup(const struct rr_frame *f, uint64_t frame,
 		const char *attr = rr_cm_attr_str(f->cm.attr_id);
 		add(o, "attr", attr ? json_object_new_string(attr) :
 				      u64(f->cm.attr_id));
-		add(o, "local_comm_id", u64(f->cm.local_comm_id));
-		add(o, "remote_comm_id", u64(f->cm.remote_comm_id));
-		if (f->cm.attr_id == RR_CM_REQ || f->cm.attr_id == RR_CM_REP) {
+		/* null, or left out: the capture cut the message before its
+		 * fields */
+		bool read = f->cm.fixed_read;
+		add(o, "local_comm_id", read ? u64(f->cm.local_comm_id) : NULL);
+		add(o, "remote_comm_id", read ? u64(f->cm.remote_comm_id) : NULL);
+		if (read && (f->cm.attr_id == RR_CM_REQ || f->cm.attr_id == RR_CM_REP)) {
 			add(o, "qpn", u64(f->cm.local_qpn));
 			add(o, "starting_psn", u64(f->cm.starting_psn));
 		}
-		if (f->cm.attr_id == RR_CM_REQ)
+		if (read && f->cm.attr_id == RR_CM_REQ)
 			add(o, "service_id", u64(f->cm.service_id));
 		if (f->cm.attr_id == RR_CM_REJ) {
-			const char *why = rr_cm_rej_reason_str(f->cm.reject_reason);
-			add(o, "reject_reason", u64(f->cm.reject_reason));
+			const char *why = read ? rr_cm_rej_reason_str(f->cm.reject_reason) : NULL;
+			add(o, "reject_reason", read ? u64(f->cm.reject_reason) : NULL);
 			add(o, "reject_reason_name", why ? json_object_new_string(why) : NULL);
 		}
 		if (rr_has(f, RR_LAYER_RDMA_CM)) {

@@ -380,7 +380,9 @@ static void totals(struct rr_prom *w, const struct rr_stats *st)
 		snprintf(code, sizeof(code), "%u", r);
 		lb[0] = '\0';
 		rr_prom_label(lb, sizeof(lb), "code", code);
-		rr_prom_label(lb, sizeof(lb), "reason", why ? why : "other");
+		/* code 0: a reason the table does not name, or a REJ the
+		 * capture cut before its reason */
+		rr_prom_label(lb, sizeof(lb), "reason", why ? why : "unknown");
 		rr_prom_sample_u64(w, "rpcrdma_cm_rejects_total", "", lb, st->cm_rejects[r]);
 	}
 	rr_prom_family(w, "rpcrdma_capture_gaps_total", "counter",

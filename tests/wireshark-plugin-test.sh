@@ -292,6 +292,16 @@ for capture in ${PLUGIN_CAPTURES:-"$src"/samples/*.pcap "$src"/tests/linux/*/cli
 	fi
 done
 
+# A REJ the capture cut before its reason: said so, no reason 0 shown
+linux_nfs3=$src/tests/linux/bookworm-rxe-nfs3/client/capture.pcap
+if [ -f "$linux_nfs3" ]; then
+	editcap -s 90 "$linux_nfs3" "$work/cm-cut.pcap" >/dev/null 2>&1
+	ts -r "$work/cm-cut.pcap" 2>/dev/null | grep 'ConnectReject\|CM_REJ\|rejected' >"$work/rej-cut.txt"
+	check "a CM REJ cut before its reason: '[rejected: reason not captured]', no reason named ($(grep -c 'reason not captured' "$work/rej-cut.txt") frames)" \
+		eval "grep -q 'reason not captured' '$work/rej-cut.txt' && ! grep -qi 'unknown reason\|Unknown (0)' '$work/rej-cut.txt' &&
+		      test -z \"\$(ts -r '$work/cm-cut.pcap' -Y rpcrdma.cm_reject_reason 2>/dev/null)\""
+fi
+
 # Every NFS call and reply Wireshark's built-in RPC-over-RDMA dissector
 # shows (xid and message type), the plugin shows too: NFSv4 READ replies
 # whose data came by a write chunk included, on the lab's captures of

@@ -127,7 +127,8 @@ static bool setup_item(const struct rr_frame *f, struct rr_ws_item *it)
 	}
 	if (rr_has(f, RR_LAYER_CM) && f->cm.attr_id == RR_CM_REJ) {
 		it->kind = RR_WS_CM_REJECT;
-		it->finding = f->cm.reject_reason;
+		/* 0, no reason (IBA's start at 1): cut before it */
+		it->finding = f->cm.fixed_read ? f->cm.reject_reason : 0;
 		return true;
 	}
 	return false;

@@ -682,6 +682,11 @@ static int post_rpcrdma(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, voi
 			add_retransmission(t, pinfo, tvb, it);
 			break;
 		case RR_WS_CM_REJECT: /* a connection refused, its reason named */
+			if (!it->finding) {
+				col_append_str(pinfo->cinfo, COL_INFO,
+					       " [rejected: reason not captured]");
+				break;
+			}
 			generated(proto_tree_add_uint(t, hf_cm_reject_reason, tvb, 0, 0,
 						      it->finding));
 			col_append_fstr(pinfo->cinfo, COL_INFO, " [rejected: %s]",

@@ -217,6 +217,7 @@ static void decode_cm(struct rr_frame *f, uint32_t mad, uint32_t lim)
 		return;
 	}
 	const uint8_t *p = d + mad;
+	m->fixed_read = true;
 	m->local_comm_id = rd_be32(p + 24);
 	if (m->attr_id != RR_CM_REQ)
 		m->remote_comm_id = rd_be32(p + 28);

@@ -12,6 +12,13 @@ void rra_cm(struct rr_analyzer *a, const struct rr_frame *f)
 	const struct rr_cm *m = &f->cm;
 	uint32_t cn = NONE;
 	struct rr_event ev = { .kind = RR_EV_CONN_CLOSE };
+	if (!m->fixed_read) {
+		/* cut before its IDs and QPN: it names no connection; a REJ is
+		 * a rejection all the same, its reason unknown (0) */
+		if (m->attr_id == RR_CM_REJ)
+			a->st.cm_rejects[0]++;
+		return;
+	}
 	switch (m->attr_id) {
 	case RR_CM_REQ:
 		cn = rra_conn_by_comm(a, m->local_comm_id);

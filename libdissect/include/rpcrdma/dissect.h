@@ -250,6 +250,9 @@ struct rr_mad {
 /* One CM message; which members are meaningful depends on attr_id. */
 struct rr_cm {
 	uint16_t attr_id;
+	/* the message's fixed part was captured: its fields below are read
+	 * (else zero, as a REJ cut before its reason) */
+	bool fixed_read;
 	uint32_t local_comm_id, remote_comm_id;
 	/* REQ */
 	uint64_t service_id, local_ca_guid;
