@@ -7,7 +7,9 @@
 # (up to the next "$ " line or the fence's end), or a whole fenced block
 # just after a "<!-- output of: COMMAND -->" line.  The lines shown must
 # appear in the output in that order and next to each other; a line that
-# is only "..." stands for lines left out.  Trailing blanks do not count.
+# is only "..." stands for lines left out.  Runs of blanks count as one
+# (tshark's tables pad their columns differently from one release to the
+# next), leading and trailing ones not at all.
 # A command's "# rpcrdma-exporter ARGS" comment names the exporter it asks
 # (started here on a free port, which replaces 10186); "# with the plugin"
 # runs tshark with the Wireshark plugin.  The commands run from the
@@ -69,8 +71,9 @@ check "the README shows examples with their output ($(echo "$examples" | grep -c
 # shows WANT GOT: the lines of WANT appear in GOT as the README promises.
 shows() {
 	awk '
-		FILENAME == ARGV[1] { sub(/[ \t]+$/, ""); got[++g] = $0; next }
-		{ sub(/[ \t]+$/, "") }
+		function squeeze(s) { gsub(/[ \t]+/, " ", s); sub(/^ /, "", s); sub(/ $/, "", s); return s }
+		FILENAME == ARGV[1] { got[++g] = squeeze($0); next }
+		{ $0 = squeeze($0) }
 		/^[ \t]*\.\.\.$/ { if (s > 0) seg[++nseg] = s; s = 0; next }
 		{ if (s == 0) first[nseg + 1] = w + 1; want[++w] = $0; s++ }
 		END {
