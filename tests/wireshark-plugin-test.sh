@@ -252,11 +252,13 @@ for capture in ${PLUGIN_CAPTURES:-"$src"/samples/*.pcap "$src"/tests/linux/*/cli
 		 "client \(.address // "other") answered \(.replies)",
 		 "client \(.address // "other") errors \(.errors)",
 		 "client \(.address // "other") bytes RDMA write \(.bytes.rdma_write)"),
+		((.busiest_files // [])[] | "fh \(.fh_hash) calls \(.calls)"),
 		(.findings | to_entries[] | select(.value > 0) | "\(.key) \(.value)"),
 		"frames \(.frames.total)", "frames truncated \(.frames.truncated)",
 		"frames malformed \(.frames.malformed)", "IB PSN gaps \(.frames.ib_psn_gaps)",
 		"IB retransmissions \(.frames.ib_retransmissions)",
-		"iWARP stream gaps \(.frames.iwarp_stream_gaps)"' | sort >"$work/stat.dump"
+		"iWARP stream gaps \(.frames.iwarp_stream_gaps)"' |
+		perl -pe 's/^fh (\d+)/sprintf("fh 0x%08x", $1)/e' | sort >"$work/stat.dump"
 	ts -2 -r "$capture" -q -z rpcrdma,stat 2>/dev/null |
 		awk -F'|' 'NF >= 3 { gsub(/^ +| +$/, "", $1); gsub(/ /, "", $2); print $1 " " $2 }' |
 		sort >"$work/stat.all"

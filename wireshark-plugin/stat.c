@@ -14,10 +14,11 @@
 #include "analysis.h"
 
 enum { TABLE_CONNECTIONS, TABLE_MESSAGES, TABLE_PROCEDURES, TABLE_CLIENTS,
-       TABLE_FINDINGS, TABLE_CAPTURE, TABLE_COUNT };
+       TABLE_FILES, TABLE_FINDINGS, TABLE_CAPTURE, TABLE_COUNT };
 static const char *const table_names[TABLE_COUNT] = {
 	"Connections", "Messages by direction and procedure",
-	"RPC calls by procedure", "Clients (forward RPCs by requester)", "Findings",
+	"RPC calls by procedure", "Clients (forward RPCs by requester)",
+	"Busiest files (NFS calls by the file handle they name first)", "Findings",
 	"Capture",
 };
 
@@ -222,6 +223,25 @@ static void fill_clients(struct filler *f, const struct rr_stats *st)
 		fill_client(f, "other", &st->clients_other);
 }
 
+/* The ten files answered NFS calls named most, by their handle's CRC-32
+ * (Wireshark's nfs.fh.hash), as rpcrdma-dump --stats lists them. */
+static void fill_files(struct filler *f, const struct rr_stats *st)
+{
+	const struct rr_file_stats *files[10];
+	unsigned n = rr_stats_busiest_files(st, files, 10);
+	for (unsigned i = 0; i < n; i++) {
+		const struct rr_file_stats *r = files[i];
+		char detail[160], over[48] = "";
+		if (r->overcount)
+			snprintf(over, sizeof(over), " (at most %" PRIu64 " over)", r->overcount);
+		snprintf(detail, sizeof(detail),
+			 "mean %.1f us, max %.1f us, read %" PRIu64 ", written %" PRIu64 "%s",
+			 (double)rr_file_latency_mean_ns(r) / 1e3,
+			 (double)r->latency_max_ns / 1e3, r->read_bytes, r->write_bytes, over);
+		row(f, r->calls, detail, "fh 0x%08x calls", (unsigned)r->fh_hash);
+	}
+}
+
 static void fill_findings(struct filler *f, const struct rr_stats *st)
 {
 	for (unsigned i = 0; i < RR_FINDING_COUNT; i++)
@@ -270,6 +290,7 @@ static tap_packet_status stat_packet(void *tapdata, packet_info *pinfo, epan_dis
 		case TABLE_MESSAGES: fill_messages(&f, st); break;
 		case TABLE_PROCEDURES: fill_procedures(&f, st); break;
 		case TABLE_CLIENTS: fill_clients(&f, st); break;
+		case TABLE_FILES: fill_files(&f, st); break;
 		case TABLE_FINDINGS: fill_findings(&f, st); break;
 		default: fill_capture(&f, st); break;
 		}
