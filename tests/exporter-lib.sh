@@ -12,13 +12,7 @@ exporter_lib_cleanup() {
 }
 trap exporter_lib_cleanup EXIT
 
-# A loopback port nothing listens on.
-free_port() {
-	while :; do
-		p=$((20000 + RANDOM % 20000))
-		(exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null || { echo "$p"; return; }
-	done
-}
+. "$(dirname "${BASH_SOURCE[0]}")/ports.sh"
 
 wait_http() { # url: up to 10 s
 	for _ in $(seq 100); do

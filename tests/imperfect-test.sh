@@ -23,6 +23,7 @@ done
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 . "$src/tests/tap.sh"
+. "$src/tests/ports.sh"
 errors() { # capture: its error findings, and all of them
 	"$dump" --findings -r "$1" 2>/dev/null >"$work/findings.txt"
 	echo "$(grep -c '(error)' "$work/findings.txt") errors of $(grep -c '!' "$work/findings.txt") findings"
@@ -46,7 +47,8 @@ unknown_thresholds() { # capture: connections whose thresholds are unknown
 # read a file.
 exporter=$(dirname "$dump")/rpcrdma-exporter
 metrics() { # capture
-	local port=$((20000 + RANDOM % 20000)) pid
+	local port pid
+	port=$(free_port)
 	"$exporter" -r "$1" -l "127.0.0.1:$port" >/dev/null 2>&1 &
 	pid=$!
 	for _ in $(seq 300); do

@@ -39,6 +39,7 @@ cleanup() {
 }
 trap cleanup EXIT
 . "$(dirname "$0")/tap.sh"
+. "$(dirname "$0")/ports.sh"
 inA() { ip netns exec "$A" "$@"; }
 inB() { ip netns exec "$B" "$@"; }
 
@@ -134,7 +135,7 @@ check "tcp, libpcap: the same" \
 	      test '$(jnum "$work/tcp-pcap.last" rdma_write)' = '$want_write'"
 
 # -- rpcrdma-exporter on the eBPF source ------------------------------------
-eport=$((20000 + RANDOM % 20000))
+eport=$(free_port)
 ip netns exec "$A" "$exporter" -e vA -l "127.0.0.1:$eport" 2>"$work/exporter.err" &
 exporter_pid=$!
 sleep 1.5
@@ -195,7 +196,7 @@ two_top=$!
 sleep 1.5
 inB "$peer" server -l 10.77.0.2 >/dev/null 2>&1 &
 server_pid=$!
-eport2=$((20000 + RANDOM % 20000))
+eport2=$(free_port)
 ip netns exec "$A" setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps="$service_caps" \
 	--ambient-caps="$service_caps" \
 	"$exporter" -e vA -l "127.0.0.1:$eport2" 2>"$work/two-exporter.err" &
