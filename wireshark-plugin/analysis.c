@@ -199,11 +199,8 @@ static void take_event(const struct rr_event *ev)
 		it->other_frame = ev->retransmission.original_frame ?
 			wireshark_number(ev->retransmission.original_frame) : 0;
 		if (ev->retransmission.hdr) {
-			uint8_t op = ev->retransmission.opcode;
 			it->header_again = true;
-			it->whole_again = op == RR_OP_RC_SEND_ONLY ||
-					  op == RR_OP_RC_SEND_ONLY_IMM ||
-					  op == RR_OP_RC_SEND_ONLY_INV;
+			it->whole_again = rr_rc_send_only(ev->retransmission.opcode);
 			it->xid = ev->retransmission.hdr->xid;
 			it->proc = (uint8_t)ev->retransmission.hdr->proc;
 			it->credits = ev->retransmission.hdr->credits;

@@ -66,8 +66,7 @@ static bool opcode_known(uint8_t op, uint8_t *ext)
 static bool is_rc_send_start(uint8_t op, bool *first_of_many)
 {
 	*first_of_many = op == RR_OP_RC_SEND_FIRST;
-	return op == RR_OP_RC_SEND_FIRST || op == RR_OP_RC_SEND_ONLY ||
-	       op == RR_OP_RC_SEND_ONLY_IMM || op == RR_OP_RC_SEND_ONLY_INV;
+	return rr_rc_send_starts(op);
 }
 
 uint32_t rr_icrc_compute(enum rr_transport t, const uint8_t *pkt, size_t len)

@@ -91,13 +91,6 @@ static bool rc_request(uint8_t op)
 	       op == RR_OP_RC_SEND_ONLY_INV;
 }
 
-/* A SEND's first packet: the one that carries the RPC-over-RDMA header. */
-static bool send_starts(uint8_t op)
-{
-	return op == RR_OP_RC_SEND_ONLY || op == RR_OP_RC_SEND_ONLY_IMM ||
-	       op == RR_OP_RC_SEND_ONLY_INV || op == RR_OP_RC_SEND_FIRST;
-}
-
 /* The slot of psn_frames for a request packet with this PSN sent to side
  * `to` of a connection: direct-mapped, so a newer packet may take an
  * older one's place and the older is then too far back to be named. */
@@ -182,7 +175,7 @@ void rra_ib_packet(struct rr_analyzer *a, const struct rr_frame *f)
 					       .conn = cn, .dir = RR_DIR_UNKNOWN,
 					       .retransmission = { .opcode = op, .psn = psn } };
 			ev.retransmission.original_frame = psn_frame(a, k, to, psn);
-			if (send_starts(op) && rr_has(f, RR_LAYER_RPCRDMA)) {
+			if (rr_rc_send_starts(op) && rr_has(f, RR_LAYER_RPCRDMA)) {
 				struct rr_ev_retransmission *rt = &ev.retransmission;
 				rt->hdr = &f->rdma;
 				rt->rpc = rr_has(f, RR_LAYER_RPC) ? &f->rpc : NULL;

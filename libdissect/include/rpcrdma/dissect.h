@@ -44,6 +44,21 @@ enum rr_problem { RR_PROBLEM_LIST(RR_X_ENUM) };
 enum rr_layer { RR_LAYER_LIST(RR_X_ENUM) RR_LAYER_COUNT };
 enum rr_link { RR_LINK_LIST(RR_X_ENUM) };
 enum rr_bth_opcode { RR_BTH_OPCODE_LIST(RR_X_ENUM) };
+
+/* An RC SEND in one packet (IBA vol. 1 §9.2), which holds the whole
+ * message. */
+static inline bool rr_rc_send_only(unsigned op)
+{
+	return op == RR_OP_RC_SEND_ONLY || op == RR_OP_RC_SEND_ONLY_IMM ||
+	       op == RR_OP_RC_SEND_ONLY_INV;
+}
+
+/* An RC SEND's first packet (FIRST or ONLY): the one that carries the
+ * message's RPC-over-RDMA header. */
+static inline bool rr_rc_send_starts(unsigned op)
+{
+	return op == RR_OP_RC_SEND_FIRST || rr_rc_send_only(op);
+}
 enum rr_aeth_type { RR_AETH_TYPE_LIST(RR_X_ENUM) };
 enum rr_nak_code { RR_NAK_CODE_LIST(RR_X_ENUM) };
 enum rr_mad_class { RR_MAD_CLASS_LIST(RR_X_ENUM) };
