@@ -99,18 +99,23 @@ static void connections(void)
 	rr_analyzer_free(a);
 }
 
+/* An iWARP connection from host_a's port to host_b's NFS/RDMA port. */
+static uint32_t iwarp_conn(struct rr_analyzer *a, uint32_t port)
+{
+	int to;
+	return rra_conn_for(a, RR_TRANSPORT_IWARP, host_a, port, host_b,
+			    RR_NFS_RDMA_PORT, true, &to);
+}
+
 static void reconnects(void)
 {
 	check_ctx = "reconnects";
 	struct rr_analyzer *a = analyzer(8, 16);
-	int to;
-	uint32_t old = rra_conn_for(a, RR_TRANSPORT_IWARP, host_a, 40000, host_b,
-				    RR_NFS_RDMA_PORT, true, &to);
+	uint32_t old = iwarp_conn(a, 40000);
 	a->frame_no = 10;
 	CHECK_EQ(rra_resent_of(a, old, 0x1234), 0);
 	a->now_ns += 1000000;
-	uint32_t new = rra_conn_for(a, RR_TRANSPORT_IWARP, host_a, 40001, host_b,
-				    RR_NFS_RDMA_PORT, true, &to);
+	uint32_t new = iwarp_conn(a, 40001);
 	CHECK(new != old);
 	a->frame_no = 20;
 	/* the same xid on the connection that replaced it: a resend of frame 10 */
@@ -121,8 +126,7 @@ static void reconnects(void)
 	CHECK_EQ(a->st.calls_resent, 1);
 	/* resent again after a second reconnect: still the first sending */
 	a->now_ns += 1000000;
-	uint32_t third = rra_conn_for(a, RR_TRANSPORT_IWARP, host_a, 40002, host_b,
-				      RR_NFS_RDMA_PORT, true, &to);
+	uint32_t third = iwarp_conn(a, 40002);
 	a->frame_no = 30;
 	CHECK_EQ(rra_resent_of(a, third, 0x1234), 10);
 	CHECK_EQ(rra_resent_of(a, third, 0x9999), 20);
@@ -722,19 +726,13 @@ static void markers(void)
 	CHECK_EQ(mpa_to_marker(seq0 + 511, seq0), 1);
 }
 
-/* The busiest and the slowest files (files.c): a handle called more often
- * than the table's least is never lost however many pass through it, each
- * count is over by at most its overcount, and the index finds every row
- * after evictions moved entries in it. */
 /* A connection keeps its requester's client row until the requester
  * changes: once its sides swap, calls count for the other host. */
 static void clients(void)
 {
 	check_ctx = "clients";
 	struct rr_analyzer *a = analyzer(8, 16);
-	int to;
-	uint32_t c = rra_conn_for(a, RR_TRANSPORT_IWARP, host_a, 40000, host_b,
-				  RR_NFS_RDMA_PORT, true, &to);
+	uint32_t c = iwarp_conn(a, 40000);
 	struct rr_client_stats *r = rra_client_of(a, c);
 	CHECK(!memcmp(r->addr, a->conns[c].info.requester_addr, 16));
 	CHECK(rra_client_of(a, c) == r);
@@ -747,6 +745,10 @@ static void clients(void)
 	rr_analyzer_free(a);
 }
 
+/* The busiest and the slowest files (files.c): a handle called more often
+ * than the table's least is never lost however many pass through it, each
+ * count is over by at most its overcount, and the index finds every row
+ * after evictions moved entries in it. */
 static void files(void)
 {
 	check_ctx = "files";
