@@ -4,7 +4,8 @@
 # of Linux's own NFS/RDMA client and server (the lab's) and the fault
 # samples, its /metrics findings become a promtool rule test, and
 # RpcRdmaConformanceErrors fires on none of the stock Linux runs and on each
-# fault sample whose finding is an error, naming that finding.
+# fault sample whose finding is an error, naming that finding;
+# RpcRdmaDamagedPackets fires on a Linux capture the test damages, only.
 # usage: alerts-real-test.sh BUILD_DIR SOURCE_DIR
 set -u
 build=$(cd "$1" && pwd)
@@ -49,6 +50,44 @@ done
 for f in "$src"/samples/rocev2-fault-*.pcap; do
 	captures+=("$f $(basename "$f" .pcap)")
 done
+# a Linux RoCE capture with one packet damaged on the wire: the last byte
+# of its first RoCEv2 frame (the ICRC's) changed
+linux_roce=$(ls "$src"/tests/linux/*-rxe-nfs3/client/capture.pcap | head -n 1)
+perl -e 'local $/; my $d = <STDIN>; my $o = 24;
+	while ($o + 16 <= length $d) {
+		my ($caplen, $len) = unpack "V V", substr($d, $o + 8, 8);
+		my $f = $o + 16;
+		if ($caplen == $len && $caplen > 42 && unpack("n", substr($d, $f + 12, 2)) == 0x0800 &&
+		    ord(substr($d, $f + 23, 1)) == 17 && unpack("n", substr($d, $f + 36, 2)) == 4791) {
+			substr($d, $f + $caplen - 1, 1) ^= "\x5a";
+			last;
+		}
+		$o = $f + $caplen;
+	}
+	print $d' <"$linux_roce" >"$work/damaged.pcap"
+captures+=("$work/damaged.pcap linux-damaged-icrc")
+
+# The promtool expectation at 5 minutes: ALERT fires on INSTANCE for each
+# finding id of IDS (none: it stays quiet), its summary and description
+# with %s for the id.
+expect_alerts() { # alert, instance, ids, summary, description
+	echo "      - eval_time: 5m"
+	echo "        alertname: $1"
+	if [ -z "$3" ]; then
+		echo "        exp_alerts: []"
+		return
+	fi
+	echo "        exp_alerts:"
+	for id in $3; do
+		echo "          - exp_labels:"
+		echo "              severity: warning"
+		echo "              instance: $2"
+		echo "              id: $id"
+		echo "            exp_annotations:"
+		printf "              summary: \"$4\"\n" "$id"
+		printf "              description: \"$5\"\n" "$id"
+	done
+}
 
 test_file=$work/alerts.test.yml
 {
@@ -57,14 +96,15 @@ test_file=$work/alerts.test.yml
 	echo "evaluation_interval: 1m"
 	echo "tests:"
 } >"$test_file"
-linux_errors=0 linux_runs=0 fault_alerts=0
+linux_errors=0 linux_runs=0 fault_alerts=0 damaged_alerts=""
 for entry in "${captures[@]}"; do
 	capture=${entry% *} instance=${entry##* }
 	if ! findings_of "$capture" >"$work/f.txt"; then
 		check "$instance: the exporter replayed it" false
 		continue
 	fi
-	errors=$(awk '$2 == "error" { print $1 }' "$work/f.txt" | sort -u)
+	errors=$(awk '$2 == "error" && $1 != "rpcrdma.crc32c" { print $1 }' "$work/f.txt" | sort -u)
+	damaged=$(awk '$1 == "rpcrdma.icrc" || $1 == "rpcrdma.crc32c" { print $1 }' "$work/f.txt" | sort -u)
 	case "$instance" in
 	linux-*)
 		linux_runs=$((linux_runs + 1))
@@ -90,25 +130,16 @@ for entry in "${captures[@]}"; do
 		echo "        values: '0x14'" >>"$test_file"
 	fi
 	echo "    alert_rule_test:" >>"$test_file"
-	echo "      - eval_time: 5m" >>"$test_file"
-	echo "        alertname: RpcRdmaConformanceErrors" >>"$test_file"
-	if [ -z "$errors" ]; then
-		echo "        exp_alerts: []" >>"$test_file"
-	else
-		echo "        exp_alerts:" >>"$test_file"
-		for id in $errors; do
-			cat >>"$test_file" <<YAML
-          - exp_labels:
-              severity: warning
-              instance: $instance
-              id: $id
-            exp_annotations:
-              summary: "$instance sees RPC-over-RDMA finding $id"
-              description: "A peer breaks RFC 8166 or RFC 8167: see the finding $id in docs/findings.md."
-YAML
-		done
-	fi
+	expect_alerts RpcRdmaConformanceErrors "$instance" "$errors" \
+		"$instance sees RPC-over-RDMA finding %s" \
+		"A peer breaks RFC 8166 or RFC 8167: see the finding %s in docs/findings.md." >>"$test_file"
+	expect_alerts RpcRdmaDamagedPackets "$instance" "$damaged" \
+		"$instance sees packets damaged on the wire (%s)" \
+		"Packets failed their checksum in the last 10 minutes: check the link (cables, optics, port error counters); see %s in docs/findings.md." >>"$test_file"
+	[ -n "$damaged" ] && damaged_alerts="$damaged_alerts $instance"
 done
+check "a damaged packet is only that: RpcRdmaDamagedPackets on the Linux capture with one ICRC changed, and only there (${damaged_alerts# })" \
+	test "$damaged_alerts" = " linux-damaged-icrc"
 check "the Linux runs: $linux_runs replayed, none with an error finding" \
 	test "$linux_runs" -gt 0 -a "$linux_errors" -eq 0
 check "the fault samples whose finding is an error ($fault_alerts) include the requester that cleared R" \
@@ -116,6 +147,6 @@ check "the fault samples whose finding is an error ($fault_alerts) include the r
 	      grep -q 'instance: rocev2-fault-invalidate-requester-cleared-r' '$test_file'"
 promtool test rules "$test_file" >"$work/promtool.out" 2>&1
 status=$?
-check "promtool: RpcRdmaConformanceErrors fires on each of those and on no Linux run (${#captures[@]} captures)" \
+check "promtool: RpcRdmaConformanceErrors fires on each of those and on no Linux run, RpcRdmaDamagedPackets on the damaged one only (${#captures[@]} captures)" \
 	eval "test $status -eq 0 || { cat '$work/promtool.out'; false; }"
 tap_end

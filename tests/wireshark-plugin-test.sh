@@ -338,6 +338,36 @@ for capture in ${PLUGIN_CAPTURES:-"$src"/tests/linux/*/client/capture.pcap}; do
 		same "$name: every frame the built-in dissector shows ${field%%:*} in, the plugin shows ${field##*:} in" \
 			"$work/frames.builtin" "$work/frames.both"
 	done
+	# Wireshark's own response times of RPC-over-RDMA measure from the
+	# call's SEND, as rpcrdma-dump does: a WRITE's too, whose call the
+	# plugin hands on only once its read chunk was read.  An RC
+	# retransmission of a reply is an RPC duplicate to Wireshark, timed
+	# and counted again as over TCP; rpcrdma-dump counts it once.
+	rdma_only='rpcrdma && !rpcrdma.retransmission_psn'
+	"$dump" -j -r "$capture" 2>/dev/null |
+		jq -r 'select(.type == "message" and .completed) | "\(.frame) \(.completed.latency_ns)"' |
+		sort >"$work/latency.dump"
+	ts -r "$capture" -Y "rpc.time && $rdma_only" -T fields -E occurrence=a -E aggregator=' ' \
+		-e frame.number -e rpc.time 2>/dev/null |
+		perl -ane '$f = shift @F; printf "%s %d\n", $f, $1 * 1e9 + $2 while ($_ = shift @F) && /^(\d+)\.(\d{9})$/' |
+		sort >"$work/latency.ts"
+	same "$name: rpc.time of every reply is rpcrdma-dump's latency of its call" \
+		"$work/latency.dump" "$work/latency.ts"
+	read_calls=$("$dump" -j -r "$capture" 2>/dev/null |
+		jq -s '[.[] | select(.type == "rpc_message" and .dir == "call" and .source == "read")] | length')
+	# -z rpc,srt: calls and total time of each NFS procedure (the
+	# captures' time stamps are whole microseconds, as tshark prints)
+	vers=3
+	case $name in *nfs4*) vers=4 ;; esac
+	"$dump" -j -r "$capture" 2>/dev/null |
+		jq -r --argjson v "$vers" 'select(.type == "message" and .dir == "reply" and .completed.prog == 100003 and .completed.vers == $v)
+			| .completed | "\(.proc) \(.latency_ns)"' |
+		awk '{ n[$1]++; s[$1] += $2 } END { for (p in n) printf "%d %d %d.%06d\n", p, n[p], int(s[p] / 1e9), int((s[p] % 1e9) / 1e3) }' |
+		sort -n >"$work/srt.dump"
+	ts -q -r "$capture" -z "rpc,srt,100003,$vers,$rdma_only" 2>/dev/null |
+		awk '$1 ~ /^[0-9]+$/ && NF == 7 && $3 > 0 { print $1, $3, $7 }' | sort -n >"$work/srt.ts"
+	same "$name: -z rpc,srt,100003,$vers counts each procedure's calls and time as rpcrdma-dump ($read_calls calls rebuilt from read chunks)" \
+		"$work/srt.dump" "$work/srt.ts"
 	case $name in *nfs41*)
 		check "$name: NFSv4 READ replies with their data ($(grep -c . "$work/nfs.plugin") NFS messages)" \
 			eval "test \"\$(ts -2 -r '$capture' -Y 'rpc.msgtyp == 1 && nfs.opcode == 25' 2>/dev/null | grep -c .)\" = \

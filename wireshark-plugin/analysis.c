@@ -184,6 +184,7 @@ static void take_event(const struct rr_event *ev)
 		it->xid = ev->rebuilt.xid;
 		it->source = ev->rebuilt.source;
 		it->msg_len = ev->rebuilt.data_len;
+		it->call_ts_ns = ev->rebuilt.call_ts_ns;
 		it->data = keep(ev->rebuilt.data, ev->rebuilt.data_len, it);
 		break;
 	case RR_EV_CHUNK_DATA:

@@ -45,6 +45,8 @@ struct rr_ws_item {
 	uint32_t requester_id, responder_id;
 	bool iwarp;
 	uint64_t seg_offset, latency_ns, bytes_read, bytes_write;
+	/* RPC_MESSAGE of a call: when its SEND arrived, else 0 */
+	uint64_t call_ts_ns;
 	struct rr_inline_thresholds thresholds;
 	bool negotiated;      /* thresholds known (rr_conn_info negotiated) */
 	bool grant_known;     /* MESSAGE: grant known (rr_conn_grant_known) */

@@ -70,7 +70,10 @@ static value_string dir_names[RR_DIR_UNKNOWN + 2];
  * An RPC message to the rpc dissector.  It matches replies to calls by
  * conversation, and an IB packet names only its destination QP: both QPNs
  * of the connection, as the analyzer linked them, make the two directions
- * one conversation.
+ * one conversation.  It times a call from the frame it is handed in: a
+ * call rebuilt once its read chunks were read is handed in with its SEND's
+ * time stamp, so that rpc.time and -z rpc,srt measure from the SEND, as
+ * rpcrdma.time does.
  */
 static void call_rpc(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree,
 		     const struct rr_ws_item *m)
@@ -79,6 +82,11 @@ static void call_rpc(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree,
 		return;
 	port_type ptype = pinfo->ptype;
 	guint32 srcport = pinfo->srcport, destport = pinfo->destport;
+	nstime_t abs_ts = pinfo->abs_ts;
+	if (m && m->kind == RR_EV_RPC_MESSAGE && m->call_ts_ns) {
+		pinfo->abs_ts.secs = (time_t)(m->call_ts_ns / 1000000000u);
+		pinfo->abs_ts.nsecs = (int)(m->call_ts_ns % 1000000000u);
+	}
 	if (m && !m->iwarp && (m->requester_id || m->responder_id)) {
 		bool from_requester = m->dir == RR_DIR_FWD_CALL || m->dir == RR_DIR_BWD_REPLY;
 		pinfo->ptype = PT_IBQP;
@@ -93,6 +101,7 @@ static void call_rpc(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree,
 		show_exception(tvb, pinfo, tree, EXCEPT_CODE, GET_MESSAGE);
 	}
 	ENDTRY;
+	pinfo->abs_ts = abs_ts;
 	pinfo->ptype = ptype;
 	pinfo->srcport = srcport;
 	pinfo->destport = destport;

@@ -159,7 +159,9 @@ static void emit_rebuilt(struct rr_analyzer *a, uint32_t ci, uint8_t dir,
 			       .rebuilt = { .xid = c->xid, .rpc = rp, .data = m,
 					    .data_len = len, .source = (uint8_t)source,
 					    .prog = c->prog, .vers = c->vers,
-					    .proc = c->proc } };
+					    .proc = c->proc,
+					    .call_ts_ns = dir == RR_DIR_FWD_CALL ||
+							  dir == RR_DIR_BWD_CALL ? c->ts_ns : 0 } };
 	rra_emit(a, &ev);
 	if (rp && (dir == RR_DIR_FWD_REPLY || dir == RR_DIR_BWD_REPLY))
 		rra_record_status(a, &a->calls[ci], rp);

@@ -5,7 +5,8 @@
  * a WRITE call's data and a READ reply's data are the peer's file bytes
  * at the offset asked for, a SYMLINK call's target is its alphabet, a
  * READDIRPLUS reply lists its 40 entries and ends at eof, and every
- * message ends exactly where its XDR does.  Prints, per capture, how many
+ * message ends exactly where its XDR does; a rebuilt call carries its
+ * SEND's time stamp, a rebuilt reply none.  Prints, per capture, how many
  * messages each kind of chunk gave; exits 1 on any wrong byte.
  * usage: rebuild-check CAPTURE... (captures of rpcrdma-peer)
  */
@@ -31,6 +32,8 @@ struct check {
 	unsigned long by_source[RR_KIND_COUNT], bad;
 	/* READ calls: the offset each asked for, by xid */
 	struct read_offset reads[READ_OFFSETS];
+	/* calls: when each one's SEND arrived, by xid */
+	struct { uint32_t xid; uint64_t ts_ns; } sent[READ_OFFSETS];
 };
 
 /* The peer's file: byte i of it (peer/engine.c, pattern). */
@@ -144,6 +147,10 @@ static void take_event(struct check *c, const struct rr_event *ev)
 		return;
 	}
 	const struct rr_ev_message *m = &ev->msg;
+	if (ev->kind == RR_EV_MESSAGE && ev->dir == RR_DIR_FWD_CALL) {
+		c->sent[m->hdr->xid % READ_OFFSETS].xid = m->hdr->xid;
+		c->sent[m->hdr->xid % READ_OFFSETS].ts_ns = ev->ts_ns;
+	}
 	if (ev->kind == RR_EV_MESSAGE && m->rpc &&
 	    m->rpc->msg_type == RR_RPC_CALL && m->rpc->prog == NFS_PROG &&
 	    m->rpc->proc == 6 && m->rpc->body.off <= m->data_len) {
@@ -163,6 +170,12 @@ static void take_event(struct check *c, const struct rr_event *ev)
 		return;
 	const struct rr_ev_rpc_message *rb = &ev->rebuilt;
 	c->by_source[rb->source < RR_KIND_COUNT ? rb->source : 0]++;
+	if (ev->dir == RR_DIR_FWD_CALL &&
+	    (c->sent[rb->xid % READ_OFFSETS].xid != rb->xid ||
+	     c->sent[rb->xid % READ_OFFSETS].ts_ns != rb->call_ts_ns))
+		bad(c, ev, "the call's time stamp is not its SEND's");
+	if (ev->dir == RR_DIR_FWD_REPLY && rb->call_ts_ns)
+		bad(c, ev, "a reply carries a call's time stamp");
 	const struct rr_rpc *r = rb->rpc;
 	if (!r) {
 		bad(c, ev, "not an RPC message");

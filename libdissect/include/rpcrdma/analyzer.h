@@ -126,11 +126,13 @@ RR_API const char *rr_severity_str(unsigned v);
 	  "frame contradicts its protocol", \
 	  "Capture again to rule out damage; if it repeats, report it to " \
 	  "the sender's implementers") \
-	X(RR_FIND_ICRC, "rpcrdma.icrc", RR_SEV_ERROR, "IBA vol. 1 §7.8", \
-	  "ICRC mismatch", \
-	  "Check the link (cables, optics, port error counters) and the capture point") \
+	X(RR_FIND_ICRC, "rpcrdma.icrc", RR_SEV_WARN, "IBA vol. 1 §7.8", \
+	  "ICRC mismatch: the receiver drops the packet, RC sends it again", \
+	  "Check the link (cables, optics, port error counters); when every " \
+	  "packet fails, the capture point saw them before their ICRC was " \
+	  "final (rpcrdma-dump -K skips the check)") \
 	X(RR_FIND_CRC32C, "rpcrdma.crc32c", RR_SEV_ERROR, "RFC 5044 §6.6", \
-	  "MPA CRC32c mismatch", \
+	  "MPA CRC32c mismatch: the receiver ends the connection", \
 	  "Check the link, the NICs' CRC offload and the capture point") \
 	X(RR_FIND_CM_PRIVATE, "rpcrdma.cm_private_data", RR_SEV_ERROR, \
 	  "RFC 8797 §4", "RFC 8797 private data malformed", \
@@ -434,6 +436,9 @@ struct rr_ev_rpc_message {
 	uint8_t source;      /* the chunk it was rebuilt from: enum rr_chunk_kind */
 	/* the call's program, version and procedure (a reply names none) */
 	uint32_t prog, vers, proc;
+	/* a call: when its SEND arrived, where its latency begins (rebuilt
+	 * later, once its read chunks were read); a reply: 0 */
+	uint64_t call_ts_ns;
 	const struct rr_rpc *rpc;
 	/* the whole RPC message, kept in the report while its report_bytes
 	 * last, else NULL (data_len is its length all the same) */
