@@ -293,13 +293,13 @@ static void print_rpc(const struct rr_rpc *r, uint32_t rdma_xid, uint8_t dir,
  * result, RFC 8881 §16.2.3) and its place among the call's. */
 static void print_nfs_status_name(const struct rr_ev_rpc_done *d)
 {
-	const char *status = rr_nfs_status_str(d->vers, d->nfs.status);
+	const char *status = rr_nfs_status_str(d->prog, d->vers, d->nfs.status);
 	if (status)
 		printf(" %s", status);
 	else
-		printf(" NFS%s status %" PRIu32, d->vers == 4 ? "4" : "", d->nfs.status);
+		printf(" status %" PRIu32, d->nfs.status);
 	uint32_t i = d->nfs.numres;
-	if (d->vers != 4 || !d->nfs4 || !i || !d->nfs.status)
+	if (!d->nfs4 || !i || !d->nfs.status)
 		return;
 	const char *op = i <= d->nfs4->named ? rr_nfs4_op_str(d->nfs4->op[i - 1]) : NULL;
 	if (op)
@@ -312,7 +312,7 @@ static void print_nfs_status(const struct rr_ev_rpc_done *d)
 	if (!d->nfs_known || d->nfs.status == 0)
 		return;
 	const char *proc = rr_rpc_proc_str(d->prog, d->vers, d->proc);
-	if ((d->vers != 4 || !d->nfs4) && proc)
+	if (!d->nfs4 && proc)
 		printf(" %s", proc);
 	print_nfs_status_name(d);
 }

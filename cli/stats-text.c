@@ -23,17 +23,18 @@ static const char *duration(char *buf, size_t size, uint64_t ns)
 
 /* NFS replies that failed of (slot, op), by status: "  NFS3ERR_NOENT 301". */
 static void print_nfs_errors(FILE *out, const struct rr_stats *st, unsigned slot,
-			     unsigned op, uint32_t vers)
+			     unsigned op)
 {
+	struct rr_proc_slot_info si = rr_analyzer_proc_slot_info(slot);
 	for (uint32_t i = 0; i < st->nfs_error_rows; i++) {
 		const struct rr_nfs_error_row *r = &st->nfs_errors[i];
 		if (r->slot != slot || r->op != op)
 			continue;
-		const char *name = rr_nfs_status_str(vers, r->status);
+		const char *name = rr_nfs_status_str(si.prog, si.version, r->status);
 		if (name)
 			fprintf(out, "  %s %llu", name, (unsigned long long)r->count);
 		else
-			fprintf(out, "  NFS status %u %llu", (unsigned)r->status,
+			fprintf(out, "  status %u %llu", (unsigned)r->status,
 				(unsigned long long)r->count);
 	}
 }
@@ -193,6 +194,7 @@ void rr_print_stats_text(const struct rr_analyzer *a, FILE *out)
 	}
 	fprintf(out, "\nRPC calls by procedure (latency of answered calls: median,"
 	       " 99th percentile)\n");
+	unsigned compound = rr_analyzer_proc_slot(RR_PROG_NFS, 4, 1);
 	for (unsigned p = 0; p < RR_PROC_SLOTS; p++) {
 		if (!st->rpc_calls[p])
 			continue;
@@ -219,21 +221,20 @@ void rr_print_stats_text(const struct rr_analyzer *a, FILE *out)
 				       (unsigned long long)st->rpc_replies[p][r]);
 		/* NFS replies that failed, by status (NFSv4's by operation,
 		 * below) */
-		if (si.version != 4)
-			print_nfs_errors(out, st, p, 0, si.version);
+		if (p != compound)
+			print_nfs_errors(out, st, p, 0);
 		fputc('\n', out);
 	}
 	/* as nfsstat lists them: every operation seen, in number order, with
 	 * the COMPOUNDs that failed at it */
 	bool ops = false;
-	unsigned compound = rr_analyzer_proc_slot(RR_PROG_NFS, 4, 1);
 	for (unsigned op = 0; op < RR_NFS4_OP_SLOTS; op++) {
 		if (!st->nfs4_ops[op] && !nfs_errors_of(st, compound, op))
 			continue;
 		fprintf(out, "%s  %-24s %8llu", ops ? "" :
 			"\nNFSv4 operations in COMPOUND calls\n", rr_nfs4_op_slot_str(op),
 			(unsigned long long)st->nfs4_ops[op]);
-		print_nfs_errors(out, st, compound, op, 4);
+		print_nfs_errors(out, st, compound, op);
 		fputc('\n', out);
 		ops = true;
 	}

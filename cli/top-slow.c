@@ -51,7 +51,7 @@ static void status_name(char *out, size_t n, const struct rr_ev_rpc_done *d)
 		snprintf(out, n, "-");
 		return;
 	}
-	const char *s = rr_nfs_status_str(d->vers, d->nfs.status);
+	const char *s = rr_nfs_status_str(d->prog, d->vers, d->nfs.status);
 	if (s)
 		snprintf(out, n, "%s", s);
 	else

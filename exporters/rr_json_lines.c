@@ -209,8 +209,9 @@ static void nfs4_ops(struct rr_json_writer *w, const struct rr_nfs4_compound *op
 static void nfs_status(struct rr_json_writer *w, const struct rr_ev_rpc_done *c)
 {
 	LIT(w, ",\"nfs_status\":");
-	name_or_num(w, rr_nfs_status_str(c->vers, c->nfs.status), c->nfs.status);
-	if (c->vers != 4 || !c->nfs.numres)
+	name_or_num(w, rr_nfs_status_str(c->prog, c->vers, c->nfs.status), c->nfs.status);
+	/* a COMPOUND's or a callback's CB_COMPOUND's */
+	if (!c->nfs.numres)
 		return;
 	NUM(w, ",\"nfs_op_index\":", c->nfs.numres);
 	uint32_t i = c->nfs.numres;

@@ -97,7 +97,7 @@ check "a capture cut mid-connection: a grant series for the $known of $all conne
 nfs_errors=$("$dump" -q --stats=json -r "$work/late.pcap" 2>/dev/null | jq '[(.nfs_errors // [])[].count] | add // 0')
 check "... and rpcrdma_nfs_errors_total as --stats=json's nfs_errors ($nfs_errors)" \
 	eval "test '$nfs_errors' -gt 0 && test \"\$(awk '/^rpcrdma_nfs_errors_total[{]/ { n += \$NF } END { printf \"%d\", n }' '$work/m-late')\" = '$nfs_errors' &&
-	      grep -q '^rpcrdma_nfs_errors_total{version=\"3\",procedure=\"LOOKUP\",operation=\"\",status=\"NFS3ERR_NOENT\"} ' '$work/m-late'"
+	      grep -q '^rpcrdma_nfs_errors_total{program=\"NFS\",version=\"3\",procedure=\"LOOKUP\",operation=\"\",status=\"NFS3ERR_NOENT\"} ' '$work/m-late'"
 # who is calling: each client's series as --stats=json's clients
 want=$("$dump" -q --stats=json -r "$work/late.pcap" 2>/dev/null |
 	jq -r '.clients[] | "\(.address) \(.calls) \(.errors) \(.bytes.rdma_write) \(.latency.count)"' | sort)

@@ -6,7 +6,8 @@
 # nfsstat4, RFC 8881 §15) are those tshark gives one (nfs.status3,
 # nfs.nfsstat4), with the same status and, for an NFSv4 COMPOUND, the
 # operation that failed (the last result, RFC 8881 §16.2.3); the text
-# line names them, and --stats=json counts them.  On the same captures cut
+# line names them, and --stats=json counts them; every NFS_ACL reply's
+# status and every NFSv4.1 callback's (CB_COMPOUND) is tshark's.  On the same captures cut
 # a third of the way in, every status given is the whole capture's.
 # usage: nfs-status-test.sh RPCRDMA_DUMP SOURCE_DIR
 set -u
@@ -81,6 +82,27 @@ for capture in $(nfs_captures); do
 	named=$("$dump" -r "$capture" 2>/dev/null | grep -cE ' REPLY MSG_ACCEPTED SUCCESS .*NFS[34]ERR_')
 	check "$name: each failed reply's line names its status ($named)" \
 		test "$named" -eq "$(grep -c . "$work/ours")"
+	# NFS_ACL's replies (nfsstat3) and the NFSv4.1 callbacks' CB_COMPOUND
+	# replies (nfsstat4, RFC 8881 §20.2), OK or not, as tshark reads them
+	jq -r 'select(.type == "message" and (.completed.prog_name == "NFS_ACL" or
+		.completed.prog_name == "NFS4_CB") and .completed.nfs_status != null) |
+		"\(.xid) \(.completed.nfs_status)"' "$work/dump.json" | sort >"$work/companions.ours"
+	filter=$(without_retransmissions 'rpc.msgtyp == 1 && (nfsacl || rpc.program == 0x40000000)' "$work/dump.json")
+	tshark -r "$capture" -Y "$filter" -T fields -e rpc.xid -e rpc.program -e nfs.status -e nfs.nfsstat4 2>/dev/null |
+		awk -F'\t' -v names3="$(x_list RR_NFS3 nfs.h)" -v names4="$(x_list RR_NFS4 nfs.h)" "$awk_hex"'
+			BEGIN {
+				n = split(names3, w, /[ \n]/); for (i = 1; i < n; i += 2) s3[w[i]] = w[i + 1]
+				n = split(names4, w, /[ \n]/); for (i = 1; i < n; i += 2) s4[w[i]] = w[i + 1]
+			}
+			$1 ~ /,/ { next }  # several replies in one segment
+			# NFS_ACL: nfs.status; a CB_COMPOUND: the first nfs.nfsstat4
+			$2 == 100227 && $3 != "" { print hex($1), s3[$3]; next }
+			$2 != 100227 && $4 != "" { split($4, s, ","); print hex($1), s4[s[1]] }' |
+		sort >"$work/companions.theirs"
+	companions=$(grep -c . "$work/companions.theirs")
+	check "$name: the status of each NFS_ACL and callback reply, as tshark reads it ($companions)" \
+		eval "test '$companions' -gt 0 && test -z \"\$(comm -13 '$work/companions.ours' '$work/companions.theirs')\" &&
+		      test \"\$(grep -c . '$work/companions.ours')\" -ge '$companions'"
 	# a third of the way in: what it gives is the whole capture's
 	cut_third "$capture" "$work/late.pcap"
 	ours "$work/late.pcap" >"$work/late"

@@ -105,9 +105,9 @@ struct rr_proc_slot_info rr_analyzer_proc_slot_info(unsigned slot)
 							   slot - base);
 			return (struct rr_proc_slot_info){
 				rr_rpc_program_str(r->prog), r->vers,
-				name ? name : "unknown" };
+				name ? name : "unknown", r->prog };
 		}
 		base += r->procs;
 	}
-	return (struct rr_proc_slot_info){ "other", 0, "other" };
+	return (struct rr_proc_slot_info){ "other", 0, "other", 0 };
 }

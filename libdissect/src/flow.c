@@ -324,7 +324,7 @@ static void on_reply(struct rr_analyzer *a, uint32_t cn, uint8_t dir,
 		uint64_t lat = record_latency(a, c);
 		struct rr_nfs4_compound ops;
 		struct rr_nfs_reply nfs;
-		bool nfs_known = dir == RR_DIR_FWD_REPLY && rra_nfs_reply(a, c, rpc, m, kept, &nfs);
+		bool nfs_known = rra_nfs_reply(a, c, rpc, m, kept, &nfs);
 		bool compound = rra_call_ops(c, &ops);
 		struct rr_event ev = {
 			.kind = RR_EV_RPC_DONE, .conn = cn, .dir = dir,

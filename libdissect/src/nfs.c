@@ -1,18 +1,21 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * The status an NFS reply begins with: nfsstat (RFC 1094 §2.3.1), nfsstat3
- * (RFC 1813 §2.6), and COMPOUND4res's status, tag<> and resarray count
- * (RFC 8881 §16.2.3):
+ * The status a reply of NFS or a companion program begins with: nfsstat
+ * (RFC 1094 §2.3.1), nfsstat3 (RFC 1813 §2.6), mountstat3 (RFC 1813
+ * §5.1.5), COMPOUND4res's and CB_COMPOUND4res's status, tag<> and resarray
+ * count (RFC 8881 §16.2.3, §20.2), and NLM v4's after the cookie
+ * (RFC 1813 §6.1.4; nlm4_res and nlm4_testres, XNFS chapter 10):
  *
- *   v2, v3:   status | results ...
- *   v4:       status | tag<> | numres | (resop | result) ...
+ *   NFS v2, v3, NFS_ACL, MOUNT v3:  status | results ...
+ *   NFS v4, NFS4_CB:                status | tag<> | numres | (resop | result) ...
+ *   NLM v4:                         cookie<> | status | ...
  */
 #include <rpcrdma/nfs.h>
 #include <rpcrdma/xdr.h>
 
 #define RR_X_CASE(sym, val, str) case (val): return (str);
 
-const char *rr_nfs_status_str(uint32_t vers, uint32_t v)
+static const char *nfs_names(uint32_t vers, uint32_t v)
 {
 	switch (vers) {
 	case 2:
@@ -26,32 +29,79 @@ const char *rr_nfs_status_str(uint32_t vers, uint32_t v)
 	}
 }
 
-/* The procedures whose results carry no status: NULL in every version,
- * NFSv2's ROOT (3) and WRITECACHE (7), which are void (RFC 1094 §2.2). */
-static bool has_status(uint32_t vers, uint32_t proc)
+const char *rr_nfs_status_str(uint32_t prog, uint32_t vers, uint32_t v)
 {
-	if (proc == 0)
-		return false;
-	if (vers == 2)
-		return proc != 3 && proc != 7 && proc <= 17;
-	if (vers == 3)
-		return proc <= 21;
-	return vers == 4 && proc == 1; /* COMPOUND */
+	switch (prog) {
+	case RR_PROG_NFS:
+		return nfs_names(vers, v);
+	case RR_PROG_NFS_ACL:
+		return vers == 2 || vers == 3 ? nfs_names(vers, v) : NULL;
+	case RR_PROG_NFS4_CB:
+		return nfs_names(4, v);
+	case RR_PROG_MOUNT:
+		if (vers != 3)
+			return NULL;
+		switch (v) { RR_MOUNT3_STATUS_LIST(RR_X_CASE) default: return NULL; }
+	case RR_PROG_NLM:
+		if (vers != 4)
+			return NULL;
+		switch (v) { RR_NLM4_STATUS_LIST(RR_X_CASE) default: return NULL; }
+	default:
+		return NULL;
+	}
+}
+
+/* Where the status lies: first, after a cookie (NLM), or none. */
+enum status_at { STATUS_NONE, STATUS_FIRST, STATUS_COMPOUND, STATUS_AFTER_COOKIE };
+
+static enum status_at status_at(uint32_t prog, uint32_t vers, uint32_t proc)
+{
+	if (proc == 0) /* NULL, in every program and version */
+		return STATUS_NONE;
+	switch (prog) {
+	case RR_PROG_NFS:
+		/* NFSv2's ROOT (3) and WRITECACHE (7) are void (RFC 1094 §2.2) */
+		if (vers == 2)
+			return proc != 3 && proc != 7 && proc <= 17 ? STATUS_FIRST : STATUS_NONE;
+		if (vers == 3)
+			return proc <= 21 ? STATUS_FIRST : STATUS_NONE;
+		return vers == 4 && proc == 1 ? STATUS_COMPOUND : STATUS_NONE;
+	case RR_PROG_NFS4_CB:
+		return proc == 1 ? STATUS_COMPOUND : STATUS_NONE; /* CB_COMPOUND */
+	case RR_PROG_NFS_ACL:
+		/* GETACL, SETACL; v2 also GETATTR, ACCESS */
+		if (vers == 3)
+			return proc <= 2 ? STATUS_FIRST : STATUS_NONE;
+		return vers == 2 && proc <= 4 ? STATUS_FIRST : STATUS_NONE;
+	case RR_PROG_MOUNT:
+		return vers == 3 && proc == 1 ? STATUS_FIRST : STATUS_NONE; /* MNT */
+	case RR_PROG_NLM:
+		/* TEST to GRANTED, SHARE, UNSHARE, NM_LOCK; the _MSG and _RES
+		 * procedures and FREE_ALL answer nothing */
+		return vers == 4 && (proc <= 5 || (proc >= 20 && proc <= 22)) ?
+			STATUS_AFTER_COOKIE : STATUS_NONE;
+	default:
+		return STATUS_NONE;
+	}
 }
 
 bool rr_nfs_reply_decode(const uint8_t *msg, uint32_t off, uint32_t have,
-			 uint32_t vers, uint32_t proc, struct rr_nfs_reply *out)
+			 uint32_t prog, uint32_t vers, uint32_t proc,
+			 struct rr_nfs_reply *out)
 {
-	if (!msg || !has_status(vers, proc))
+	enum status_at at = status_at(prog, vers, proc);
+	if (!msg || at == STATUS_NONE)
 		return false;
 	struct rr_xdr x;
+	uint32_t len;
 	rr_xdr_init(&x, msg + off, have);
+	if (at == STATUS_AFTER_COOKIE)
+		rr_xdr_opaque(&x, have, &len); /* netobj cookie */
 	out->status = rr_xdr_u32(&x);
 	out->numres = 0;
 	if (x.error)
 		return false;
-	if (vers == 4) {
-		uint32_t len;
+	if (at == STATUS_COMPOUND) {
 		rr_xdr_opaque(&x, have, &len); /* tag, RFC 8881 §16.2.3 */
 		uint32_t numres = rr_xdr_u32(&x);
 		/* cut before it: the status alone */

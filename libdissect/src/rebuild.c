@@ -166,7 +166,8 @@ static void emit_rebuilt(struct rr_analyzer *a, uint32_t ci, uint8_t dir,
 	if (rp && (dir == RR_DIR_FWD_REPLY || dir == RR_DIR_BWD_REPLY))
 		rra_record_status(a, &a->calls[ci], rp);
 	struct rr_nfs_reply nfs;
-	if (dir == RR_DIR_FWD_REPLY && rra_nfs_reply(a, &a->calls[ci], rp, m, len, &nfs))
+	if ((dir == RR_DIR_FWD_REPLY || dir == RR_DIR_BWD_REPLY) &&
+	    rra_nfs_reply(a, &a->calls[ci], rp, m, len, &nfs))
 		rra_report_reply_nfs(a, a->calls[ci].xid, &nfs);
 	if (rp && rp->xid != c->xid)
 		rra_finding(a, c->conn, RR_FIND_XID_MISMATCH, rr_chunk_kind_str(source));

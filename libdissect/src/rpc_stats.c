@@ -126,27 +126,31 @@ static void count_nfs_error(struct rr_stats *st, unsigned slot, uint16_t op,
 		.slot = (uint16_t)slot, .op = op, .status = status, .count = 1 };
 }
 
-/* The NFS status of call c's reply rpc, whose results lie at
- * m[rpc->body.off] with m's first `have` bytes readable: an accepted,
- * successful reply to NFS.  A failed one counts once in the statistics. */
+/* The status of call c's reply rpc, whose results lie at m[rpc->body.off]
+ * with m's first `have` bytes readable: an accepted, successful reply to
+ * NFS or a companion program (rr_nfs_reply_decode), a callback's too.  A
+ * failed one counts once in the statistics. */
 bool rra_nfs_reply(struct rr_analyzer *a, struct call *c, const struct rr_rpc *rpc,
 		   const uint8_t *m, uint32_t have, struct rr_nfs_reply *out)
 {
-	if (c->prog != RR_PROG_NFS || !rpc || rpc->msg_type != RR_RPC_REPLY ||
+	if (!rpc || rpc->msg_type != RR_RPC_REPLY ||
 	    rpc->reply_stat != RR_RPC_MSG_ACCEPTED || rpc->accept_stat != RR_RPC_SUCCESS ||
 	    rpc->body.off > have ||
-	    !rr_nfs_reply_decode(m, rpc->body.off, have - rpc->body.off, c->vers, c->proc, out))
+	    !rr_nfs_reply_decode(m, rpc->body.off, have - rpc->body.off, c->prog, c->vers,
+				 c->proc, out))
 		return false;
 	if (!c->nfs_counted && out->status) {
 		/* an NFSv4 COMPOUND's by the operation it stopped at */
 		uint16_t op = 0;
-		if (c->vers == 4) {
+		if (c->prog == RR_PROG_NFS && c->vers == 4) {
 			uint32_t i = out->numres;
 			op = (uint16_t)(c->nfs4 && i && i <= c->nfs4_named ?
 					rr_nfs4_op_slot(c->nfs4_op[i - 1]) : RR_NFS4_OP_OTHER);
 		}
 		count_nfs_error(&a->st, c->slot, op, out->status);
-		rra_client_of(a, c->conn)->errors++;
+		/* a callback's error is the client's own answer */
+		if (c->dir == RR_DIR_FWD_CALL)
+			rra_client_of(a, c->conn)->errors++;
 	}
 	c->nfs_counted = true;
 	return true;

@@ -151,32 +151,59 @@ static void unknown_and_hostile(void)
 
 /* What an NFS reply begins with (rr_nfs_reply_decode): NFSv3's status,
  * none for NULL; a COMPOUND4res's status and results count past its tag;
- * a status whose tag the capture cut; names as the RFCs give them. */
+ * a status whose tag the capture cut; a callback's CB_COMPOUND4res as a
+ * COMPOUND's; NFS_ACL's and MOUNT v3 MNT's status first; NLM v4's after
+ * the cookie, none for an asynchronous _MSG; names as the RFCs give them. */
 static void reply_status(void)
 {
 	check_ctx = "reply status";
 	struct rr_nfs_reply r;
 	len = 0;
 	put32(RR_NFS3ERR_NOENT);
-	CHECK(rr_nfs_reply_decode(buf, 0, len, 3, 3 /* LOOKUP */, &r));
+	CHECK(rr_nfs_reply_decode(buf, 0, len, RR_PROG_NFS, 3, 3 /* LOOKUP */, &r));
 	CHECK(r.status == RR_NFS3ERR_NOENT && r.numres == 0);
-	CHECK(!rr_nfs_reply_decode(buf, 0, len, 3, 0 /* NULL */, &r));
-	CHECK(!rr_nfs_reply_decode(buf, 0, 2, 3, 3, &r));
-	CHECK(!rr_nfs_reply_decode(buf, 0, len, 2, 3 /* ROOT */, &r));
+	CHECK(!rr_nfs_reply_decode(buf, 0, len, RR_PROG_NFS, 3, 0 /* NULL */, &r));
+	CHECK(!rr_nfs_reply_decode(buf, 0, 2, RR_PROG_NFS, 3, 3, &r));
+	CHECK(!rr_nfs_reply_decode(buf, 0, len, RR_PROG_NFS, 2, 3 /* ROOT */, &r));
+	/* NFS_ACL v3 GETACL; MOUNT v3 MNT, but not UMNT */
+	CHECK(rr_nfs_reply_decode(buf, 0, len, RR_PROG_NFS_ACL, 3, 1, &r));
+	CHECK(r.status == RR_NFS3ERR_NOENT);
+	CHECK(rr_nfs_reply_decode(buf, 0, len, RR_PROG_MOUNT, 3, 1, &r));
+	CHECK(r.status == RR_MNT3ERR_NOENT);
+	CHECK(!rr_nfs_reply_decode(buf, 0, len, RR_PROG_MOUNT, 3, 3, &r));
+	CHECK(!rr_nfs_reply_decode(buf, 0, len, RR_PROG_PORTMAP, 2, 3, &r));
 	len = 0;
 	put32(RR_NFS4ERR_NOENT);
 	put32(5); zeros(8);               /* tag "xxxxx" */
 	put32(3);                         /* SEQUENCE PUTFH LOOKUP: the third failed */
-	CHECK(rr_nfs_reply_decode(buf, 0, len, 4, 1, &r));
+	CHECK(rr_nfs_reply_decode(buf, 0, len, RR_PROG_NFS, 4, 1, &r));
 	CHECK(r.status == RR_NFS4ERR_NOENT && r.numres == 3);
-	CHECK(rr_nfs_reply_decode(buf, 0, 8, 4, 1, &r));
+	CHECK(rr_nfs_reply_decode(buf, 0, 8, RR_PROG_NFS, 4, 1, &r));
 	CHECK(r.status == RR_NFS4ERR_NOENT && r.numres == 0);
-	CHECK(!rr_nfs_reply_decode(buf, 0, len, 4, 0, &r));
-	CHECK(!strcmp(rr_nfs_status_str(3, 70), "NFS3ERR_STALE"));
-	CHECK(!strcmp(rr_nfs_status_str(4, 10008), "NFS4ERR_DELAY"));
-	CHECK(!strcmp(rr_nfs_status_str(2, 99), "NFSERR_WFLUSH"));
-	CHECK(!rr_nfs_status_str(4, 10073)); /* unassigned */
-	CHECK(!rr_nfs_status_str(5, 0));
+	CHECK(!rr_nfs_reply_decode(buf, 0, len, RR_PROG_NFS, 4, 0, &r));
+	CHECK(rr_nfs_reply_decode(buf, 0, len, RR_PROG_NFS4_CB, 1, 1, &r));
+	CHECK(r.status == RR_NFS4ERR_NOENT && r.numres == 3);
+	CHECK(!rr_nfs_reply_decode(buf, 0, len, RR_PROG_NFS4_CB, 1, 0 /* CB_NULL */, &r));
+	/* NLM v4 LOCK: cookie<> then status */
+	len = 0;
+	put32(6); zeros(8);               /* a six-byte cookie */
+	put32(RR_NLM4_DENIED);
+	CHECK(rr_nfs_reply_decode(buf, 0, len, RR_PROG_NLM, 4, 2, &r));
+	CHECK(r.status == RR_NLM4_DENIED && r.numres == 0);
+	CHECK(!rr_nfs_reply_decode(buf, 0, len - 1, RR_PROG_NLM, 4, 2, &r));
+	CHECK(!rr_nfs_reply_decode(buf, 0, len, RR_PROG_NLM, 4, 7 /* LOCK_MSG */, &r));
+	CHECK(rr_nfs_reply_decode(buf, 0, len, RR_PROG_NLM, 4, 20 /* SHARE */, &r));
+	CHECK(!strcmp(rr_nfs_status_str(RR_PROG_NFS, 3, 70), "NFS3ERR_STALE"));
+	CHECK(!strcmp(rr_nfs_status_str(RR_PROG_NFS, 4, 10008), "NFS4ERR_DELAY"));
+	CHECK(!strcmp(rr_nfs_status_str(RR_PROG_NFS, 2, 99), "NFSERR_WFLUSH"));
+	CHECK(!rr_nfs_status_str(RR_PROG_NFS, 4, 10073)); /* unassigned */
+	CHECK(!rr_nfs_status_str(RR_PROG_NFS, 5, 0));
+	CHECK(!strcmp(rr_nfs_status_str(RR_PROG_NFS4_CB, 1, 10087), "NFS4ERR_DELEG_REVOKED"));
+	CHECK(!strcmp(rr_nfs_status_str(RR_PROG_NFS_ACL, 3, 0), "NFS3_OK"));
+	CHECK(!strcmp(rr_nfs_status_str(RR_PROG_MOUNT, 3, 10006), "MNT3ERR_SERVERFAULT"));
+	CHECK(!strcmp(rr_nfs_status_str(RR_PROG_NLM, 4, 4), "NLM4_DENIED_GRACE_PERIOD"));
+	CHECK(!rr_nfs_status_str(RR_PROG_NLM, 1, 4)); /* XNFS v1 names none here */
+	CHECK(!rr_nfs_status_str(RR_PROG_PORTMAP, 2, 0));
 }
 
 /* What an NFSv2 or v3 call acts on (rr_nfs_call_target_decode): the

@@ -655,12 +655,14 @@ RR_API size_t rr_analyzer_memory(const struct rr_analyzer *a);
 /* Slot in rr_stats rpc_calls / latency for a procedure. */
 RR_API unsigned rr_analyzer_proc_slot(uint32_t prog, uint32_t vers,
 				      uint32_t proc);
-/* What a slot counts: program name ("NFS", "NFS4_CB", "other"), version
- * (0 for other) and procedure ("READ", "COMPOUND", "other"). */
+/* What a slot counts: program name ("NFS", "NFS4_CB", "other") and
+ * number (0 for other), version (0 for other) and procedure ("READ",
+ * "COMPOUND", "other"). */
 struct rr_proc_slot_info {
 	const char *program;
 	uint32_t version;
 	const char *procedure;
+	uint32_t prog;
 };
 RR_API struct rr_proc_slot_info rr_analyzer_proc_slot_info(unsigned slot);
 

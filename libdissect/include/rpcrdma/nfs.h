@@ -1,8 +1,11 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * The NFS status of a reply: NFSv2's nfsstat (RFC 1094 §2.3.1), NFSv3's
- * nfsstat3 (RFC 1813 §2.6), NFSv4's nfsstat4 (RFC 8881 §15.1, RFC 7862
- * §11, RFC 8276 §8.3), with the names the RFCs give them.
+ * The status of a reply of NFS and its companion programs: NFSv2's
+ * nfsstat (RFC 1094 §2.3.1), NFSv3's nfsstat3 (RFC 1813 §2.6), NFSv4's
+ * nfsstat4 (RFC 8881 §15.1, RFC 7862 §11, RFC 8276 §8.3), which NFSv4.1
+ * callbacks answer too (RFC 8881 §20), MOUNT v3's mountstat3 (RFC 1813
+ * §5.1.5), NLM v4's nlm4_stats (RFC 1813 §6.1.4), and NFS_ACL's, which
+ * are its NFS version's; with the names the RFCs give them.
  */
 #ifndef RPCRDMA_NFS_H
 #define RPCRDMA_NFS_H
@@ -186,20 +189,53 @@ extern "C" {
 	X(RR_NFS4ERR_NOXATTR, 10095, "NFS4ERR_NOXATTR") \
 	X(RR_NFS4ERR_XATTR2BIG, 10096, "NFS4ERR_XATTR2BIG")
 
+/* RFC 1813 §5.1.5 */
+#define RR_MOUNT3_STATUS_LIST(X) \
+	X(RR_MNT3_OK, 0, "MNT3_OK") \
+	X(RR_MNT3ERR_PERM, 1, "MNT3ERR_PERM") \
+	X(RR_MNT3ERR_NOENT, 2, "MNT3ERR_NOENT") \
+	X(RR_MNT3ERR_IO, 5, "MNT3ERR_IO") \
+	X(RR_MNT3ERR_ACCES, 13, "MNT3ERR_ACCES") \
+	X(RR_MNT3ERR_NOTDIR, 20, "MNT3ERR_NOTDIR") \
+	X(RR_MNT3ERR_INVAL, 22, "MNT3ERR_INVAL") \
+	X(RR_MNT3ERR_NAMETOOLONG, 63, "MNT3ERR_NAMETOOLONG") \
+	X(RR_MNT3ERR_NOTSUPP, 10004, "MNT3ERR_NOTSUPP") \
+	X(RR_MNT3ERR_SERVERFAULT, 10006, "MNT3ERR_SERVERFAULT")
+
+/* RFC 1813 §6.1.4 */
+#define RR_NLM4_STATUS_LIST(X) \
+	X(RR_NLM4_GRANTED, 0, "NLM4_GRANTED") \
+	X(RR_NLM4_DENIED, 1, "NLM4_DENIED") \
+	X(RR_NLM4_DENIED_NOLOCKS, 2, "NLM4_DENIED_NOLOCKS") \
+	X(RR_NLM4_BLOCKED, 3, "NLM4_BLOCKED") \
+	X(RR_NLM4_DENIED_GRACE_PERIOD, 4, "NLM4_DENIED_GRACE_PERIOD") \
+	X(RR_NLM4_DEADLCK, 5, "NLM4_DEADLCK") \
+	X(RR_NLM4_ROFS, 6, "NLM4_ROFS") \
+	X(RR_NLM4_STALE_FH, 7, "NLM4_STALE_FH") \
+	X(RR_NLM4_FBIG, 8, "NLM4_FBIG") \
+	X(RR_NLM4_FAILED, 9, "NLM4_FAILED")
+
 enum rr_nfs2_status { RR_NFS2_STATUS_LIST(RR_X_ENUM) };
 enum rr_nfs3_status { RR_NFS3_STATUS_LIST(RR_X_ENUM) };
 enum rr_nfs4_status { RR_NFS4_STATUS_LIST(RR_X_ENUM) };
+enum rr_mount3_status { RR_MOUNT3_STATUS_LIST(RR_X_ENUM) };
+enum rr_nlm4_status { RR_NLM4_STATUS_LIST(RR_X_ENUM) };
 
-/* The name of status v of NFS version vers (2, 3 or 4), NULL when none. */
-RR_API const char *rr_nfs_status_str(uint32_t vers, uint32_t v);
+/* The name of status v of program prog's version vers (NFS 2, 3 and 4,
+ * NFS_ACL 2 and 3, MOUNT 3, NLM 4, the NFSv4 callbacks), NULL when none. */
+RR_API const char *rr_nfs_status_str(uint32_t prog, uint32_t vers, uint32_t v);
 
 /*
- * What an NFS reply says first.  NFSv2 and v3 results begin with their
+ * What a reply says first.  NFSv2 and v3 results begin with their
  * status, but those of the procedures that return none (NULL; v2's ROOT
- * and WRITECACHE).  An NFSv4 COMPOUND4res (RFC 8881 §16.2.3) begins with
- * the status of the last operation it ran, its tag and its results: as
- * the server stops at the first that fails, a failed COMPOUND's results
- * count up to and including it (numres, 1-based).
+ * and WRITECACHE); so do NFS_ACL's (GETACL, SETACL; v2's GETATTR, ACCESS)
+ * and MOUNT v3's MNT (RFC 1813 §5.2.1).  NLM v4's synchronous results
+ * (TEST, LOCK, CANCEL, UNLOCK, GRANTED, SHARE, UNSHARE, NM_LOCK) give
+ * their status after the call's cookie.  An NFSv4 COMPOUND4res (RFC 8881
+ * §16.2.3), and a callback's CB_COMPOUND4res (§20.2), begins with the
+ * status of the last operation it ran, its tag and its results: as the
+ * server stops at the first that fails, a failed COMPOUND's results count
+ * up to and including it (numres, 1-based).
  */
 struct rr_nfs_reply {
 	uint32_t status;
@@ -207,13 +243,14 @@ struct rr_nfs_reply {
 };
 
 /*
- * Reads the status of an accepted, successful RPC reply to NFS (prog
- * 100003) version vers, procedure proc, whose results start at
- * msg[off] with `have` bytes readable.  False when the reply has no
- * status there or the bytes end before it.
+ * Reads the status of an accepted, successful RPC reply to program prog
+ * (of those rr_nfs_status_str names) version vers, procedure proc, whose
+ * results start at msg[off] with `have` bytes readable.  False when the
+ * reply has no status there or the bytes end before it.
  */
 RR_API bool rr_nfs_reply_decode(const uint8_t *msg, uint32_t off, uint32_t have,
-				uint32_t vers, uint32_t proc, struct rr_nfs_reply *out);
+				uint32_t prog, uint32_t vers, uint32_t proc,
+				struct rr_nfs_reply *out);
 
 /*
  * What an NFS call acts on: the file handle its arguments name first and,
