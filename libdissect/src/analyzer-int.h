@@ -164,8 +164,10 @@ struct call {
 	unsigned rebuild : REBUILD_SLOT_BITS; /* slot, NO_REBUILD when none */
 	unsigned dir : 2;     /* RR_DIR_FWD_CALL or RR_DIR_BWD_CALL */
 	/* the reply's status read from the head of its reply chunk when the
-	 * message is not rebuilt, plus one (0: not seen) */
+	 * message is not rebuilt, plus one (0: not seen); head_nfs: its NFS
+	 * status too, below */
 	unsigned head_status : 4;
+	bool head_nfs : 1;
 	bool used : 1;
 	bool has_reply_chunk : 1, rrc_pending : 1, answered : 1;
 	bool counted : 1;     /* in the connection's calls in flight */
@@ -186,6 +188,9 @@ struct call {
 	bool fh_known : 1, range_known : 1;
 	uint32_t fh_hash, io_count;
 	uint64_t io_offset;
+	/* head_nfs: the NFS status read with head_status */
+	uint32_t head_nfs_status;
+	uint16_t head_nfs_numres;
 };
 _Static_assert(RR_PROC_SLOTS <= 128 && RR_DIR_BWD_CALL < 4 &&
 	       RR_REPLY_STATUS_COUNT < 16, "struct call's bit fields");

@@ -84,8 +84,9 @@ static uint32_t rdma_write(struct rr_analyzer *a, uint32_t cn, uint32_t key,
 }
 
 /* Not rebuilding (-q), the first bytes written to a reply chunk still
- * hold the reply's RPC header (RFC 8166 §3.5.4, RFC 5531 §9): its status
- * goes to the statistics when the reply comes. */
+ * hold the reply's RPC header (RFC 8166 §3.5.4, RFC 5531 §9) and, after
+ * it, the NFS status (rr_nfs_reply_decode): both go to the statistics and
+ * the reply's report when the reply comes. */
 static void reply_chunk_head(struct rr_analyzer *a, uint32_t si, uint64_t va,
 			     const uint8_t *p, uint32_t have)
 {
@@ -104,6 +105,15 @@ static void reply_chunk_head(struct rr_analyzer *a, uint32_t si, uint64_t va,
 	    rpc.msg_type != RR_RPC_REPLY || rpc.xid != c->xid)
 		return;
 	c->head_status = (uint8_t)(rr_reply_status_of(&rpc) + 1);
+	struct rr_nfs_reply nfs;
+	if (rpc.reply_stat == RR_RPC_MSG_ACCEPTED && rpc.accept_stat == RR_RPC_SUCCESS &&
+	    rpc.body.off <= have &&
+	    rr_nfs_reply_decode(p, rpc.body.off, have - rpc.body.off, c->prog, c->vers,
+				c->proc, &nfs)) {
+		c->head_nfs = true;
+		c->head_nfs_status = nfs.status;
+		c->head_nfs_numres = (uint16_t)(nfs.numres < UINT16_MAX ? nfs.numres : UINT16_MAX);
+	}
 }
 
 /* Where an access at va of segment si lands in its call's chunk space. */

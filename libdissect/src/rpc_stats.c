@@ -128,8 +128,9 @@ static void count_nfs_error(struct rr_stats *st, unsigned slot, uint16_t op,
 
 /* The status of call c's reply rpc, whose results lie at m[rpc->body.off]
  * with m's first `have` bytes readable: an accepted, successful reply to
- * NFS or a companion program (rr_nfs_reply_decode), a callback's too.  A
- * failed one counts once in the statistics. */
+ * NFS or a companion program (rr_nfs_reply_decode), a callback's too; or,
+ * when the message does not hold it, the one read from the head of its
+ * reply chunk.  A failed one counts once in the statistics. */
 bool rra_nfs_reply(struct rr_analyzer *a, struct call *c, const struct rr_rpc *rpc,
 		   const uint8_t *m, uint32_t have, struct rr_nfs_reply *out)
 {
@@ -137,8 +138,12 @@ bool rra_nfs_reply(struct rr_analyzer *a, struct call *c, const struct rr_rpc *r
 	    rpc->reply_stat != RR_RPC_MSG_ACCEPTED || rpc->accept_stat != RR_RPC_SUCCESS ||
 	    rpc->body.off > have ||
 	    !rr_nfs_reply_decode(m, rpc->body.off, have - rpc->body.off, c->prog, c->vers,
-				 c->proc, out))
-		return false;
+				 c->proc, out)) {
+		if (!c->head_nfs)
+			return false;
+		*out = (struct rr_nfs_reply){ .status = c->head_nfs_status,
+					      .numres = c->head_nfs_numres };
+	}
 	if (!c->nfs_counted && out->status) {
 		/* an NFSv4 COMPOUND's by the operation it stopped at */
 		uint16_t op = 0;
