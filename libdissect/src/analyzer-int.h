@@ -245,8 +245,10 @@ struct rr_analyzer {
 	struct rr_analyzer_limits lim;
 	struct report rep;
 	struct rr_stats st;
-	/* st.files by fh_hash: open addressing, row + 1 (0: empty) */
+	/* st.files by fh_hash: open addressing, row + 1 (0: empty); and
+	 * their rows in a min-heap by calls (files.c), with where each is */
 	uint16_t file_index[2 * RR_FILE_ROWS];
+	uint16_t file_heap[RR_FILE_ROWS], file_heap_at[RR_FILE_ROWS];
 	uint64_t frame_no, now_ns;
 	/* connections and their endpoint hash */
 	struct conn *conns;
