@@ -33,9 +33,8 @@ done
 plugin=$build/wireshark-plugin/rpcrdma.so
 have_plugin=no
 if command -v tshark >/dev/null && [ -f "$plugin" ]; then
-	ws_minor=$("$src/scripts/wireshark-version.sh" --minor) || exit 1
-	mkdir -p "$work/home/.local/lib/wireshark/plugins/$ws_minor/epan"
-	cp "$plugin" "$work/home/.local/lib/wireshark/plugins/$ws_minor/epan/"
+	. "$src/tests/plugin-home.sh"
+	plugin_home "$plugin" "$work/home" || exit 1
 	chmod -R a+rX "$work"
 	real_tshark=$(command -v tshark)
 	if [ "$(id -u)" -eq 0 ]; then

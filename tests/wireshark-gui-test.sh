@@ -29,10 +29,9 @@ cleanup() {
 trap cleanup EXIT
 . "$(dirname "$0")/tap.sh"
 chmod 755 "$work"
-ws_minor=$("$src/scripts/wireshark-version.sh" --minor) || exit 1
-mkdir -p "$work/home/.local/lib/wireshark/plugins/$ws_minor/epan" \
-	"$work/home/.config/wireshark" "$work/runtime" "$shots"
-cp "$plugin" "$work/home/.local/lib/wireshark/plugins/$ws_minor/epan/"
+. "$(dirname "$0")/plugin-home.sh"
+plugin_home "$plugin" "$work/home" || exit 1
+mkdir -p "$work/home/.config/wireshark" "$work/runtime" "$shots"
 # a main window large enough for the packet list, details and bytes
 printf 'gui.geometry_main_x: 0\ngui.geometry_main_y: 0\ngui.geometry_main_width: 1500\ngui.geometry_main_height: 960\n' \
 	>"$work/home/.config/wireshark/recent_common"

@@ -28,10 +28,8 @@ command -v jq >/dev/null || { echo "SKIP: jq is not installed"; exit 77; }
 work=$(mktemp -d)
 trap '[ -n "${KEEP:-}" ] || rm -rf "$work"' EXIT
 chmod 755 "$work"
-# the personal plugin folder of this tshark's minor version
-ws_minor=$("$src/scripts/wireshark-version.sh" --minor) || exit 1
-mkdir -p "$work/home/.local/lib/wireshark/plugins/$ws_minor/epan"
-cp "$plugin" "$work/home/.local/lib/wireshark/plugins/$ws_minor/epan/"
+. "$(dirname "$0")/plugin-home.sh"
+plugin_home "$plugin" "$work/home" || exit 1
 chmod -R a+rX "$work"
 ts() { # tshark as an unprivileged user when run as root
 	if [ "$(id -u)" -eq 0 ]; then
