@@ -25,12 +25,11 @@ static const char *duration(char *buf, size_t size, uint64_t ns)
 static void print_nfs_errors(FILE *out, const struct rr_stats *st, unsigned slot,
 			     unsigned op)
 {
-	struct rr_proc_slot_info si = rr_analyzer_proc_slot_info(slot);
 	for (uint32_t i = 0; i < st->nfs_error_rows; i++) {
 		const struct rr_nfs_error_row *r = &st->nfs_errors[i];
 		if (r->slot != slot || r->op != op)
 			continue;
-		const char *name = rr_nfs_status_str(si.prog, si.version, r->status);
+		const char *name = rr_nfs_error_status_str(r);
 		if (name)
 			fprintf(out, "  %s %llu", name, (unsigned long long)r->count);
 		else

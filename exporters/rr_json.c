@@ -412,7 +412,6 @@ json_object *rr_json_stats(const struct rr_analyzer *a)
 	 * the operation that failed, and status; present once one was seen,
 	 * so never empty (json-c versions print an empty array apart) */
 	json_object *errs = st->nfs_error_rows ? json_object_new_array() : NULL;
-	unsigned compound = rr_analyzer_proc_slot(RR_PROG_NFS, 4, 1);
 	for (uint32_t i = 0; i < st->nfs_error_rows; i++) {
 		const struct rr_nfs_error_row *r = &st->nfs_errors[i];
 		struct rr_proc_slot_info si = rr_analyzer_proc_slot_info(r->slot);
@@ -420,9 +419,9 @@ json_object *rr_json_stats(const struct rr_analyzer *a)
 		add(eo, "program", json_object_new_string(si.program));
 		add(eo, "version", u64(si.version));
 		add(eo, "procedure", json_object_new_string(si.procedure));
-		add(eo, "operation", r->slot == compound ?
-			json_object_new_string(rr_nfs4_op_slot_str(r->op)) : NULL);
-		const char *name = rr_nfs_status_str(si.prog, si.version, r->status);
+		const char *op = rr_nfs_error_op_str(r);
+		add(eo, "operation", op ? json_object_new_string(op) : NULL);
+		const char *name = rr_nfs_error_status_str(r);
 		add(eo, "status", name ? json_object_new_string(name) : u64(r->status));
 		add(eo, "count", u64(r->count));
 		json_object_array_add(errs, eo);

@@ -261,13 +261,13 @@ static void totals(struct rr_prom *w, const struct rr_stats *st)
 	rr_prom_family(w, "rpcrdma_nfs_errors_total", "counter",
 		       "NFS replies that failed, by procedure (an NFSv4 COMPOUND's by the "
 		       "operation that failed) and status; other: past the table's rows");
-	unsigned compound = rr_analyzer_proc_slot(RR_PROG_NFS, 4, 1);
 	for (uint32_t i = 0; i < st->nfs_error_rows; i++) {
 		const struct rr_nfs_error_row *r = &st->nfs_errors[i];
 		struct rr_proc_slot_info si = rr_analyzer_proc_slot_info(r->slot);
 		char v[16], num[16];
 		snprintf(v, sizeof(v), "%u", (unsigned)si.version);
-		const char *status = rr_nfs_status_str(si.prog, si.version, r->status);
+		const char *status = rr_nfs_error_status_str(r);
+		const char *op = rr_nfs_error_op_str(r);
 		if (!status) {
 			snprintf(num, sizeof(num), "%u", (unsigned)r->status);
 			status = num;
@@ -276,8 +276,7 @@ static void totals(struct rr_prom *w, const struct rr_stats *st)
 		rr_prom_label(lb, sizeof(lb), "program", si.program);
 		rr_prom_label(lb, sizeof(lb), "version", v);
 		rr_prom_label(lb, sizeof(lb), "procedure", si.procedure);
-		rr_prom_label(lb, sizeof(lb), "operation",
-			      r->slot == compound ? rr_nfs4_op_slot_str(r->op) : "");
+		rr_prom_label(lb, sizeof(lb), "operation", op ? op : "");
 		rr_prom_label(lb, sizeof(lb), "status", status);
 		rr_prom_sample_u64(w, "rpcrdma_nfs_errors_total", "", lb, r->count);
 	}

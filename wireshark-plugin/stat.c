@@ -177,18 +177,18 @@ static void fill_procedures(struct filler *f, const struct rr_stats *st)
 	}
 	/* NFS replies that failed (an NFSv4 COMPOUND's by its failing
 	 * operation), by status */
-	unsigned compound = rr_analyzer_proc_slot(RR_PROG_NFS, 4, 1);
 	for (uint32_t i = 0; i < st->nfs_error_rows; i++) {
 		const struct rr_nfs_error_row *r = &st->nfs_errors[i];
 		struct rr_proc_slot_info si = rr_analyzer_proc_slot_info(r->slot);
-		const char *status = rr_nfs_status_str(si.prog, si.version, r->status);
+		const char *status = rr_nfs_error_status_str(r);
+		const char *op = rr_nfs_error_op_str(r);
 		char num[16];
 		if (!status) {
 			snprintf(num, sizeof(num), "%u", (unsigned)r->status);
 			status = num;
 		}
 		row(f, r->count, "replies that failed", "NFS errors %s %s",
-		    r->slot == compound ? rr_nfs4_op_slot_str(r->op) : si.procedure, status);
+		    op ? op : si.procedure, status);
 	}
 	if (st->nfs_errors_other)
 		row(f, st->nfs_errors_other, "past the table's rows", "NFS errors other");

@@ -111,3 +111,15 @@ struct rr_proc_slot_info rr_analyzer_proc_slot_info(unsigned slot)
 	}
 	return (struct rr_proc_slot_info){ "other", 0, "other", 0 };
 }
+
+const char *rr_nfs_error_status_str(const struct rr_nfs_error_row *r)
+{
+	struct rr_proc_slot_info si = rr_analyzer_proc_slot_info(r->slot);
+	return rr_nfs_status_str(si.prog, si.version, r->status);
+}
+
+const char *rr_nfs_error_op_str(const struct rr_nfs_error_row *r)
+{
+	return r->slot == rr_analyzer_proc_slot(RR_PROG_NFS, 4, 1) ?
+		rr_nfs4_op_slot_str(r->op) : NULL;
+}

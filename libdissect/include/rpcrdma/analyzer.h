@@ -665,6 +665,11 @@ struct rr_proc_slot_info {
 	uint32_t prog;
 };
 RR_API struct rr_proc_slot_info rr_analyzer_proc_slot_info(unsigned slot);
+/* An rr_stats nfs_errors row named: its status as its program's list
+ * names it (NULL when none does), and the operation an NFSv4 COMPOUND
+ * failed at (NULL for any other procedure's row). */
+RR_API const char *rr_nfs_error_status_str(const struct rr_nfs_error_row *r);
+RR_API const char *rr_nfs_error_op_str(const struct rr_nfs_error_row *r);
 
 #ifdef __cplusplus
 }
