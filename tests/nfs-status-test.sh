@@ -18,6 +18,13 @@ src=$2
 # NFSv3 and NFSv4 status numbers and names, from the lists libdissect keeps
 x_list 'RR_NFS[34]' nfs.h >"$work/status-names"
 x_list RR_OP_ nfs4.h >"$work/op-names"
+# awk: s3[number] and s4[number], the names of NFSv3's and NFSv4's
+# statuses (their lists share the numbers below 10000 but not the names)
+status_lists=(-v names3="$(x_list RR_NFS3 nfs.h)" -v names4="$(x_list RR_NFS4 nfs.h)")
+awk_status_names='BEGIN {
+	n = split(names3, w, /[ \n]/); for (i = 1; i < n; i += 2) s3[w[i]] = w[i + 1]
+	n = split(names4, w, /[ \n]/); for (i = 1; i < n; i += 2) s4[w[i]] = w[i + 1]
+}'
 # "xid status [operation]" of each failed reply, by name
 ours() { # capture
 	"$dump" -j -r "$1" 2>/dev/null | jq -r 'select(.type == "message" and
@@ -55,13 +62,8 @@ for capture in $(nfs_captures); do
 	grep -v '^several ' "$work/theirs.all" >"$work/theirs.raw"
 	awk 'FILENAME == ARGV[1] { skip[$1] = 1; next } !($1 in skip)' "$work/several" "$work/ours" \
 		>"$work/ours.single"
-	# status numbers to names: NFSv3's and NFSv4's lists share the
-	# numbers below 10000 but not their names, so each is named by its own
-	awk -v names3="$(x_list RR_NFS3 nfs.h)" -v names4="$(x_list RR_NFS4 nfs.h)" '
-		BEGIN {
-			n = split(names3, w, /[ \n]/); for (i = 1; i < n; i += 2) s3[w[i]] = w[i + 1]
-			n = split(names4, w, /[ \n]/); for (i = 1; i < n; i += 2) s4[w[i]] = w[i + 1]
-		}
+	# status numbers to names, each by its own version's list
+	awk "${status_lists[@]}" "$awk_status_names"'
 		$2 ~ /^NFS3ERR_/ { v = substr($2, 9); $2 = (v in s3 ? s3[v] : v); print; next }
 		{ $2 = ($2 in s4 ? s4[$2] : $2); print }' "$work/theirs.raw" | sort >"$work/theirs"
 	failed=$(grep -c . "$work/theirs")
@@ -89,11 +91,7 @@ for capture in $(nfs_captures); do
 		"\(.xid) \(.completed.nfs_status)"' "$work/dump.json" | sort >"$work/companions.ours"
 	filter=$(without_retransmissions 'rpc.msgtyp == 1 && (nfsacl || rpc.program == 0x40000000)' "$work/dump.json")
 	tshark -r "$capture" -Y "$filter" -T fields -e rpc.xid -e rpc.program -e nfs.status -e nfs.nfsstat4 2>/dev/null |
-		awk -F'\t' -v names3="$(x_list RR_NFS3 nfs.h)" -v names4="$(x_list RR_NFS4 nfs.h)" "$awk_hex"'
-			BEGIN {
-				n = split(names3, w, /[ \n]/); for (i = 1; i < n; i += 2) s3[w[i]] = w[i + 1]
-				n = split(names4, w, /[ \n]/); for (i = 1; i < n; i += 2) s4[w[i]] = w[i + 1]
-			}
+		awk -F'\t' "${status_lists[@]}" "$awk_hex$awk_status_names"'
 			$1 ~ /,/ { next }  # several replies in one segment
 			# NFS_ACL: nfs.status; a CB_COMPOUND: the first nfs.nfsstat4
 			$2 == 100227 && $3 != "" { print hex($1), s3[$3]; next }
