@@ -72,7 +72,8 @@ static bool count_nfs4_ops(struct rr_analyzer *a, struct call *c, const uint8_t 
 	c->nfs4_minor = (uint8_t)(cp.minorversion < 255 ? cp.minorversion : 255);
 	c->nfs4_numops = (uint16_t)(cp.numops < UINT16_MAX ? cp.numops : UINT16_MAX);
 	c->nfs4_named = (uint8_t)kept_ops;
-	for (uint32_t i = 0; i < kept_ops; i++)
+	/* bounded by the array too: gcc -O3 cannot follow kept_ops's bound */
+	for (uint32_t i = 0; i < kept_ops && i < RR_NFS4_OPS_KEPT; i++)
 		c->nfs4_op[i] = (uint8_t)(cp.op[i] < 255 ? cp.op[i] : 255);
 	keep_target(c, &cp.target);
 	/* READ (RFC 8881 §18.22.2) and READLINK (§18.24.2) end their
