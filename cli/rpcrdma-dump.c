@@ -267,7 +267,7 @@ int main(int argc, char **argv)
 	const struct rr_stats *st = rr_analyzer_stats(a);
 	uint64_t msgs = 0;
 	for (unsigned dir = 0; dir <= RR_DIR_UNKNOWN; dir++)
-		for (unsigned pr = 0; pr < 5; pr++)
+		for (unsigned pr = 0; pr < RR_RDMA_PROCS; pr++)
 			msgs += st->total.messages[dir][pr];
 	/* tcpdump --count: "N packets"; here the messages too */
 	if (o->count_only)

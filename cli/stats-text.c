@@ -267,25 +267,17 @@ void rr_print_stats_text(const struct rr_analyzer *a, FILE *out)
 		if (st->findings[i])
 			fprintf(out, "  %-36s %8llu\n", rr_finding_info(i)->id,
 			       (unsigned long long)st->findings[i]);
-	fprintf(out, "\nframes %llu: truncated %llu, malformed %llu, dropped %llu;"
-	       " connections evicted %llu, calls evicted %llu; reassembly"
-	       " slots exhausted %llu, iWARP stream gaps %llu; IB PSN gaps %llu,"
-	       " retransmissions %llu\n",
-	       (unsigned long long)st->frames,
-	       (unsigned long long)st->frames_truncated,
-	       (unsigned long long)st->frames_malformed,
-	       (unsigned long long)st->frames_dropped,
-	       (unsigned long long)st->connections_evicted,
-	       (unsigned long long)st->calls_evicted,
-	       (unsigned long long)st->reassembly_dropped,
-	       (unsigned long long)st->tcp_resyncs,
-	       (unsigned long long)st->psn_gaps,
-	       (unsigned long long)st->total.retransmissions);
-	if (rr_analyzer_limits(a)->rebuild_slots)
-		fprintf(out, "RPC messages rebuilt from chunks %llu, not rebuilt %llu\n",
-		       (unsigned long long)st->messages_rebuilt,
-		       (unsigned long long)st->rebuild_incomplete);
-	else
-		fprintf(out, "RPC messages not rebuilt from chunks (-q)\n");
+	/* the closing lines: the counters of the list that have words there */
+	bool rebuilding = rr_analyzer_limits(a)->rebuild_slots;
+	fputc('\n', out);
+	for (unsigned i = 0; i < RR_STAT_COUNT; i++) {
+		const struct rr_stat_info *si = rr_stat_info(i);
+		if (si->text[0] && (rebuilding || si->json != RR_STAT_JSON_REBUILT))
+			fprintf(out, "%s %llu", si->text,
+				(unsigned long long)rr_stat_value(st, i));
+	}
+	if (!rebuilding)
+		fprintf(out, "\nRPC messages not rebuilt from chunks (-q)");
+	fputc('\n', out);
 }
 

@@ -29,7 +29,7 @@ static time_t shown_time(const struct top *t)
 static uint64_t in_direction(const struct rr_conn_stats *s, uint8_t dir)
 {
 	uint64_t n = 0;
-	for (unsigned p = 0; p < 5; p++)
+	for (unsigned p = 0; p < RR_RDMA_PROCS; p++)
 		n += s->messages[dir][p];
 	return n;
 }

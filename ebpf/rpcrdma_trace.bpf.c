@@ -284,7 +284,7 @@ int svcrdma_decode_rqst(void *ctx)
 		return 0;
 	__sync_fetch_and_add(&s->requests, 1);
 	__u32 proc = (__u32)field(ctx, RR_TP_SVC_RQST, 1);
-	if (proc < 5)
+	if (proc < RR_TPB_RDMA_PROCS)
 		__sync_fetch_and_add(&s->by_proc[proc], 1);
 	gauge(&s->credits, &s->credits_max, (__u32)field(ctx, RR_TP_SVC_RQST, 2));
 	/* kept for svc_stats_latency, when the kernel has it (the loader's

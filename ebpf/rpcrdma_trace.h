@@ -70,7 +70,7 @@ struct rr_tpb_task {
 /* The server's side (svcrdma), per receive completion queue: one per
  * connection. */
 struct rr_tpb_server {
-	__u64 requests, by_proc[5];
+	__u64 requests, by_proc[RR_TPB_RDMA_PROCS];
 	__u64 read_segments, write_segments, segment_bytes;
 	__u32 credits, credits_max;
 };

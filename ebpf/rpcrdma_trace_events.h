@@ -14,6 +14,10 @@
 #ifndef RPCRDMA_TRACE_EVENTS_H
 #define RPCRDMA_TRACE_EVENTS_H
 
+/* svcrdma_decode_rqst's proc: RPC-over-RDMA version 1's procedures
+ * (RFC 8166 §4.2.4), as rr_rdma_proc's RR_RDMA_PROCS counts them */
+#define RR_TPB_RDMA_PROCS 5
+
 #define RR_TP_EVENT_LIST(X) \
 	X(RR_TP_MARSHAL, "rpcrdma", "xprtrdma_marshal", 1, "client_id", "rtype", "wtype", "task_id", "", "") \
 	X(RR_TP_REPLY, "rpcrdma", "xprtrdma_reply", 1, "client_id", "credits", "", "", "", "") \

@@ -21,7 +21,7 @@ struct rr_tp_stats {
 	uint32_t credits;              /* the last grant a reply carried */
 	uint64_t read_segments, write_segments, reply_segments, segment_bytes;
 	/* server (svcrdma) */
-	uint64_t requests, requests_by_proc[5];
+	uint64_t requests, requests_by_proc[RR_TPB_RDMA_PROCS];
 	uint32_t requested_credits;    /* the last a request carried */
 	uint64_t server_read_segments, server_write_segments, server_segment_bytes;
 };
@@ -53,7 +53,7 @@ struct rr_tp_proc {
 };
 struct rr_tp_server {              /* an svcrdma connection */
 	uint32_t cq_id;            /* its receive completion queue's id */
-	uint64_t requests, by_proc[5];
+	uint64_t requests, by_proc[RR_TPB_RDMA_PROCS];
 	uint64_t read_segments, write_segments, segment_bytes;
 	uint32_t credits, credits_max;
 	uint64_t calls;            /* RPC calls served (its procedures') */

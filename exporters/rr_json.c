@@ -239,7 +239,7 @@ static json_object *conn_stats(const struct rr_conn_stats *s, bool total, bool g
 	json_object *m = json_object_new_object();
 	for (unsigned d = 0; d <= RR_DIR_UNKNOWN; d++) {
 		json_object *byproc = json_object_new_object();
-		for (unsigned p = 0; p < 5; p++)
+		for (unsigned p = 0; p < RR_RDMA_PROCS; p++)
 			add(byproc, rr_rdma_proc_str(p), u64(s->messages[d][p]));
 		add(m, rr_dir_id(d), byproc);
 	}
@@ -322,6 +322,22 @@ static json_object *files(const struct rr_file_stats **f, unsigned n)
 		json_object_array_add(arr, o);
 	}
 	return arr;
+}
+
+/* The counters of the statistics list that sit in one JSON object, in the
+ * list's order. */
+static void add_stats(json_object *o, const struct rr_stats *st, enum rr_stat_json where)
+{
+	for (unsigned i = 0; i < RR_STAT_COUNT; i++)
+		if (rr_stat_info(i)->json == where)
+			add(o, rr_stat_info(i)->json_key, u64(rr_stat_value(st, i)));
+}
+
+static json_object *stat_object(const struct rr_stats *st, enum rr_stat_json where)
+{
+	json_object *o = json_object_new_object();
+	add_stats(o, st, where);
+	return o;
 }
 
 json_object *rr_json_stats(const struct rr_analyzer *a)
@@ -433,16 +449,8 @@ json_object *rr_json_stats(const struct rr_analyzer *a)
 	for (unsigned i = 0; i < RR_FINDING_COUNT; i++)
 		add(fo, rr_finding_info(i)->id, u64(st->findings[i]));
 	add(o, "findings", fo);
-	json_object *fr = json_object_new_object();
-	add(fr, "total", u64(st->frames));
-	add(fr, "truncated", u64(st->frames_truncated));
-	add(fr, "malformed", u64(st->frames_malformed));
-	add(fr, "dropped", u64(st->frames_dropped));
-	/* what the capture itself lost or repeated */
-	add(fr, "iwarp_stream_gaps", u64(st->tcp_resyncs));
-	add(fr, "ib_psn_gaps", u64(st->psn_gaps));
-	add(fr, "ib_retransmissions", u64(st->total.retransmissions));
-	add(o, "frames", fr);
+	/* the frames, with what the capture itself lost or repeated */
+	add(o, "frames", stat_object(st, RR_STAT_JSON_FRAMES));
 	/* connections refused, by the IB CM REJ's reason: every reason, as
 	 * the findings, so that the object is never empty */
 	json_object *rj = json_object_new_object();
@@ -451,21 +459,11 @@ json_object *rr_json_stats(const struct rr_analyzer *a)
 			add(rj, rr_cm_rej_reason_str(r), u64(st->cm_rejects[r]));
 	add(rj, "other", u64(st->cm_rejects[0]));
 	add(o, "cm_rejects", rj);
-	add(o, "tcp_resets", u64(st->tcp_resets));
-	add(o, "reconnects", u64(st->reconnects));
-	add(o, "calls_resent", u64(st->calls_resent));
-	json_object *ev = json_object_new_object();
-	add(ev, "connections", u64(st->connections_evicted));
-	add(ev, "calls", u64(st->calls_evicted));
-	add(ev, "reassembly", u64(st->reassembly_dropped));
-	add(o, "evicted", ev);
-	json_object *rb = NULL; /* null: rebuilding was off */
-	if (rr_analyzer_limits(a)->rebuild_slots) {
-		rb = json_object_new_object();
-		add(rb, "messages", u64(st->messages_rebuilt));
-		add(rb, "incomplete", u64(st->rebuild_incomplete));
-	}
-	add(o, "rebuilt", rb);
+	add_stats(o, st, RR_STAT_JSON_TOP);
+	add(o, "evicted", stat_object(st, RR_STAT_JSON_EVICTED));
+	/* null: rebuilding was off */
+	add(o, "rebuilt", rr_analyzer_limits(a)->rebuild_slots ?
+			  stat_object(st, RR_STAT_JSON_REBUILT) : NULL);
 	return o;
 }
 

@@ -178,46 +178,39 @@ void rr_prom_latency_histogram(struct rr_prom *w, const char *name,
 	rr_prom_sample_u64(w, name, "_count", labels, h->count);
 }
 
-/* Counters of rr_stats that take no label. */
-static const struct {
-	const char *name, *help;
-	size_t offset;
-} plain_counters[] = {
-	{ "rpcrdma_frames_total", "frames read from the source",
-	  offsetof(struct rr_stats, frames) },
-	{ "rpcrdma_frames_truncated_total", "frames cut short by the capture",
-	  offsetof(struct rr_stats, frames_truncated) },
-	{ "rpcrdma_frames_malformed_total", "frames that contradict their protocol",
-	  offsetof(struct rr_stats, frames_malformed) },
-	{ "rpcrdma_frames_dropped_total",
-	  "frames the capture source lost (kernel or ring buffer)",
-	  offsetof(struct rr_stats, frames_dropped) },
-	{ "rpcrdma_tcp_resets_total",
-	  "TCP RSTs of iWARP connections or to or from the iWARP port (refused)",
-	  offsetof(struct rr_stats, tcp_resets) },
-	{ "rpcrdma_reconnects_total",
-	  "connections with calls between two ends an earlier one joined",
-	  offsetof(struct rr_stats, reconnects) },
-	{ "rpcrdma_calls_resent_total",
-	  "forward calls sent again after a reconnect, with the same xid",
-	  offsetof(struct rr_stats, calls_resent) },
-	{ "rpcrdma_ib_retransmissions_total", "IB/RoCE request packets seen again",
-	  offsetof(struct rr_stats, total.retransmissions) },
-	{ "rpcrdma_connections_total", "connections followed",
-	  offsetof(struct rr_stats, connections) },
-	{ "rpcrdma_connections_evicted_total", "connections forgotten to make room",
-	  offsetof(struct rr_stats, connections_evicted) },
-	{ "rpcrdma_calls_evicted_total", "outstanding calls forgotten to make room",
-	  offsetof(struct rr_stats, calls_evicted) },
-	{ "rpcrdma_reassembly_dropped_total",
-	  "messages not reassembled for want of a slot",
-	  offsetof(struct rr_stats, reassembly_dropped) },
-	{ "rpcrdma_messages_rebuilt_total", "RPC messages rebuilt from chunk data",
-	  offsetof(struct rr_stats, messages_rebuilt) },
-	{ "rpcrdma_messages_not_rebuilt_total",
-	  "RPC messages with chunk data that could not be rebuilt",
-	  offsetof(struct rr_stats, rebuild_incomplete) },
-};
+/* The statistics list's counters that share a name (a family with a
+ * "kind" label), from row first: its samples by label value. */
+static void stat_family(struct rr_prom *w, const struct rr_stats *st, unsigned first)
+{
+	const char *name = rr_stat_info(first)->prom_name;
+	unsigned rows[RR_STAT_COUNT], n = 0;
+	for (unsigned i = first; i < RR_STAT_COUNT; i++) {
+		if (strcmp(rr_stat_info(i)->prom_name, name) != 0)
+			continue;
+		unsigned at = n++;
+		for (; at && strcmp(rr_stat_info(rows[at - 1])->prom_label,
+				    rr_stat_info(i)->prom_label) > 0; at--)
+			rows[at] = rows[at - 1];
+		rows[at] = i;
+	}
+	rr_prom_family(w, name, "counter", rr_stat_info(first)->help);
+	for (unsigned k = 0; k < n; k++) {
+		char lb[64] = "";
+		rr_prom_label(lb, sizeof(lb), "kind", rr_stat_info(rows[k])->prom_label);
+		rr_prom_sample_u64(w, name, "", lb, rr_stat_value(st, rows[k]));
+	}
+}
+
+/* Is row i the first of its labelled family? */
+static bool family_first(unsigned i)
+{
+	if (!rr_stat_info(i)->prom_label[0])
+		return false;
+	for (unsigned j = 0; j < i; j++)
+		if (!strcmp(rr_stat_info(j)->prom_name, rr_stat_info(i)->prom_name))
+			return false;
+	return true;
+}
 
 static void totals(struct rr_prom *w, const struct rr_stats *st)
 {
@@ -225,7 +218,7 @@ static void totals(struct rr_prom *w, const struct rr_stats *st)
 	rr_prom_family(w, "rpcrdma_messages_total", "counter",
 		       "RPC-over-RDMA messages by direction and procedure");
 	for (unsigned d = 0; d <= RR_DIR_UNKNOWN; d++)
-		for (unsigned p = 0; p < 5; p++) {
+		for (unsigned p = 0; p < RR_RDMA_PROCS; p++) {
 			lb[0] = '\0';
 			rr_prom_label(lb, sizeof(lb), "direction", rr_dir_id(d));
 			rr_prom_label(lb, sizeof(lb), "proc", rr_rdma_proc_str(p));
@@ -367,11 +360,10 @@ static void totals(struct rr_prom *w, const struct rr_stats *st)
 		rr_prom_sample_u64(w, "rpcrdma_findings_total", "", lb,
 				   st->findings[i]);
 	}
-	for (size_t i = 0; i < sizeof(plain_counters) / sizeof(plain_counters[0]); i++) {
-		uint64_t v;
-		memcpy(&v, (const char *)st + plain_counters[i].offset, sizeof(v));
-		counter(w, plain_counters[i].name, plain_counters[i].help, v);
-	}
+	for (unsigned i = 0; i < RR_STAT_COUNT; i++)
+		if (!rr_stat_info(i)->prom_label[0])
+			counter(w, rr_stat_info(i)->prom_name, rr_stat_info(i)->help,
+				rr_stat_value(st, i));
 	rr_prom_family(w, "rpcrdma_cm_rejects_total", "counter",
 		       "IB CM REJ messages (connections refused) by reason, IBA table 112");
 	for (unsigned r = 0; r < RR_CM_REJ_REASONS; r++) {
@@ -387,15 +379,9 @@ static void totals(struct rr_prom *w, const struct rr_stats *st)
 		rr_prom_label(lb, sizeof(lb), "reason", why ? why : "unknown");
 		rr_prom_sample_u64(w, "rpcrdma_cm_rejects_total", "", lb, st->cm_rejects[r]);
 	}
-	rr_prom_family(w, "rpcrdma_capture_gaps_total", "counter",
-		       "places where the capture lost frames of a connection");
-	lb[0] = '\0';
-	rr_prom_label(lb, sizeof(lb), "kind", "ib_psn");
-	rr_prom_sample_u64(w, "rpcrdma_capture_gaps_total", "", lb, st->psn_gaps);
-	lb[0] = '\0';
-	rr_prom_label(lb, sizeof(lb), "kind", "iwarp_stream");
-	rr_prom_sample_u64(w, "rpcrdma_capture_gaps_total", "", lb,
-			   st->tcp_resyncs);
+	for (unsigned i = 0; i < RR_STAT_COUNT; i++)
+		if (family_first(i))
+			stat_family(w, st, i);
 }
 
 /* Per-connection values; the connections past the cap add into one. */

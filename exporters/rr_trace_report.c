@@ -13,6 +13,8 @@
 
 #include "rr_json.h"
 
+_Static_assert(RR_TPB_RDMA_PROCS == RR_RDMA_PROCS, "the kernel's procedures are RPC-over-RDMA's");
+
 const char *rr_tp_chunk_type_str(unsigned v)
 {
 	static const char *const names[RR_TP_CHUNK_TYPES] = {
@@ -176,7 +178,7 @@ static json_object *server_json(const struct rr_tp_server *v)
 	add_u64(o, "cq_id", v->cq_id);
 	add_u64(o, "requests", v->requests);
 	json_object *by = json_object_new_object();
-	for (int p = 0; p < 5; p++)
+	for (int p = 0; p < RR_TPB_RDMA_PROCS; p++)
 		if (v->by_proc[p])
 			add_u64(by, rr_rdma_proc_str((unsigned)p), v->by_proc[p]);
 	json_object_object_add(o, "requests_by_proc", by);

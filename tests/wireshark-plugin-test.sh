@@ -255,7 +255,11 @@ for capture in ${PLUGIN_CAPTURES:-"$src"/samples/*.pcap "$src"/tests/linux/*/cli
 		"frames \(.frames.total)", "frames truncated \(.frames.truncated)",
 		"frames malformed \(.frames.malformed)", "IB PSN gaps \(.frames.ib_psn_gaps)",
 		"IB retransmissions \(.frames.ib_retransmissions)",
-		"iWARP stream gaps \(.frames.iwarp_stream_gaps)"' |
+		"iWARP stream gaps \(.frames.iwarp_stream_gaps)",
+		"frames dropped \(.frames.dropped)", "TCP resets (iWARP) \(.tcp_resets)",
+		"reconnects \(.reconnects)", "calls resent after a reconnect \(.calls_resent)",
+		"connections evicted \(.evicted.connections)", "calls evicted \(.evicted.calls)",
+		"reassembly slots exhausted \(.evicted.reassembly)"' |
 		perl -pe 's/^fh (\d+)/sprintf("fh 0x%08x", $1)/e' | sort >"$work/stat.dump"
 	ts -2 -r "$capture" -q -z rpcrdma,stat 2>/dev/null |
 		awk -F'|' 'NF >= 3 { gsub(/^ +| +$/, "", $1); gsub(/ /, "", $2); print $1 " " $2 }' |

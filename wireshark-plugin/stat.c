@@ -144,7 +144,7 @@ static void fill_connections(struct filler *f, const struct rr_analyzer *a)
 static void fill_messages(struct filler *f, const struct rr_stats *st)
 {
 	for (unsigned d = 0; d <= RR_DIR_UNKNOWN; d++)
-		for (unsigned p = 0; p < 5; p++)
+		for (unsigned p = 0; p < RR_RDMA_PROCS; p++)
 			if (st->total.messages[d][p])
 				row(f, st->total.messages[d][p], NULL, "%s %s", rr_dir_str(d),
 				    rr_rdma_proc_str(p));
@@ -253,17 +253,8 @@ static void fill_findings(struct filler *f, const struct rr_stats *st)
 
 static void fill_capture(struct filler *f, const struct rr_stats *st)
 {
-	row(f, st->frames, NULL, "frames");
-	row(f, st->frames_truncated, NULL, "frames truncated");
-	row(f, st->frames_malformed, NULL, "frames malformed");
-	row(f, st->connections_evicted, NULL, "connections evicted");
-	row(f, st->calls_evicted, NULL, "calls evicted");
-	row(f, st->reassembly_dropped, NULL, "reassembly slots exhausted");
-	row(f, st->tcp_resyncs, NULL, "iWARP stream gaps");
-	row(f, st->psn_gaps, NULL, "IB PSN gaps");
-	row(f, st->total.retransmissions, NULL, "IB retransmissions");
-	row(f, st->messages_rebuilt, NULL, "RPC messages rebuilt");
-	row(f, st->rebuild_incomplete, NULL, "RPC messages not rebuilt");
+	for (unsigned i = 0; i < RR_STAT_COUNT; i++)
+		row(f, rr_stat_value(st, i), NULL, "%s", rr_stat_info(i)->title);
 }
 
 static tap_packet_status stat_packet(void *tapdata, packet_info *pinfo, epan_dissect_t *edt,

@@ -377,7 +377,7 @@ void rr_trace_bpf_read(struct rr_trace_bpf *b, struct rr_tp_stats *s,
 	for (unsigned i = 0; i < d->nservers; i++) {
 		const struct rr_tp_server *v = &d->servers[i];
 		s->requests += v->requests;
-		for (int p = 0; p < 5; p++)
+		for (int p = 0; p < RR_TPB_RDMA_PROCS; p++)
 			s->requests_by_proc[p] += v->by_proc[p];
 		if (v->requests)
 			s->requested_credits = v->credits;

@@ -144,7 +144,7 @@ void rr_tp_account(struct rr_tp_stats *s, enum rr_tp_event e,
 		break;
 	case RR_TP_SVC_RQST:
 		s->requests++;
-		if (rr_tp_get(l, rec, len, "proc", &v) && v < 5)
+		if (rr_tp_get(l, rec, len, "proc", &v) && v < RR_TPB_RDMA_PROCS)
 			s->requests_by_proc[v]++;
 		if (rr_tp_get(l, rec, len, "credits", &v))
 			s->requested_credits = (uint32_t)v;

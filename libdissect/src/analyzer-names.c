@@ -50,6 +50,22 @@ const struct rr_finding_info *rr_finding_info(unsigned id)
 	return id < RR_FINDING_COUNT ? &finding_infos[id] : NULL;
 }
 
+#define RR_X_STAT_INFO(sym, member, json, key, prom, label, title, text, help) \
+	[sym] = { offsetof(struct rr_stats, member), json, key, prom, label, title, \
+		  text, help },
+static const struct rr_stat_info stat_infos[RR_STAT_COUNT] = {
+	RR_STAT_LIST(RR_X_STAT_INFO)
+};
+#define RR_X_STAT_IS_U64(sym, member, ...) \
+	_Static_assert(sizeof(((struct rr_stats *)0)->member) == sizeof(uint64_t), \
+		       #member " is a 64-bit counter");
+RR_STAT_LIST(RR_X_STAT_IS_U64)
+
+const struct rr_stat_info *rr_stat_info(unsigned id)
+{
+	return id < RR_STAT_COUNT ? &stat_infos[id] : NULL;
+}
+
 const char *rr_dir_str(unsigned v)
 {
 	static const char *const names[] = { "call", "reply", "backward call",

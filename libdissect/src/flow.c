@@ -541,8 +541,8 @@ static void message(struct rr_analyzer *a, uint32_t cn, int to,
 	int sender = 1 - to;
 	uint8_t dir = direction(a, cn, sender, h, rpc);
 	struct rr_conn_stats *st = &k->info.st;
-	st->messages[dir][h->proc <= 4 ? h->proc : 0]++;
-	a->st.total.messages[dir][h->proc <= 4 ? h->proc : 0]++;
+	st->messages[dir][h->proc < RR_RDMA_PROCS ? h->proc : 0]++;
+	a->st.total.messages[dir][h->proc < RR_RDMA_PROCS ? h->proc : 0]++;
 	st->bytes_send += len;
 	a->st.total.bytes_send += len;
 

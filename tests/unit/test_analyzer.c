@@ -816,6 +816,39 @@ static void files(void)
 	rr_analyzer_free(a);
 }
 
+/* The statistics list: each row reads its own counter, and what the
+ * renderers make of it names every counter once. */
+static void statistics_list(void)
+{
+	static struct rr_stats st;
+	memset(&st, 0, sizeof(st));
+#define RR_X_STAT_SET(sym, member, ...) st.member = 1000 + (sym);
+	RR_STAT_LIST(RR_X_STAT_SET)
+	for (unsigned i = 0; i < RR_STAT_COUNT; i++) {
+		const struct rr_stat_info *a = rr_stat_info(i);
+		check_ctx = a->title;
+		CHECK(rr_stat_value(&st, i) == 1000 + i);
+		size_t n = strlen(a->prom_name);
+		CHECK(n > 6 && !strcmp(a->prom_name + n - 6, "_total"));
+		CHECK(a->help[0] && a->title[0] && a->json_key[0]);
+		for (unsigned j = 0; j < i; j++) {
+			const struct rr_stat_info *b = rr_stat_info(j);
+			CHECK(strcmp(a->title, b->title) != 0);
+			CHECK(a->json == RR_STAT_JSON_NONE || a->json != b->json ||
+			      strcmp(a->json_key, b->json_key) != 0);
+			if (!strcmp(a->prom_name, b->prom_name))
+				/* one family: labelled, apart, one help */
+				CHECK(a->prom_label[0] && b->prom_label[0] &&
+				      strcmp(a->prom_label, b->prom_label) != 0 &&
+				      !strcmp(a->help, b->help));
+		}
+	}
+	check_ctx = NULL;
+	/* the closing line starts with the first counter's words */
+	CHECK(!strcmp(rr_stat_info(0)->text, "frames"));
+	CHECK(rr_stat_info(RR_STAT_COUNT) == NULL);
+}
+
 int main(void)
 {
 	connections();
@@ -833,5 +866,6 @@ int main(void)
 	markers();
 	clients();
 	files();
+	statistics_list();
 	return check_done();
 }

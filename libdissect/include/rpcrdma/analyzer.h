@@ -197,7 +197,7 @@ RR_API const char *rr_chunk_kind_str(unsigned v);
 
 struct rr_conn_stats {
 	/* by direction and proc; 32 bits keep a connection small */
-	uint32_t messages[RR_DIR_UNKNOWN + 1][5];
+	uint32_t messages[RR_DIR_UNKNOWN + 1][RR_RDMA_PROCS];
 	uint32_t grant, grant_min, grant_max;     /* forward credits */
 	uint32_t in_flight, in_flight_max;
 	uint32_t bc_grant, bc_in_flight;
@@ -213,7 +213,7 @@ struct rr_conn_stats {
  * there is no backward credit grant to report. */
 static inline bool rr_conn_has_backchannel(const struct rr_conn_stats *s)
 {
-	for (unsigned p = 0; p < 5; p++)
+	for (unsigned p = 0; p < RR_RDMA_PROCS; p++)
 		if (s->messages[RR_DIR_BWD_CALL][p] || s->messages[RR_DIR_BWD_REPLY][p])
 			return true;
 	return false;
@@ -315,6 +315,91 @@ struct rr_stats {
 	uint32_t file_rows;
 	struct rr_file_stats files[RR_FILE_ROWS];
 };
+
+/* Where --stats=json puts a capture-wide counter: the report's top level,
+ * or one of its objects ("frames", "evicted", "rebuilt"); none for one
+ * that JSON readers find elsewhere (connections: the "connections"
+ * array). */
+enum rr_stat_json {
+	RR_STAT_JSON_NONE,
+	RR_STAT_JSON_TOP,
+	RR_STAT_JSON_FRAMES,
+	RR_STAT_JSON_EVICTED,
+	RR_STAT_JSON_REBUILT,  /* null when rebuilding was off (-q) */
+};
+
+/* The capture-wide counters of rr_stats, listed once for every renderer:
+ * --stats, --stats=json, the exporter and the plugin's statistics walk
+ * it in its order.  Every one is a counter (it only grows).
+ * X(symbol, member of rr_stats, JSON object (rr_stat_json), JSON key,
+ *   Prometheus name, Prometheus "kind" label ("" for none: the samples of
+ *   one name make one family, by label value as client_golang orders
+ *   them; the first row's help is the family's), title (the plugin's row),
+ *   words in --stats' closing lines with the punctuation before them (""
+ *   for a counter --stats says elsewhere), help) */
+#define RR_STAT_LIST(X) \
+	X(RR_STAT_FRAMES, frames, RR_STAT_JSON_FRAMES, "total", \
+	  "rpcrdma_frames_total", "", "frames", "frames", \
+	  "frames read from the source") \
+	X(RR_STAT_FRAMES_TRUNCATED, frames_truncated, RR_STAT_JSON_FRAMES, "truncated", \
+	  "rpcrdma_frames_truncated_total", "", "frames truncated", ": truncated", \
+	  "frames cut short by the capture") \
+	X(RR_STAT_FRAMES_MALFORMED, frames_malformed, RR_STAT_JSON_FRAMES, "malformed", \
+	  "rpcrdma_frames_malformed_total", "", "frames malformed", ", malformed", \
+	  "frames that contradict their protocol") \
+	X(RR_STAT_FRAMES_DROPPED, frames_dropped, RR_STAT_JSON_FRAMES, "dropped", \
+	  "rpcrdma_frames_dropped_total", "", "frames dropped", ", dropped", \
+	  "frames the capture source lost (kernel or ring buffer)") \
+	X(RR_STAT_TCP_RESETS, tcp_resets, RR_STAT_JSON_TOP, "tcp_resets", \
+	  "rpcrdma_tcp_resets_total", "", "TCP resets (iWARP)", "", \
+	  "TCP RSTs of iWARP connections or to or from the iWARP port (refused)") \
+	X(RR_STAT_RECONNECTS, reconnects, RR_STAT_JSON_TOP, "reconnects", \
+	  "rpcrdma_reconnects_total", "", "reconnects", "", \
+	  "connections with calls between two ends an earlier one joined") \
+	X(RR_STAT_CALLS_RESENT, calls_resent, RR_STAT_JSON_TOP, "calls_resent", \
+	  "rpcrdma_calls_resent_total", "", "calls resent after a reconnect", "", \
+	  "forward calls sent again after a reconnect, with the same xid") \
+	X(RR_STAT_CONNECTIONS, connections, RR_STAT_JSON_NONE, "connections", \
+	  "rpcrdma_connections_total", "", "connections", "", \
+	  "connections followed") \
+	X(RR_STAT_CONNECTIONS_EVICTED, connections_evicted, RR_STAT_JSON_EVICTED, "connections", \
+	  "rpcrdma_connections_evicted_total", "", "connections evicted", \
+	  "; connections evicted", "connections forgotten to make room") \
+	X(RR_STAT_CALLS_EVICTED, calls_evicted, RR_STAT_JSON_EVICTED, "calls", \
+	  "rpcrdma_calls_evicted_total", "", "calls evicted", ", calls evicted", \
+	  "outstanding calls forgotten to make room") \
+	X(RR_STAT_REASSEMBLY_DROPPED, reassembly_dropped, RR_STAT_JSON_EVICTED, "reassembly", \
+	  "rpcrdma_reassembly_dropped_total", "", "reassembly slots exhausted", \
+	  "; reassembly slots exhausted", "messages not reassembled for want of a slot") \
+	X(RR_STAT_IWARP_STREAM_GAPS, tcp_resyncs, RR_STAT_JSON_FRAMES, "iwarp_stream_gaps", \
+	  "rpcrdma_capture_gaps_total", "iwarp_stream", "iWARP stream gaps", \
+	  ", iWARP stream gaps", "places where the capture lost frames of a connection") \
+	X(RR_STAT_IB_PSN_GAPS, psn_gaps, RR_STAT_JSON_FRAMES, "ib_psn_gaps", \
+	  "rpcrdma_capture_gaps_total", "ib_psn", "IB PSN gaps", "; IB PSN gaps", \
+	  "places where the capture lost frames of a connection") \
+	X(RR_STAT_IB_RETRANSMISSIONS, total.retransmissions, RR_STAT_JSON_FRAMES, \
+	  "ib_retransmissions", "rpcrdma_ib_retransmissions_total", "", \
+	  "IB retransmissions", ", retransmissions", "IB/RoCE request packets seen again") \
+	X(RR_STAT_MESSAGES_REBUILT, messages_rebuilt, RR_STAT_JSON_REBUILT, "messages", \
+	  "rpcrdma_messages_rebuilt_total", "", "RPC messages rebuilt", \
+	  "\nRPC messages rebuilt from chunks", "RPC messages rebuilt from chunk data") \
+	X(RR_STAT_MESSAGES_NOT_REBUILT, rebuild_incomplete, RR_STAT_JSON_REBUILT, "incomplete", \
+	  "rpcrdma_messages_not_rebuilt_total", "", "RPC messages not rebuilt", \
+	  ", not rebuilt", "RPC messages with chunk data that could not be rebuilt")
+
+#define RR_X_STAT_ENUM(sym, member, json, key, prom, label, title, text, help) sym,
+enum rr_stat_id { RR_STAT_LIST(RR_X_STAT_ENUM) RR_STAT_COUNT };
+
+struct rr_stat_info {
+	size_t offset;          /* of its uint64_t in struct rr_stats */
+	uint8_t json;           /* enum rr_stat_json */
+	const char *json_key, *prom_name, *prom_label, *title, *text, *help;
+};
+RR_API const struct rr_stat_info *rr_stat_info(unsigned id);
+static inline uint64_t rr_stat_value(const struct rr_stats *st, unsigned id)
+{
+	return *(const uint64_t *)(const void *)((const char *)st + rr_stat_info(id)->offset);
+}
 
 struct rr_conn_info {
 	uint64_t first_ns, last_ns;

@@ -66,7 +66,8 @@ enum rr_cm_attr { RR_CM_ATTR_LIST(RR_X_ENUM) };
 enum rr_cm_rej_reason { RR_CM_REJ_REASON_LIST(RR_X_ENUM) };
 #define RR_CM_REJ_REASONS 34  /* 0 to the last in the list */
 enum rr_rdmap_opcode { RR_RDMAP_OPCODE_LIST(RR_X_ENUM) };
-enum rr_rdma_proc { RR_RDMA_PROC_LIST(RR_X_ENUM) };
+/* numbered from 0 without a gap: RR_RDMA_PROCS counts them */
+enum rr_rdma_proc { RR_RDMA_PROC_LIST(RR_X_ENUM) RR_RDMA_PROCS };
 enum rr_rdma_err { RR_RDMA_ERR_LIST(RR_X_ENUM) };
 enum rr_confidence { RR_CONFIDENCE_LIST(RR_X_ENUM) };
 enum rr_rpc_msg_type { RR_RPC_MSG_TYPE_LIST(RR_X_ENUM) };
