@@ -53,7 +53,6 @@ static struct rr_live *open_source(const struct opts *o, rr_live_fn fn,
 struct run {
 	struct rr_config cfg;
 	int link;
-	struct rr_frame f;
 	struct totals t;
 	pcap_dumper_t *writer;
 	bool writer_nano;       /* -w: its time stamps in nanoseconds */
@@ -101,12 +100,13 @@ static void process(struct dump *d, struct run *r, const u_char *data,
 	r->t.icrc_bad += sum->icrc_bad;
 	if (!o->quiet && !o->findings_only && o->all_frames) {
 			/* -a: a line for each unit as the frame alone holds it
-			 * (an iWARP segment's FPDUs, which the report takes
+			 * (an iWARP segment's FPDUs, which the analysis takes
 			 * from the reassembled stream) */
-			for (bool more = rr_decode_frame(&r->cfg, (uint32_t)r->link, data,
-							 caplen, wirelen, NULL, &r->f);
-			     more; more = rr_decode_next_unit(&r->cfg, &r->f))
-				dump_print_unit(&r->f, o, r->t.frames, sum->conn_id);
+			for (uint32_t i = 0; i < rep->nunit_list; i++)
+				dump_print_unit(&rep->unit_list[i], o, r->t.frames, sum->conn_id);
+			if (rep->units_unlisted && !o->json)
+				printf("\t%" PRIu32 " more units of this frame not listed\n",
+				       rep->units_unlisted);
 	}
 	dump_print_report(d, rep);
 	if (o->verbose > 1 && !o->json && dump_lines != lines_before)
@@ -197,6 +197,8 @@ int main(int argc, char **argv)
 		cfg->flags |= RR_CFG_CUTS_EXPECTED; /* headers only, by design */
 	if (o->all_frames)
 		cfg->flags |= RR_CFG_CHUNK_EVENTS;
+	if (o->all_frames && !o->quiet && !o->findings_only)
+		cfg->flags |= RR_CFG_LIST_UNITS; /* -a's line per unit */
 	if (o->quiet)
 		cfg->flags |= RR_CFG_NO_EVENTS; /* nothing per frame is printed */
 	/* the ports name the traffic for the decoder as for the eBPF filter */

@@ -228,6 +228,9 @@ struct report {
 	struct rr_conn_info *conns;
 	uint32_t nconns;
 	struct rr_frame *units;     /* RR_EV_SETUP's, RR_REPORT_SETUPS */
+	/* RR_CFG_LIST_UNITS: the frame's units, RR_REPORT_UNITS, and one to
+	 * decode an iWARP segment's own FPDUs in */
+	struct rr_frame *listed;
 	/* an event's NFSv4 COMPOUND operations, by its index */
 	struct rr_nfs4_compound *nfs4;
 	uint32_t nunits;
@@ -325,6 +328,11 @@ void rra_report_begin(struct rr_analyzer *a, uint64_t frame_no, uint64_t ts_ns,
 		      const uint8_t *frame, uint32_t len);
 void rra_emit(struct rr_analyzer *a, struct rr_event *ev);
 uint32_t rra_report_setup(struct rr_analyzer *a, const struct rr_frame *f);
+/* With RR_CFG_LIST_UNITS only: the unit just decoded into the report's list;
+ * the units a streamed iWARP segment holds after it, decoded from the
+ * segment alone (the analysis takes them from the stream). */
+void rra_report_unit(struct rr_analyzer *a, const struct rr_frame *f);
+void rra_report_segment_units(struct rr_analyzer *a, const struct rr_frame *segment);
 void rra_report_conn(struct rr_analyzer *a, uint32_t i, uint32_t conn);
 /* Whether reports list events (RR_CFG_NO_EVENTS unset): an event that
  * only a report would show need not be made otherwise. */

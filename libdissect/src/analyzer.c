@@ -214,6 +214,8 @@ rr_analyzer_frame(struct rr_analyzer *a, uint32_t link, uint64_t ts_ns,
 	for (bool more = rr_decode_frame(&a->cfg, link, data, caplen, wirelen,
 					 NULL, f);
 	     more; more = rr_decode_next_unit(&a->cfg, f)) {
+		if (a->cfg.flags & RR_CFG_LIST_UNITS)
+			rra_report_unit(a, f);
 		bool setup = rr_has(f, RR_LAYER_CM) || rr_has(f, RR_LAYER_MPA);
 		uint32_t setup_event = setup ? rra_report_setup(a, f) : RR_REPORT_EVENTS;
 		if (rr_has(f, RR_LAYER_ICRC)) {
@@ -247,6 +249,8 @@ rr_analyzer_frame(struct rr_analyzer *a, uint32_t link, uint64_t ts_ns,
 					a->st.frames_malformed++;
 					frame_findings(a, f);
 				}
+				if (a->cfg.flags & RR_CFG_LIST_UNITS)
+					rra_report_segment_units(a, f);
 				break;
 			}
 		}

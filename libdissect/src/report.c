@@ -20,11 +20,14 @@ bool rra_report_alloc(struct rr_analyzer *a,
 	r->hdrs = alloc(a, RR_REPORT_MESSAGES, sizeof(*r->hdrs));
 	r->conns = alloc(a, RR_REPORT_EVENTS, sizeof(*r->conns));
 	r->units = alloc(a, RR_REPORT_SETUPS, sizeof(*r->units));
+	r->listed = alloc(a, a->cfg.flags & RR_CFG_LIST_UNITS ? RR_REPORT_UNITS + 1 : 0,
+			  sizeof(*r->listed));
+	r->pub.unit_list = r->listed;
 	r->nfs4 = alloc(a, RR_REPORT_EVENTS, sizeof(*r->nfs4));
 	r->bytes = alloc(a, a->lim.report_bytes, 1);
 	r->pub.events = r->events;
-	return r->events && r->rpcs && r->hdrs && r->conns && r->units && r->nfs4 &&
-	       r->bytes;
+	return r->events && r->rpcs && r->hdrs && r->conns && r->units && r->listed &&
+	       r->nfs4 && r->bytes;
 }
 
 void rra_report_free(struct rr_analyzer *a)
@@ -34,6 +37,7 @@ void rra_report_free(struct rr_analyzer *a)
 	free(a->rep.hdrs);
 	free(a->rep.conns);
 	free(a->rep.units);
+	free(a->rep.listed);
 	free(a->rep.nfs4);
 	free(a->rep.bytes);
 }
@@ -48,6 +52,7 @@ void rra_report_begin(struct rr_analyzer *a, uint64_t frame_no, uint64_t ts_ns,
 	memset(&r->pub.units, 0, sizeof(r->pub.units));
 	r->pub.units.conn = r->pub.units.conn_id = RR_CONN_NONE;
 	r->pub.nevents = r->pub.unreported = r->pub.bytes_unkept = 0;
+	r->pub.nunit_list = r->pub.units_unlisted = 0;
 	r->nhdrs = r->nconns = r->nunits = 0;
 	r->message = NULL;
 	r->frame = frame;
@@ -147,6 +152,23 @@ uint32_t rra_report_setup(struct rr_analyzer *a, const struct rr_frame *f)
 			       .conn_id = RR_CONN_NONE };
 	r->events[r->pub.nevents] = ev;
 	return r->pub.nevents++;
+}
+
+void rra_report_unit(struct rr_analyzer *a, const struct rr_frame *f)
+{
+	struct report *r = &a->rep;
+	if (r->pub.nunit_list < RR_REPORT_UNITS)
+		r->listed[r->pub.nunit_list++] = *f;
+	else
+		r->pub.units_unlisted++;
+}
+
+void rra_report_segment_units(struct rr_analyzer *a, const struct rr_frame *segment)
+{
+	struct rr_frame *f = &a->rep.listed[RR_REPORT_UNITS];
+	*f = *segment;
+	while (rr_decode_next_unit(&a->cfg, f))
+		rra_report_unit(a, f);
 }
 
 void rra_emit(struct rr_analyzer *a, struct rr_event *ev)

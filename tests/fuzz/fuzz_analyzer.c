@@ -67,7 +67,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		struct rr_config cfg;
 		struct rr_analyzer_limits lim;
 		rr_config_init(&cfg);
-		cfg.flags |= RR_CFG_CHUNK_EVENTS;
+		cfg.flags |= RR_CFG_CHUNK_EVENTS | RR_CFG_LIST_UNITS;
 		rr_analyzer_limits_init(&lim);
 		lim.send_keep = 2048;
 		lim.max_connections = 4;
@@ -96,6 +96,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 					  (uint32_t)len);
 		for (uint32_t i = 0; i < r->nevents; i++)
 			check(r, &r->events[i]);
+		/* the listed units lie in this frame */
+		if (r->nunit_list > RR_REPORT_UNITS)
+			abort();
+		for (uint32_t i = 0; i < r->nunit_list; i++)
+			if (r->unit_list[i].data != data || r->unit_list[i].caplen != len)
+				abort();
 		data += len;
 		size -= len;
 	}

@@ -816,6 +816,35 @@ static void files(void)
 	rr_analyzer_free(a);
 }
 
+/* With RR_CFG_LIST_UNITS the report lists the frame's units (-a), else
+ * none. */
+static void unit_list(void)
+{
+	check_ctx = "unit list";
+	uint8_t m[128], frame[400];
+	uint32_t n = null_rpc(m, sizeof(m), 0x55, true);
+	uint32_t len = roce_frame(frame, sizeof(frame), RR_OP_RC_SEND_ONLY, 9, m, n);
+	for (int listing = 0; listing < 2; listing++) {
+		struct rr_config cfg;
+		struct rr_analyzer_limits lim;
+		rr_config_init(&cfg);
+		rr_analyzer_limits_init(&lim);
+		if (listing)
+			cfg.flags |= RR_CFG_LIST_UNITS;
+		struct rr_analyzer *a = rr_analyzer_new(&cfg, &lim);
+		const struct rr_frame_report *r =
+			rr_analyzer_frame(a, RR_LINK_ETHERNET, 1, frame, len, len);
+		CHECK_EQ(r->nunit_list, listing ? 1 : 0);
+		CHECK_EQ(r->units_unlisted, 0);
+		if (listing) {
+			const struct rr_frame *u = &r->unit_list[0];
+			CHECK(rr_has(u, RR_LAYER_BTH) && u->bth.psn == 9 && u->data == frame);
+			CHECK(!memcmp(u, r->decoded, sizeof(*u)));
+		}
+		rr_analyzer_free(a);
+	}
+}
+
 /* The statistics list: each row reads its own counter, and what the
  * renderers make of it names every counter once. */
 static void statistics_list(void)
@@ -867,5 +896,6 @@ int main(void)
 	clients();
 	files();
 	statistics_list();
+	unit_list();
 	return check_done();
 }

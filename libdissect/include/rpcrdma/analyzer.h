@@ -673,6 +673,9 @@ struct rr_frame_summary {
 /* connection setups and teardowns one report lists at most: a frame
  * holds one CM MAD, a TCP segment an MPA exchange's message */
 #define RR_REPORT_SETUPS 8
+/* units one report lists at most (RR_CFG_LIST_UNITS): a TCP segment of an
+ * iWARP stream can hold hundreds of small FPDUs */
+#define RR_REPORT_UNITS 256
 
 /*
  * What the analyzer made of one frame, read-only, valid until the next
@@ -685,6 +688,12 @@ struct rr_frame_report {
 	 * reassembly, the TCP segment; NULL in a report of rr_analyzer_finish */
 	const struct rr_frame *decoded;
 	struct rr_frame_summary units;
+	/* with RR_CFG_LIST_UNITS, every unit of the frame in order, as the
+	 * frame alone holds it: an iWARP segment's own FPDUs too, where the
+	 * analysis takes them from the reassembled stream; units past
+	 * RR_REPORT_UNITS are counted in units_unlisted */
+	const struct rr_frame *unit_list;
+	uint32_t nunit_list, units_unlisted;
 	/* in the order they happened: messages, each followed by the
 	 * completion, rebuilt message and findings it raised (their
 	 * `message`), chunk data, connection setups and teardowns (before

@@ -440,6 +440,10 @@ enum {
 	/* the analyzer's reports give the frame's units only, no events: for
 	 * a front end that shows statistics alone (a message costs no copy) */
 	RR_CFG_NO_EVENTS = 1 << 5,
+	/* the analyzer's reports list every unit of the frame as the frame
+	 * alone holds it (rr_frame_report unit_list): for a front end that
+	 * shows each (rpcrdma-dump -a) without decoding the frame again */
+	RR_CFG_LIST_UNITS = 1 << 6,
 };
 
 struct rr_config {
