@@ -30,7 +30,8 @@ struct rr_client_stats *rra_client_of(struct rr_analyzer *a, uint32_t cn)
 	return i < RR_CLIENT_ROWS ? &st->clients[i] : &st->clients_other;
 }
 
-/* A forward call answered: its latency and the bytes its RPC moved. */
+/* A forward call answered: the bytes its RPC moved (its latency went in
+ * with its procedure's, record_latency). */
 void rra_client_answered(struct rr_analyzer *a, uint32_t cn, const struct rr_ev_rpc_done *d)
 {
 	struct rr_client_stats *r = rra_client_of(a, cn);
@@ -38,5 +39,4 @@ void rra_client_answered(struct rr_analyzer *a, uint32_t cn, const struct rr_ev_
 	r->bytes_send += d->bytes_inline;
 	r->bytes_read += d->bytes_read;
 	r->bytes_write += d->bytes_write;
-	rr_latency_record(&r->latency, d->latency_ns);
 }

@@ -247,11 +247,17 @@ static void check_swi_allowed(struct rr_analyzer *a, uint32_t cn, int receiver)
 		    sender_cleared[receiver] : sender_silent[receiver]);
 }
 
-/* A call's round trip into its procedure's histogram; returns it in ns. */
-static uint64_t record_latency(struct rr_analyzer *a, const struct call *c)
+/* A call's round trip into its procedure's histogram, and a forward
+ * call's into its client's too (where it falls found once); returns it in
+ * ns. */
+static uint64_t record_latency(struct rr_analyzer *a, uint32_t cn, const struct call *c,
+			       bool forward)
 {
 	uint64_t lat = a->now_ns - c->ts_ns;
-	rr_latency_record(&a->st.latency[c->slot], lat);
+	if (forward)
+		rr_latency_record2(&a->st.latency[c->slot], &rra_client_of(a, cn)->latency, lat);
+	else
+		rr_latency_record(&a->st.latency[c->slot], lat);
 	return lat;
 }
 
@@ -321,7 +327,7 @@ static void on_reply(struct rr_analyzer *a, uint32_t cn, uint8_t dir,
 			c->counted = false;
 		}
 		/* forward and backward (RFC 8167) calls alike */
-		uint64_t lat = record_latency(a, c);
+		uint64_t lat = record_latency(a, cn, c, dir == RR_DIR_FWD_REPLY);
 		struct rr_nfs4_compound ops;
 		struct rr_nfs_reply nfs;
 		bool nfs_known = rra_nfs_reply(a, c, rpc, m, kept, &nfs);

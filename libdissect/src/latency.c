@@ -25,7 +25,7 @@ static uint64_t bucket_middle_ns(unsigned b)
 	return (low << RR_LAT_UNIT_SHIFT) + ((1ull << shift) << RR_LAT_UNIT_SHIFT) / 2;
 }
 
-void rr_latency_record(struct rr_latency *h, uint64_t ns)
+static inline void add(struct rr_latency *h, uint64_t ns, unsigned bucket, unsigned bound)
 {
 	if (!h->count || ns < h->min_ns)
 		h->min_ns = ns;
@@ -33,8 +33,20 @@ void rr_latency_record(struct rr_latency *h, uint64_t ns)
 		h->max_ns = ns;
 	h->count++;
 	h->sum_ns += ns;
-	h->bucket[rr_latency_bucket_of(ns)]++;
-	h->le[rr_latency_bound_of(ns)]++;
+	h->bucket[bucket]++;
+	h->le[bound]++;
+}
+
+void rr_latency_record(struct rr_latency *h, uint64_t ns)
+{
+	add(h, ns, rr_latency_bucket_of(ns), rr_latency_bound_of(ns));
+}
+
+void rr_latency_record2(struct rr_latency *h1, struct rr_latency *h2, uint64_t ns)
+{
+	unsigned bucket = rr_latency_bucket_of(ns), bound = rr_latency_bound_of(ns);
+	add(h1, ns, bucket, bound);
+	add(h2, ns, bucket, bound);
 }
 
 void rr_latency_merge(struct rr_latency *dst, const struct rr_latency *src)

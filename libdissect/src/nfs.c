@@ -13,6 +13,8 @@
 #include <rpcrdma/nfs.h>
 #include <rpcrdma/xdr.h>
 
+#include "cursor.h"
+
 #define RR_X_CASE(sym, val, str) case (val): return (str);
 
 static const char *nfs_names(uint32_t vers, uint32_t v)
@@ -85,6 +87,13 @@ static enum status_at status_at(uint32_t prog, uint32_t vers, uint32_t proc)
 	}
 }
 
+/* An XDR opaque's length with its padding (RFC 4506 §4.10), wide enough
+ * for any length read. */
+static inline uint64_t padded(uint32_t len)
+{
+	return ((uint64_t)len + 3) & ~(uint64_t)3;
+}
+
 bool rr_nfs_reply_decode(const uint8_t *msg, uint32_t off, uint32_t have,
 			 uint32_t prog, uint32_t vers, uint32_t proc,
 			 struct rr_nfs_reply *out)
@@ -92,20 +101,26 @@ bool rr_nfs_reply_decode(const uint8_t *msg, uint32_t off, uint32_t have,
 	enum status_at at = status_at(prog, vers, proc);
 	if (!msg || at == STATUS_NONE)
 		return false;
-	struct rr_xdr x;
-	uint32_t len;
-	rr_xdr_init(&x, msg + off, have);
-	if (at == STATUS_AFTER_COOKIE)
-		rr_xdr_opaque(&x, have, &len); /* netobj cookie */
-	out->status = rr_xdr_u32(&x);
-	out->numres = 0;
-	if (x.error)
+	/* read in place, word by word: one or two words per reply, on
+	 * every reply (the XDR cursor's calls cost more than the words) */
+	const uint8_t *p = msg + off;
+	uint32_t pos = 0;
+	if (at == STATUS_AFTER_COOKIE) { /* netobj cookie */
+		if (have < 4 || padded(rd_be32(p)) > have - 4)
+			return false;
+		pos = 4 + (uint32_t)padded(rd_be32(p));
+	}
+	if (have - pos < 4)
 		return false;
-	if (at == STATUS_COMPOUND) {
-		rr_xdr_opaque(&x, have, &len); /* tag, RFC 8881 §16.2.3 */
-		uint32_t numres = rr_xdr_u32(&x);
-		/* cut before it: the status alone */
-		out->numres = x.error ? 0 : numres;
+	out->status = rd_be32(p + pos);
+	out->numres = 0;
+	pos += 4;
+	if (at == STATUS_COMPOUND && have - pos >= 4) {
+		/* the tag (RFC 8881 §16.2.3), then numres; cut before it:
+		 * the status alone */
+		uint64_t tag = padded(rd_be32(p + pos));
+		if (tag + 8 <= have - pos)
+			out->numres = rd_be32(p + pos + 4 + tag);
 	}
 	return true;
 }

@@ -181,6 +181,14 @@ static void reply_status(void)
 	CHECK(rr_nfs_reply_decode(buf, 0, 8, RR_PROG_NFS, 4, 1, &r));
 	CHECK(r.status == RR_NFS4ERR_NOENT && r.numres == 0);
 	CHECK(!rr_nfs_reply_decode(buf, 0, len, RR_PROG_NFS, 4, 0, &r));
+	/* numres cut by a byte; a tag longer than anything: the status alone */
+	CHECK(rr_nfs_reply_decode(buf, 0, len - 1, RR_PROG_NFS, 4, 1, &r));
+	CHECK(r.status == RR_NFS4ERR_NOENT && r.numres == 0);
+	buf[4] = buf[5] = buf[6] = buf[7] = 0xff;
+	CHECK(rr_nfs_reply_decode(buf, 0, len, RR_PROG_NFS, 4, 1, &r));
+	CHECK(r.status == RR_NFS4ERR_NOENT && r.numres == 0);
+	buf[4] = buf[5] = buf[6] = 0;
+	buf[7] = 5;
 	CHECK(rr_nfs_reply_decode(buf, 0, len, RR_PROG_NFS4_CB, 1, 1, &r));
 	CHECK(r.status == RR_NFS4ERR_NOENT && r.numres == 3);
 	CHECK(!rr_nfs_reply_decode(buf, 0, len, RR_PROG_NFS4_CB, 1, 0 /* CB_NULL */, &r));
@@ -191,6 +199,10 @@ static void reply_status(void)
 	CHECK(rr_nfs_reply_decode(buf, 0, len, RR_PROG_NLM, 4, 2, &r));
 	CHECK(r.status == RR_NLM4_DENIED && r.numres == 0);
 	CHECK(!rr_nfs_reply_decode(buf, 0, len - 1, RR_PROG_NLM, 4, 2, &r));
+	buf[0] = buf[1] = buf[2] = buf[3] = 0xff;   /* a cookie past the bytes */
+	CHECK(!rr_nfs_reply_decode(buf, 0, len, RR_PROG_NLM, 4, 2, &r));
+	buf[0] = buf[1] = buf[2] = 0;
+	buf[3] = 6;
 	CHECK(!rr_nfs_reply_decode(buf, 0, len, RR_PROG_NLM, 4, 7 /* LOCK_MSG */, &r));
 	CHECK(rr_nfs_reply_decode(buf, 0, len, RR_PROG_NLM, 4, 20 /* SHARE */, &r));
 	CHECK(!strcmp(rr_nfs_status_str(RR_PROG_NFS, 3, 70), "NFS3ERR_STALE"));

@@ -33,6 +33,9 @@ struct rr_latency {
 RR_API uint64_t rr_latency_bound_us(unsigned b);
 
 RR_API void rr_latency_record(struct rr_latency *h, uint64_t ns);
+/* The same into two histograms (a procedure's and its client's): the
+ * bucket and the bound are found once. */
+RR_API void rr_latency_record2(struct rr_latency *h1, struct rr_latency *h2, uint64_t ns);
 /* Adds src's counts to dst's. */
 RR_API void rr_latency_merge(struct rr_latency *dst, const struct rr_latency *src);
 /* The q-quantile (0..1) in ns: the middle of the bucket holding the
