@@ -399,7 +399,16 @@ void rra_seg_add(struct rr_analyzer *a, uint32_t ci,
 void rra_file_answered(struct rr_analyzer *a, const struct rr_ev_rpc_done *d);
 
 /* clients.c: forward RPCs by requester */
-struct rr_client_stats *rra_client_of(struct rr_analyzer *a, uint32_t cn);
+struct rr_client_stats *rra_client_find(struct rr_analyzer *a, uint32_t cn);
+/* The row of connection cn's requester: the one it keeps, inline, as
+ * every RPC asks for it more than once; else found (clients.c). */
+static inline struct rr_client_stats *rra_client_of(struct rr_analyzer *a, uint32_t cn)
+{
+	uint8_t row = a->conns[cn].client_row;
+	if (!row)
+		return rra_client_find(a, cn);
+	return row > RR_CLIENT_ROWS ? &a->st.clients_other : &a->st.clients[row - 1];
+}
 void rra_client_answered(struct rr_analyzer *a, uint32_t cn,
 			 const struct rr_ev_rpc_done *d);
 

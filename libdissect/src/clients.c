@@ -7,15 +7,12 @@
 
 /* The row of connection cn's requester: found, made while there is room,
  * else the sum of the rest.  Rows are never taken back, so the
- * connection keeps the answer until its requester changes. */
-struct rr_client_stats *rra_client_of(struct rr_analyzer *a, uint32_t cn)
+ * connection keeps the answer (client_row) until its requester changes. */
+struct rr_client_stats *rra_client_find(struct rr_analyzer *a, uint32_t cn)
 {
 	struct conn *k = &a->conns[cn];
 	const struct rr_conn_info *c = &k->info;
 	struct rr_stats *st = &a->st;
-	if (k->client_row)
-		return k->client_row > RR_CLIENT_ROWS ? &st->clients_other :
-							&st->clients[k->client_row - 1];
 	uint32_t i = 0;
 	while (i < st->client_rows &&
 	       (st->clients[i].transport != c->transport ||

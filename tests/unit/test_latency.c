@@ -76,6 +76,33 @@ static void bounds(void)
 	CHECK_EQ(rr_latency_quantile_ns(&h, 1), UINT64_MAX / 2);
 }
 
+/* A latency counts at the fixed bound rr_latency_bound_of gives it, for
+ * latencies at and about every bound and every bucket's edges, and in
+ * both histograms of rr_latency_record2. */
+static void bound_counts(void)
+{
+	check_ctx = "bound counts";
+	uint64_t values[4 * RR_LAT_BOUNDS + 6 * 1100], n = 0;
+	for (unsigned b = 0; b < RR_LAT_BOUNDS; b++)
+		for (int d = -1; d <= 2; d++)
+			values[n++] = rr_latency_bound_us(b) * 1000u + (uint64_t)(int64_t)d;
+	for (uint64_t u = 1; n + 6 <= sizeof(values) / sizeof(values[0]) &&
+			     u < (1ull << 40); u = u * 65 / 64 + 1)
+		for (int d = -3; d < 3; d++)
+			values[n++] = (u << 6) + (uint64_t)(int64_t)d;
+	unsigned wrong = 0;
+	for (uint64_t i = 0; i < n; i++) {
+		memset(&h, 0, sizeof(h));
+		memset(&g, 0, sizeof(g));
+		rr_latency_record(&h, values[i]);
+		rr_latency_record2(&g, &g, values[i]);
+		unsigned at = rr_latency_bound_of(values[i]);
+		wrong += h.le[at] != 1 || g.le[at] != 2;
+	}
+	CHECK(n > 1000);
+	CHECK_EQ(wrong, 0);
+}
+
 static void merge(void)
 {
 	check_ctx = "merge";
@@ -98,6 +125,7 @@ int main(void)
 	resolution();
 	ranks();
 	bounds();
+	bound_counts();
 	merge();
 	return check_done();
 }
