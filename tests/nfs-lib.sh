@@ -39,11 +39,13 @@ without_retransmissions() { # filter dump.json
 	fi
 }
 
-# The lab's NFS captures (the client's side of each NFSv3 and NFSv4.1 run)
+# The lab's NFS captures (the client's side of each NFSv3, NFSv4.1 and
+# NFSv4.2 run)
 nfs_captures() {
 	local c
 	for c in "$src"/tests/linux/*-nfs3/client/capture.pcap \
-		 "$src"/tests/linux/*-nfs41/client/capture.pcap; do
+		 "$src"/tests/linux/*-nfs41/client/capture.pcap \
+		 "$src"/tests/linux/*-nfs42/client/capture.pcap; do
 		[ -f "$c" ] && echo "$c"
 	done
 }

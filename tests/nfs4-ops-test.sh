@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: BSD-2-Clause
 # NFSv4 lines name their operations (RFC 8881 §16.2), as tshark's NFS
-# dissector lists them: on every NFSv4.1 capture of the lab, each COMPOUND
+# dissector lists them: on every NFSv4.1 and NFSv4.2 capture of the lab, each COMPOUND
 # call's operations in rpcrdma-dump -j (rpc.ops) and its text line are
 # those tshark gives the same frame (nfs.opcode), and each reply names
 # the procedure and operations of the call it answered (completed).
@@ -14,7 +14,7 @@ src=$2
 # operation numbers and names, from the one list libdissect keeps
 x_list RR_OP_ nfs4.h >"$work/names"
 runs=0
-for capture in "$src"/tests/linux/*-nfs41/client/capture.pcap; do
+for capture in "$src"/tests/linux/*-nfs4[12]/client/capture.pcap; do
 	name=$(run_name "$capture")
 	runs=$((runs + 1))
 	"$dump" -j -r "$capture" 2>/dev/null >"$work/dump.json"

@@ -158,10 +158,12 @@ check_watchers() {
 	# RPCs by procedure: the kernel's rpc_stats_latency counts a task where
 	# mountstats counts its per-op "ops" (rpc_count_iostats_metrics); the
 	# mount's NULL ping is another client's, and the one on the wire
-	# (NFSv4.1's unmount, after mountstats was copied, sends a few more)
+	# (an NFSv4 unmount, after mountstats was copied, sends a few more:
+	# DELEGRETURN, GETATTR, DESTROY_SESSION)
+	v4=$(grep -c 'with fstype nfs4' client/mountstats || true)
 	mountstats_op_counts client/mountstats | grep -v '^NULL ' | while read -r proc ops; do
 		got=$(echo "$last" | jq --arg p "$proc" '[.procedures[] | select(.program == "nfs" and .procedure == $p) | .calls] | add // 0')
-		if [ "$1" = nfs41 ]; then
+		if [ "$v4" -gt 0 ]; then
 			check_ge "$1/$t: rpcrdma-top -t: NFS $proc RPCs, at least as mountstats counts them" "$ops" "$got"
 		else
 			check_eq "$1/$t: rpcrdma-top -t: NFS $proc RPCs as mountstats counts them" "$ops" "$got"
@@ -435,4 +437,53 @@ check_live() {
 	check_watchers "$1"
 	check_exporter "$1"
 	check_sniffer "$1"
+}
+
+# check_nfs4_ops JOB: the operations of every NFSv4 COMPOUND call, named and
+# counted as tshark's NFS dissector reads them, and the exporter's the same.
+check_nfs4_ops() {
+	# NFSv4 operations: those of every COMPOUND call, by number, as tshark's
+	# NFS dissector lists them (nfs.opcode); the exporter's the same.
+	op_names=$(sed -n 's/.*X(RR_OP_[A-Z0-9_]*, \([0-9]*\), "\([A-Z0-9_]*\)").*/\1 \2/p' \
+		"$lab/../libdissect/include/rpcrdma/nfs4.h")
+	ours=$(jq -r '(.nfs4_operations // {}) | to_entries[] | "\(.key) \(.value)"' "$work/stats.json" | sort)
+	check_ge "$1/$t: NFSv4 operations counted (SEQUENCE among them)" 1 \
+		"$(echo "$ours" | awk '$1 == "SEQUENCE" { print $2 }')"
+	if command -v tshark >/dev/null; then
+		# Call by call (xid and operations): but RC retransmissions, which the
+		# receiver drops as duplicates (IBA vol. 1 §9.7.5.1.2) and tshark
+		# takes as calls again
+		again=$(jq -r 'select(.type == "retransmission") | .frame' "$work/dump.json" | paste -sd, -)
+		filter='rpc.msgtyp == 0 && nfs'
+		[ -z "$again" ] || filter="$filter && !(frame.number in {$again})"
+		tshark -r client/capture.pcap -Y "$filter" -T fields -e rpc.xid -e nfs.opcode 2>/dev/null |
+			perl -pe 's/\b0x([0-9a-fA-F]+)\b/hex($1)/ge' |
+			awk -v names="$op_names" 'BEGIN { n = split(names, w, /[ \n]/); for (i = 1; i < n; i += 2) name[w[i]] = w[i + 1] }
+				$2 != "" { split($1, x, ","); m = split($2, o, ","); s = ""
+					   for (i = 1; i <= m; i++) s = s (i > 1 ? "," : "") (o[i] in name ? name[o[i]] : "other")
+					   print x[1], s }' | sort >"$work/calls-tshark"
+		jq -r 'select(.type == "message" and .rpc.msg_type == "CALL" and .rpc.ops) |
+			"\(.rpc.xid) \(.rpc.ops | join(",")) \(.frame)"' "$work/dump.json" |
+			sort >"$work/calls-ours-framed"
+		cut -d' ' -f1,2 "$work/calls-ours-framed" >"$work/calls-ours"
+		check_eq "$1/$t: each call tshark's NFS dissector reads (xid, nfs.opcode), decoded with the same operations ($(wc -l <"$work/calls-tshark") calls; missing or different)" \
+			0 "$(comm -23 "$work/calls-tshark" "$work/calls-ours" | wc -l)"
+		# The calls only this decode reads must be on TCP connections where
+		# tshark reads no NFS call at all (its MPA framing lost the stream):
+		# never one it reads in part.
+		comm -13 "$work/calls-tshark" "$work/calls-ours" >"$work/calls-only-ours"
+		tshark -r client/capture.pcap -T fields -e frame.number -e tcp.stream 2>/dev/null >"$work/streams"
+		tshark -r client/capture.pcap -Y "$filter" -T fields -e tcp.stream 2>/dev/null | sort -u >"$work/streams-read"
+		awk 'FILENAME == ARGV[1] { want[$1 " " $2]++; next }
+		     FILENAME == ARGV[2] { stream[$1] = $2; next }
+		     ($1 " " $2) in want && want[$1 " " $2]-- > 0 { print stream[$3] }' \
+			"$work/calls-only-ours" "$work/streams" "$work/calls-ours-framed" | sort -u >"$work/streams-only-ours"
+		check_eq "$1/$t: the calls only this decode reads ($(wc -l <"$work/calls-only-ours")) lie on TCP connections tshark reads no NFS call on ($(paste -sd' ' "$work/streams-only-ours"); partly read)" \
+			0 "$(comm -12 "$work/streams-only-ours" "$work/streams-read" | wc -l)"
+		[ -s "$work/calls-only-ours" ] &&
+			echo "# $1/$t: tshark reads no NFS call on TCP streams $(paste -sd' ' "$work/streams-only-ours"): $(cut -d' ' -f2 "$work/calls-only-ours" | tr ',' '\n' | sort | uniq -c | awk '{ printf "%s %s ", $2, $1 }')"
+	fi
+	check_eq "$1/$t: exporter: rpcrdma_nfs4_operations_total as --stats=json" \
+		"$(jq '[(.nfs4_operations // {})[]] | add // 0' "$work/stats.json")" \
+		"$(awk '/^rpcrdma_nfs4_operations_total[{]/ { n += $NF } END { printf "%d", n }' "$work/metrics")"
 }

@@ -1,0 +1,29 @@
+# Checks of the nfs42 job, run in its run folder: the default mount is
+# NFSv4.2, and the operations RFC 7862 adds are on the wire, decoded and
+# counted as the client's mountstats and tshark's NFS dissector count them.
+t=$transport
+check_run nfs42
+check_eq "nfs42/$t: the mount without vers= is NFSv4.2" 4.2 "$(workload_value client mounted_version)"
+check_eq "nfs42/$t: 1 MiB allocated (fallocate)" 1048576 "$(workload_value client allocated_bytes)"
+check_eq "nfs42/$t: a hole punched (fallocate -p)" yes "$(workload_value client hole_punched)"
+check_eq "nfs42/$t: a file copied by copy_file_range and read back" yes "$(workload_value client copied)"
+check_eq "nfs42/$t: a clone refused (tmpfs has no reflink)" failed "$(workload_value client cloned)"
+
+set -- $(mountstats_xprt client/mountstats)
+check_ge "nfs42/$t: calls sent (at least mountstats sends)" "${6:-}" \
+	"$(jq '[.procedures[] | select(.program == "NFS" and .version == 4) | .calls] | add // 0' "$work/stats.json")"
+check_live nfs42
+check_nfs4_ops nfs42
+
+# Each of the new operations: in as many COMPOUNDs as mountstats counts
+# (RPC tasks: a COMPOUND holds one of them), and at least once.
+mountstats_op_counts client/mountstats >"$work/mountstats-ops"
+for op in ALLOCATE DEALLOCATE SEEK COPY CLONE; do
+	sent=$(awk -v op="$op" '$1 == op { print $2 }' "$work/mountstats-ops")
+	check_ge "nfs42/$t: $op sent (mountstats)" 1 "${sent:-0}"
+	check_eq "nfs42/$t: $op operations decoded, as mountstats counts them" "${sent:-0}" \
+		"$(jq --arg op "$op" '.nfs4_operations[$op] // 0' "$work/stats.json")"
+done
+# The clone's refusal is the server's NFS status, named with its operation
+check_ge "nfs42/$t: CLONE answered NFS4ERR_NOTSUPP, named" 1 \
+	"$(jq '[(.nfs_errors // [])[] | select(.operation == "CLONE" and .status == "NFS4ERR_NOTSUPP") | .count] | add // 0' "$work/stats.json")"
