@@ -487,7 +487,9 @@ static void connections(struct rr_prom *w, const struct rr_analyzer *a,
 			const struct rr_prom_options *o)
 {
 	uint32_t n = rr_analyzer_conn_count(a), open = 0;
-	uint64_t granted = 0;
+	/* calls in flight: on the connections seen in both directions (on
+	 * one seen in one they are unknown) */
+	uint64_t granted = 0, in_flight = 0;
 	unsigned cap = o->max_connection_series;
 	struct conn_series *cs = calloc((size_t)cap + 1, sizeof(*cs));
 	if (!cs) {
@@ -502,6 +504,7 @@ static void connections(struct rr_prom *w, const struct rr_analyzer *a,
 			continue;
 		open += !c->closed;
 		granted += c->closed || !rr_conn_grant_known(c) ? 0 : c->st.grant;
+		in_flight += rr_conn_one_way(c) ? 0 : c->st.in_flight;
 		if (used == cap) {
 			conn_values(&cs[cap].v, c, folded);
 			folded = true;
@@ -535,6 +538,8 @@ static void connections(struct rr_prom *w, const struct rr_analyzer *a,
 		rr_prom_label(s->labels, sizeof(s->labels), "remote", "other");
 		rr_prom_label(s->labels, sizeof(s->labels), "qpn", "other");
 	}
+	gauge(w, "rpcrdma_calls_in_flight",
+	      "forward calls in flight, all connections seen in both directions", in_flight);
 	gauge(w, "rpcrdma_connections_open", "connections followed and not closed",
 	      open);
 	gauge(w, "rpcrdma_credits_granted",
@@ -614,15 +619,5 @@ void rr_prom_analyzer(struct rr_prom *w, const struct rr_analyzer *a,
 	const struct rr_stats *st = rr_analyzer_stats(a);
 	totals(w, st);
 	clients(w, st);
-	/* the connections seen in both directions: on one seen in one, calls
-	 * in flight are unknown */
-	uint64_t in_flight = 0;
-	for (uint32_t i = 0; i < rr_analyzer_conn_count(a); i++) {
-		const struct rr_conn_info *c = rr_analyzer_conn(a, i);
-		if (c && !rr_conn_one_way(c))
-			in_flight += c->st.in_flight;
-	}
-	gauge(w, "rpcrdma_calls_in_flight",
-	      "forward calls in flight, all connections seen in both directions", in_flight);
 	connections(w, a, o);
 }
