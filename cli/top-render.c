@@ -77,7 +77,7 @@ static bool slow_shown(const struct top *t, const struct top_slow_call *c)
 	       !strcmp(t->prog_filter, "NFS4_CB") ? cb : !nfs && !cb;
 }
 
-/* The slowest calls of the minute before the last reply, slowest first:
+/* The slowest calls of the minute up to the last reply, slowest first:
  * when answered, latency, caller, procedure, file handle hash as
  * Wireshark's nfs.fh.hash, NFS status. */
 static void render_slow(const struct top *t, struct lines *L)

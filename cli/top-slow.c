@@ -58,38 +58,33 @@ static void status_name(char *out, size_t n, const struct rr_ev_rpc_done *d)
 		snprintf(out, n, "%" PRIu32, d->nfs.status);
 }
 
-/* Those answered before now - TOP_SLOW_WINDOW_NS leave the table. */
-static void age(struct top_slow *s, uint64_t now_ns)
-{
-	unsigned kept = 0;
-	for (unsigned i = 0; i < s->n; i++) {
-		if (s->call[i].ts_ns + TOP_SLOW_WINDOW_NS < now_ns)
-			continue;
-		if (kept != i) /* a row moves only once an older one left */
-			s->call[kept] = s->call[i];
-		kept++;
-	}
-	s->n = kept;
-}
+#define NS_PER_S 1000000000ull
 
 void top_slow_note(struct top_slow *s, const struct rr_event *ev)
 {
 	const struct rr_ev_rpc_done *d = &ev->done;
 	if (ev->ts_ns > s->newest_ns)
 		s->newest_ns = ev->ts_ns;
-	age(s, s->newest_ns);
-	unsigned at = s->n;
-	if (s->n == TOP_SLOW_CALLS) { /* full: in place of the fastest, if slower */
+	uint64_t second = ev->ts_ns / NS_PER_S;
+	if (second + TOP_SLOW_SECONDS <= s->newest_ns / NS_PER_S)
+		return; /* older than the minute shown */
+	struct top_slow_second *b = &s->seconds[second % TOP_SLOW_SECONDS];
+	if (b->second != second || !b->n) { /* a second gone by: its place */
+		b->second = second;
+		b->n = 0;
+	}
+	unsigned at = b->n;
+	if (b->n == TOP_SLOW_CALLS) { /* full: in place of the fastest, if slower */
 		at = 0;
-		for (unsigned i = 1; i < s->n; i++)
-			if (s->call[i].latency_ns < s->call[at].latency_ns)
+		for (unsigned i = 1; i < b->n; i++)
+			if (b->call[i].latency_ns < b->call[at].latency_ns)
 				at = i;
-		if (s->call[at].latency_ns >= d->latency_ns)
+		if (b->call[at].latency_ns >= d->latency_ns)
 			return;
 	} else {
-		s->n++;
+		b->n++;
 	}
-	struct top_slow_call *c = &s->call[at];
+	struct top_slow_call *c = &b->call[at];
 	memset(c, 0, sizeof(*c));
 	c->ts_ns = ev->ts_ns;
 	c->latency_ns = d->latency_ns;
@@ -115,6 +110,18 @@ static int slower_first(const void *x, const void *y)
 
 void top_slow_snapshot(struct top_slow *s)
 {
-	age(s, s->newest_ns);
-	qsort(s->call, s->n, sizeof(s->call[0]), slower_first);
+	/* the minute's seconds' slowest, sorted; its slowest are the first */
+	static struct top_slow_call all[TOP_SLOW_SECONDS * TOP_SLOW_CALLS];
+	unsigned n = 0;
+	uint64_t newest = s->newest_ns / NS_PER_S;
+	for (unsigned i = 0; i < TOP_SLOW_SECONDS; i++) {
+		const struct top_slow_second *b = &s->seconds[i];
+		if (!b->n || b->second + TOP_SLOW_SECONDS <= newest)
+			continue;
+		memcpy(all + n, b->call, b->n * sizeof(b->call[0]));
+		n += b->n;
+	}
+	qsort(all, n, sizeof(all[0]), slower_first);
+	s->n = n < TOP_SLOW_CALLS ? n : TOP_SLOW_CALLS;
+	memcpy(s->call, all, s->n * sizeof(s->call[0]));
 }

@@ -60,9 +60,10 @@ enum top_key { TOP_KEY_OTHER, TOP_KEY_TAKEN, TOP_KEY_QUIT };
 enum top_key top_common_key(struct top_keys *k, int ch);
 
 /* The slow view's calls (top-slow.c): the slowest answered in the minute
- * before the last reply seen, as text. */
+ * up to the last reply seen (the 60 whole seconds of the frames' clock that
+ * end with its second), as text. */
 #define TOP_SLOW_CALLS 32
-#define TOP_SLOW_WINDOW_NS 60000000000ull
+#define TOP_SLOW_SECONDS 60
 struct top_slow_call {
 	uint64_t ts_ns, latency_ns;
 	uint32_t conn_id, xid;
@@ -73,9 +74,17 @@ struct top_slow_call {
 	struct rr_nfs_target target;
 };
 struct top_slow {
+	/* each second's slowest calls, by second % TOP_SLOW_SECONDS: the
+	 * minute's slowest are among them, and a second leaves whole */
+	struct top_slow_second {
+		uint64_t second;
+		unsigned n;
+		struct top_slow_call call[TOP_SLOW_CALLS];
+	} seconds[TOP_SLOW_SECONDS];
+	uint64_t newest_ns;     /* the last reply's time */
+	/* a snapshot: the minute's slowest, slowest first */
 	struct top_slow_call call[TOP_SLOW_CALLS];
 	unsigned n;
-	uint64_t newest_ns;     /* the last reply's time */
 };
 /* A completed RPC (RR_EV_RPC_DONE) into the table if it is among the
  * slowest; the table by latency, slowest first, for a snapshot. */

@@ -50,14 +50,15 @@ for capture in "$src"/tests/linux/*/client/capture.pcap; do
 	check "$name: backward calls as rpcrdma-dump's" \
 		test "$(echo "$json" | jq .totals.backward_calls)" = \
 		"$(echo "$stats" | jq '.total.messages.backward_call | add')"
-	# the slow view: the 32 slowest calls answered in the minute before
-	# the last reply, as rpcrdma-dump --slow 0 lists them (latency,
-	# handle hash, and the NFS status: top rebuilds no message, and reads
-	# a reply chunk's from its head)
+	# the slow view: the 32 slowest calls answered in the minute up to
+	# the last reply (the 60 whole seconds ending with its second), as
+	# rpcrdma-dump --slow 0 lists them (latency, handle hash, and the NFS
+	# status: top rebuilds no message, and reads a reply chunk's from its
+	# head)
 	slow=$(echo "$json" | jq -c '.slow_calls')
 	want=$("$build/cli/rpcrdma-dump" -j --slow 0 -r "$capture" 2>/dev/null |
-		jq -sc 'map(select(.type == "slow_call")) | (map(.ts) | max) as $last |
-			map(select(.ts >= $last - 60)) | sort_by(-.latency_ns) | .[0:32]')
+		jq -sc 'map(select(.type == "slow_call")) | (map(.ts) | max | floor) as $last |
+			map(select((.ts | floor) > $last - 60)) | sort_by(-.latency_ns) | .[0:32]')
 	check "$name: slow view: the $(echo "$slow" | jq length) slowest calls of the last minute, as rpcrdma-dump --slow's" \
 		test "$(echo "$slow" | jq -c 'map(.latency_ns)')" = "$(echo "$want" | jq -c 'map(.latency_ns)')"
 	check "$name: slow view: each call's handle hash and NFS status as rpcrdma-dump's ($(echo "$slow" | jq '[.[] | select(.nfs_status != null)] | length') with a status)" \
