@@ -55,9 +55,12 @@ mountstats_op_counts() {
 	awk '/per-op statistics/ { on = 1; next }
 	     on && /^[ \t]*[A-Z_0-9]+:/ { sub(":", "", $1); if ($2 > 0) print $1, $2 }' "$1"
 }
-# The numbers of the first "xprt: rdma" line, one a line.
+# The numbers of the "xprt: rdma" lines, one a line, summed field by field
+# over the mount's transports (nconnect makes several; a count is then the
+# mount's, as the exporter sums it).
 mountstats_xprt() {
-	awk '$1 == "xprt:" && $2 == "rdma" { for (i = 3; i <= NF; i++) print $i; exit }' "$1"
+	awk '$1 == "xprt:" && $2 == "rdma" { for (i = 3; i <= NF; i++) v[i] += $i; n = NF }
+	     END { for (i = 3; i <= n; i++) print v[i] }' "$1"
 }
 
 # metric_sum FILE NAME: the samples of metric NAME in a scrape, summed

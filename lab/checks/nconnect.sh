@@ -1,0 +1,29 @@
+# Checks of the nconnect job, run in its run folder: the mount's
+# transports are as many connections on the wire, told apart in every
+# front end, and add up to what mountstats counts over all of them.
+# Linux honours nconnect over RDMA only from the release whose
+# nfs4_set_client takes XPRT_TRANSPORT_RDMA with TCP (6.1 makes one
+# transport and shows no nconnect= in /proc/mounts): the checks then
+# expect the one connection the kernel made, and say so.
+t=$transport
+check_run nconnect
+asked=$(workload_value client nconnect)
+want=${asked:-1}
+[ -n "$asked" ] ||
+	echo "# nconnect/$t: kernel $(cat client/kernel) ignores nconnect over RDMA: one transport"
+# mountstats: an "xprt: rdma" line per transport (sends: its 8th field)
+xprts=$(awk '$1 == "xprt:" && $2 == "rdma"' client/mountstats | wc -l)
+sends=$(awk '$1 == "xprt:" && $2 == "rdma" { s += $8 } END { printf "%d", s }' client/mountstats)
+check_eq "nconnect/$t: mountstats lists the mount's RDMA transports" "$want" "$xprts"
+check_eq "nconnect/$t: connections carrying calls, as many as the transports" "$xprts" \
+	"$(jq '[.connections[] | select(.calls > 0)] | length' "$work/stats.json")"
+check_ge "nconnect/$t: calls on the wire, at least the transports' sends summed (mountstats)" \
+	"$sends" "$(jq '[.connections[].calls] | add' "$work/stats.json")"
+# each connection's requester is the client, with a QP of its own
+check_eq "nconnect/$t: the connections carrying calls have distinct requester QPs (TCP ports on iWARP)" "$xprts" \
+	"$(jq '[.connections[] | select(.calls > 0) | .requester_id] | unique | length' "$work/stats.json")"
+check_live nconnect
+check_nfs4_ops nconnect
+# the exporter: a series per connection, summed as the capture
+check_eq "nconnect/$t: exporter: rpcrdma_connection_calls_total series with calls, one per transport" "$xprts" \
+	"$(awk '/^rpcrdma_connection_calls_total[{]/ && $NF > 0 { n++ } END { printf "%d", n }' "$work/metrics")"
