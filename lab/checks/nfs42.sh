@@ -27,3 +27,13 @@ done
 # The clone's refusal is the server's NFS status, named with its operation
 check_ge "nfs42/$t: CLONE answered NFS4ERR_NOTSUPP, named" 1 \
 	"$(jq '[(.nfs_errors // [])[] | select(.operation == "CLONE" and .status == "NFS4ERR_NOTSUPP") | .count] | add // 0' "$work/stats.json")"
+# The errors made on purpose: the client saw each, and the wire has each
+# as the server's status, named with its operation
+check_eq "nfs42/$t: mkdir of the name the server made refused (EEXIST)" 1 "$(workload_value client exist_refused)"
+check_eq "nfs42/$t: rmdir of a folder with a file refused (ENOTEMPTY)" 1 "$(workload_value client notempty_refused)"
+check_eq "nfs42/$t: uid 1000's file in root's folder refused (EACCES)" 1 "$(workload_value client access_refused)"
+for want in "CREATE NFS4ERR_EXIST" "REMOVE NFS4ERR_NOTEMPTY" "OPEN NFS4ERR_ACCESS"; do
+	check_ge "nfs42/$t: $want on the wire" 1 \
+		"$(jq --arg op "${want% *}" --arg st "${want#* }" '[(.nfs_errors // [])[] | select(.operation == $op and .status == $st) | .count] | add // 0' "$work/stats.json")"
+done
+

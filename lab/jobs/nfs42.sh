@@ -7,10 +7,23 @@
 #   cp (copy_file_range)   -> COPY (§15.2), a server-side copy
 #   cp --reflink=always    -> CLONE (§15.13), which tmpfs cannot do: the
 #                             server answers NFS4ERR_NOTSUPP
+# and NFS errors on purpose (RFC 8881 §15.1), each the server's answer:
+#   mkdir of a name the server made since the client looked it up
+#                          -> CREATE NFS4ERR_EXIST
+#   rmdir of a folder with a file in it -> REMOVE NFS4ERR_NOTEMPTY
+#   a file made by uid 1000 in root's 0755 folder (Linux's client leaves a
+#   folder's write check to the server) -> OPEN NFS4ERR_ACCESS
 . "$lab/jobs/workload.sh"
 
-server_job() { :; }
-server_finish() { :; }
+server_job() {
+	(
+		# the name the client looked up and found missing, made behind it
+		wait_for "$peer_out/exist-looked-up" 900 || exit 1
+		mkdir /export/made-by-server
+		touch "$out/exist-made"
+	) &
+}
+server_finish() { wait; }
 
 # lseek FILE WHENCE OFFSET: where lseek(2) lands (3 SEEK_DATA, 4 SEEK_HOLE),
 # or failed (perl-base is in every image; its sysseek is lseek).
@@ -18,6 +31,34 @@ lseek() {
 	perl -e 'open(my $f, "<", $ARGV[0]) or exit 1;
 		 my $at = sysseek($f, $ARGV[2], $ARGV[1]);
 		 print defined $at ? ($at eq "0 but true" ? 0 : $at) : "failed"' "$@"
+}
+
+# workload_errors DIR: the steps whose NFS errors are on purpose; each
+# records whether the client saw the error the server gave.
+workload_errors() {
+	ls "$1/made-by-server" >/dev/null 2>&1
+	touch "$out/exist-looked-up"
+	wait_for "$peer_out/exist-made" 120 || return 1
+	# the negative lookup is trusted while the folder's attributes are
+	# (acdirmin, 30 s): the client asks the server to create it
+	if mkdir "$1/made-by-server" 2>"$out/exist.log"; then
+		record exist_refused no
+	else
+		record exist_refused "$(grep -c 'File exists' "$out/exist.log")"
+	fi
+	mkdir "$1/full" && : >"$1/full/inside"
+	if rmdir "$1/full" 2>"$out/notempty.log"; then
+		record notempty_refused no
+	else
+		record notempty_refused "$(grep -c 'not empty' "$out/notempty.log")"
+	fi
+	mkdir "$1/rootonly" && chmod 0755 "$1/rootonly"
+	if setpriv --reuid=1000 --regid=1000 --clear-groups sh -c ": >'$1/rootonly/mine'" \
+		2>"$out/access.log"; then
+		record access_refused no
+	else
+		record access_refused "$(grep -c 'Permission denied' "$out/access.log")"
+	fi
 }
 
 client_job() {
@@ -37,6 +78,7 @@ client_job() {
 	else
 		record cloned failed
 	fi
+	workload_errors /mnt
 	cat /proc/self/mountstats >"$out/mountstats"
 	umount /mnt || return 1
 	workload_refused 4.2
