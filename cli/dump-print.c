@@ -275,7 +275,10 @@ static void print_rpc(const struct rr_rpc *r, uint32_t rdma_xid, uint8_t dir,
 		fputs(" backward", stdout);
 	if (r->msg_type == RR_RPC_CALL) {
 		fputs(" CALL", stdout);
-		print_procedure(r->prog, r->vers, r->proc, ops);
+		if (r->named)
+			print_procedure(r->prog, r->vers, r->proc, ops);
+		else
+			fputs(" procedure cut", stdout);
 	} else {
 		printf(" REPLY %s", rr_rpc_reply_stat_str(r->reply_stat) ?
 					    rr_rpc_reply_stat_str(r->reply_stat) : "?");
@@ -332,7 +335,10 @@ static void print_slow_call(const struct rr_event *ev)
 	else
 		fputs("?", stdout);
 	printf(" conn %" PRIu32 "%s", ev->conn_id, backward ? " backward" : "");
-	print_procedure(d->prog, d->vers, d->proc, d->nfs4);
+	if (d->rpc_known)
+		print_procedure(d->prog, d->vers, d->proc, d->nfs4);
+	else
+		fputs(" procedure unknown", stdout); /* its call header not captured */
 	printf(" xid 0x%08" PRIx32, d->xid);
 	if (d->target.fh_known)
 		printf(" fh 0x%08" PRIx32, d->target.fh_hash);

@@ -48,8 +48,9 @@ static void take_report(struct top *t, const struct rr_frame_report *r)
 			continue;
 		rr_latency_record(&v->lat[0], ev->done.latency_ns);
 		rr_latency_record(&v->lat[1], ev->done.latency_ns);
-		v->programs |= ev->done.prog == RR_PROG_NFS ? 1 :
-			       ev->done.prog == RR_PROG_NFS4_CB ? 2 : 4;
+		if (ev->done.rpc_known)
+			v->programs |= ev->done.prog == RR_PROG_NFS ? 1 :
+				       ev->done.prog == RR_PROG_NFS4_CB ? 2 : 4;
 	}
 }
 

@@ -35,6 +35,10 @@ static void procedure_name(char *out, size_t n, const struct rr_ev_rpc_done *d)
 		compound_name(out, n, d->nfs4);
 		return;
 	}
+	if (!d->rpc_known) { /* its call header not captured */
+		snprintf(out, n, "unknown");
+		return;
+	}
 	const char *prog = rr_rpc_program_str(d->prog);
 	const char *proc = rr_rpc_proc_str(d->prog, d->vers, d->proc);
 	char pn[16], cn[16];

@@ -234,6 +234,16 @@ static void procedure(struct rr_json_writer *w, uint32_t prog, uint32_t vers, ui
 	name_or_null(w, rr_rpc_proc_str(prog, vers, proc));
 }
 
+/* A call's procedure, all null where its header was cut before it. */
+static void procedure_if(struct rr_json_writer *w, bool known, uint32_t prog,
+			 uint32_t vers, uint32_t proc)
+{
+	if (known)
+		procedure(w, prog, vers, proc);
+	else
+		LIT(w, ",\"prog\":null,\"prog_name\":null,\"vers\":null,\"proc\":null,\"proc_name\":null");
+}
+
 static void rpc(struct rr_json_writer *w, const struct rr_rpc *r,
 		const struct rr_nfs4_compound *ops)
 {
@@ -245,8 +255,11 @@ static void rpc(struct rr_json_writer *w, const struct rr_rpc *r,
 	LIT(w, ",\"msg_type\":");
 	name_or_num(w, rr_rpc_msg_type_str(r->msg_type), r->msg_type);
 	if (r->msg_type == RR_RPC_CALL) {
-		procedure(w, r->prog, r->vers, r->proc);
-		NUM(w, ",\"cred_flavor\":", r->cred_flavor);
+		procedure_if(w, r->named, r->prog, r->vers, r->proc);
+		if (r->named)
+			NUM(w, ",\"cred_flavor\":", r->cred_flavor);
+		else
+			LIT(w, ",\"cred_flavor\":null");
 		if (ops)
 			nfs4_ops(w, ops);
 	} else {
@@ -373,7 +386,7 @@ const char *rr_json_writer_message(struct rr_json_writer *w,
 		NUM(w, ",\"bytes_read\":", c->bytes_read);
 		NUM(w, ",\"bytes_write\":", c->bytes_write);
 		/* what the call asked: a reply's own header names none */
-		procedure(w, c->prog, c->vers, c->proc);
+		procedure_if(w, c->rpc_known, c->prog, c->vers, c->proc);
 		if (c->nfs4)
 			nfs4_ops(w, c->nfs4);
 		if (c->nfs_known)
@@ -456,7 +469,7 @@ const char *rr_json_writer_slow_call(struct rr_json_writer *w,
 		str(w, rr_conn_addr_str(ev->connection, !backward, addr, sizeof(addr)));
 	else
 		LIT(w, "null");
-	procedure(w, c->prog, c->vers, c->proc);
+	procedure_if(w, c->rpc_known, c->prog, c->vers, c->proc);
 	if (c->nfs4)
 		nfs4_ops(w, c->nfs4);
 	NUM(w, ",\"latency_ns\":", c->latency_ns);

@@ -127,6 +127,31 @@ for capture in $(nfs_captures); do
 	awk '$2 != "-" { print $1, $2 }' "$work/ours" >"$work/whole-fh"
 	check "$name, frames cut to 232 bytes: each handle given is the whole capture's ($(grep -c . "$work/snap") of $(grep -c . "$work/whole-fh"))" \
 		eval "test -z \"\$(comm -13 '$work/whole-fh' '$work/snap')\""
+	# frames cut where RPC call headers end part way: a call's procedure
+	# is the whole capture's, or unknown (null, "procedure unknown" in
+	# text), never read from bytes the capture lacks
+	procedures() { # capture
+		"$dump" -j --slow 0 -r "$1" 2>/dev/null |
+			jq -r 'select(.type == "slow_call") | "\(.conn) \(.xid) \(.prog) \(.vers) \(.proc)"' | sort -u
+	}
+	procedures "$capture" >"$work/whole-proc"
+	wrong=0 unknown=0 unknown_text=0
+	for snap in 96 104 112 120 128; do
+		editcap -s "$snap" "$capture" "$work/snap.pcap" 2>/dev/null
+		procedures "$work/snap.pcap" >"$work/snap-proc"
+		wrong=$((wrong + $(awk '$3 != "null"' "$work/snap-proc" | comm -13 "$work/whole-proc" - | grep -c .)))
+		unknown=$((unknown + $(awk '$3 == "null" && $4 == "null" && $5 == "null"' "$work/snap-proc" | grep -c .)))
+		unknown_text=$((unknown_text + $("$dump" --slow 0 -r "$work/snap.pcap" 2>/dev/null |
+			grep -c ' procedure unknown xid ')))
+		"$dump" -j --slow 0 -r "$work/snap.pcap" 2>/dev/null
+	done >"$work/snaps.json"
+	check "$name, frames cut to 96 to 128 bytes: the lines follow the schema, unknown procedures too" \
+		eval "python3 '$src/tests/tools/json-validate.py' --require slow_call \
+			'$src/docs/schema/rpcrdma-dump.schema.json' <'$work/snaps.json' >&2"
+	check "$name, frames cut to 96 to 128 bytes: each procedure named is the whole capture's ($wrong not), the others unknown ($unknown)" \
+		test "$wrong" -eq 0 -a "$unknown" -gt 0
+	check "$name, frames cut to 96 to 128 bytes: the text says \"procedure unknown\" where the JSON has null ($unknown_text)" \
+		test "$unknown_text" -eq "$unknown"
 done
 check "every NFS run of the lab was read ($runs)" test "$runs" -gt 0
 check "a threshold that is no number is refused with a usage message" \

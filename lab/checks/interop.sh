@@ -11,6 +11,9 @@ for s in null inline read write long-call reply-chunk mixed; do
 		"calls 8  replies 8" "$(sed -n 's/^\(calls [0-9]*  replies [0-9]*\) .*/\1/p' "client/peer-$s.out")"
 	check_eq "interop/$t: -s $s: every reply NFS3_OK and as checked (exit status 0)" 0 \
 		"$(workload_value client "peer_$s")"
+	# a scenario that failed: what the peer said, for the log
+	[ "$(workload_value client "peer_$s")" = 0 ] ||
+		sed "s/^/# rpcrdma-peer -s $s: /" "client/peer-$s.out" 2>/dev/null || true
 done
 check_eq "interop/$t: data.bin written from the peer's image" 0 "$(workload_value server image_written)"
 check_eq "interop/$t: data.bin as it began after the peer's WRITEs" 0 "$(workload_value server data_intact)"

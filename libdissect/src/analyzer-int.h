@@ -169,6 +169,7 @@ struct call {
 	unsigned head_status : 4;
 	bool head_nfs : 1;
 	bool used : 1;
+	bool named : 1;       /* prog, vers, proc read from its RPC header */
 	bool has_reply_chunk : 1, rrc_pending : 1, answered : 1;
 	bool counted : 1;     /* in the connection's calls in flight */
 	bool rebuild_lost : 1; /* needed a slot and found none */

@@ -174,7 +174,8 @@ static void on_call(struct rr_analyzer *a, uint32_t cn, uint8_t dir,
 	c->counted = counted;
 	c->bytes_inline = len;
 	c->has_reply_chunk = h->has_reply_chunk;
-	if (rpc) {
+	if (rpc && rpc->named) {
+		c->named = true;
 		c->prog = rpc->prog;
 		c->vers = rpc->vers;
 		c->proc = rpc->proc;
@@ -334,7 +335,8 @@ static void on_reply(struct rr_analyzer *a, uint32_t cn, uint8_t dir,
 		bool compound = rra_call_ops(c, &ops);
 		struct rr_event ev = {
 			.kind = RR_EV_RPC_DONE, .conn = cn, .dir = dir,
-			.done = { .xid = c->xid, .prog = c->prog, .vers = c->vers,
+			.done = { .xid = c->xid, .rpc_known = c->named,
+				  .prog = c->prog, .vers = c->vers,
 				  .proc = c->proc, .latency_ns = lat,
 				  .bytes_inline = c->bytes_inline + len,
 				  .bytes_read = c->bytes_read,

@@ -49,6 +49,7 @@ enum rr_status rr_rpc_decode(const uint8_t *msg, uint32_t base,
 		r->prog = cur_be32(&c, "prog");
 		r->vers = cur_be32(&c, "vers");
 		r->proc = cur_be32(&c, "proc");
+		r->named = cur_ok(&c);
 		if (!opaque_auth(&c, &r->cred_flavor, &r->cred_len,
 				 &r->cred_off, "credential") ||
 		    !opaque_auth(&c, &r->verf_flavor, &r->verf_len,

@@ -186,8 +186,9 @@ void rra_name_long_call(struct rr_analyzer *a, uint32_t ci,
 	struct rr_rpc rpc;
 	if (c->slot != RR_PROC_SLOTS - 1 ||
 	    rr_rpc_decode(p, 0, have, UINT32_MAX, &rpc, &a->note) == RR_MALFORMED ||
-	    rpc.msg_type != RR_RPC_CALL || rpc.xid != c->xid)
+	    rpc.msg_type != RR_RPC_CALL || !rpc.named || rpc.xid != c->xid)
 		return;
+	c->named = true;
 	c->prog = rpc.prog;
 	c->vers = rpc.vers;
 	c->proc = rpc.proc;

@@ -87,8 +87,8 @@ int main(void)
 	struct rr_event done = { .kind = RR_EV_RPC_DONE,
 				 .done = { .latency_ns = 1500, .bytes_inline = 40,
 					   .bytes_read = 0, .bytes_write = 1ull << 40,
-					   .prog = RR_PROG_NFS, .vers = 4, .proc = 1,
-					   .nfs4 = &ops } };
+					   .rpc_known = true, .prog = RR_PROG_NFS,
+					   .vers = 4, .proc = 1, .nfs4 = &ops } };
 	struct rr_event em = { .kind = RR_EV_MESSAGE, .frame = 4, .ts_ns = 999,
 			       .conn_id = 0, .dir = RR_DIR_FWD_REPLY,
 			       .msg = { .hdr = &e, .rpc = &denied, .msg_len = 20,
@@ -110,7 +110,7 @@ int main(void)
 	 * program without a name */
 	struct rr_rpcrdma odd = { .xid = 1, .vers = 1, .proc = 77 };
 	struct rr_rpc call = { .xid = 1, .msg_type = RR_RPC_CALL, .prog = 400999,
-			       .vers = 3, .proc = 5, .cred_flavor = 1 };
+			       .vers = 3, .proc = 5, .named = true, .cred_flavor = 1 };
 	struct rr_event om = { .kind = RR_EV_MESSAGE, .frame = 5, .ts_ns = 1,
 			       .dir = RR_DIR_FWD_CALL, .msg = { .hdr = &odd, .rpc = &call } };
 	struct rr_frame_report r3 = { .frame = 5, .events = &om, .nevents = 1 };
@@ -122,6 +122,31 @@ int main(void)
 		"\"rpc\":{\"xid\":1,\"msg_type\":\"CALL\",\"prog\":400999,\"prog_name\":null,"
 		"\"vers\":3,\"proc\":5,\"proc_name\":null,\"cred_flavor\":1},"
 		"\"completed\":null,\"findings\":[]}");
+
+	/* a call header cut before its procedure, and the reply to it: no
+	 * number the capture did not hold */
+	struct rr_rpc cut = { .xid = 2, .msg_type = RR_RPC_CALL, .prog = RR_PROG_NFS };
+	struct rr_event cm = { .kind = RR_EV_MESSAGE, .frame = 7, .ts_ns = 1,
+			       .dir = RR_DIR_FWD_CALL, .msg = { .hdr = &odd, .rpc = &cut } };
+	struct rr_frame_report r4 = { .frame = 7, .events = &cm, .nevents = 1 };
+	line_is("a call header cut before its procedure",
+		rr_json_writer_message(w, &r4, &cm),
+		"{\"type\":\"message\",\"schema\":1,\"frame\":7,\"ts\":0.000000,"
+		"\"conn\":0,\"dir\":\"call\",\"xid\":1,\"vers\":1,\"credits\":0,"
+		"\"proc\":77,\"len\":0,\"reads\":[],\"writes\":[],\"reply\":null,"
+		"\"rpc\":{\"xid\":2,\"msg_type\":\"CALL\",\"prog\":null,\"prog_name\":null,"
+		"\"vers\":null,\"proc\":null,\"proc_name\":null,\"cred_flavor\":null},"
+		"\"completed\":null,\"findings\":[]}");
+	struct rr_event unknown = { .kind = RR_EV_RPC_DONE, .frame = 8, .ts_ns = 1,
+				    .dir = RR_DIR_FWD_REPLY,
+				    .done = { .xid = 2, .call_frame = 7, .latency_ns = 5 } };
+	line_is("a slow call whose call header was cut",
+		rr_json_writer_slow_call(w, &unknown),
+		"{\"type\":\"slow_call\",\"schema\":1,\"frame\":8,\"ts\":0.000000,"
+		"\"conn\":0,\"dir\":\"reply\",\"xid\":2,\"call_frame\":7,"
+		"\"client\":null,\"server\":null,\"prog\":null,\"prog_name\":null,"
+		"\"vers\":null,\"proc\":null,\"proc_name\":null,\"latency_ns\":5,"
+		"\"fh_hash\":null}");
 
 	/* an RPC message rebuilt from a reply chunk (RFC 8166 §3.5.4) */
 	struct rr_event q = { .kind = RR_EV_RPC_MESSAGE, .frame = 6,

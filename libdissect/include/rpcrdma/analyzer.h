@@ -533,7 +533,12 @@ struct rr_ev_rpc_message {
 
 /* RR_EV_RPC_DONE: a reply matched its call. */
 struct rr_ev_rpc_done {
-	uint32_t xid, prog, vers, proc;
+	uint32_t xid;
+	/* prog, vers, proc: the call's, when its RPC header was seen
+	 * (rpc_known); a capture that cut the call, or a Long Call whose
+	 * message was not rebuilt, leaves them unknown (zero) */
+	bool rpc_known;
+	uint32_t prog, vers, proc;
 	uint64_t latency_ns;
 	uint64_t call_frame;  /* the frame that ended the call */
 	/* bytes the RPC moved up to its reply: both SENDs, RDMA Reads of its

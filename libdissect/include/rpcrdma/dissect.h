@@ -410,8 +410,10 @@ struct rr_rpcrdma {
 struct rr_rpc {
 	uint32_t off;
 	uint32_t xid, msg_type;
-	/* CALL */
+	/* CALL; named: prog, vers and proc all captured (a cut header can end
+	 * before any of them, which then read zero) */
 	uint32_t rpcvers, prog, vers, proc;
+	bool named;
 	uint32_t cred_flavor, cred_len, verf_flavor, verf_len;
 	uint32_t cred_off, verf_off;
 	/* REPLY */
