@@ -25,8 +25,6 @@
 #define MOUNTPROC3_MNT 1
 #define NFS_TCP_PORT 2049
 #define IPPROTO_TCP_NUMBER 6
-/* every wait on the server is bounded */
-#define WAIT_S 10
 
 struct rpc_tcp {
 	int fd;
@@ -42,7 +40,7 @@ static bool fail(char *err, size_t n, const char *what, const char *why)
 }
 
 static bool connect_to(struct rpc_tcp *c, const char *addr, uint16_t port,
-		       char *err, size_t n)
+		       unsigned wait_s, char *err, size_t n)
 {
 	char service[8];
 	snprintf(service, sizeof(service), "%u", port);
@@ -53,7 +51,7 @@ static bool connect_to(struct rpc_tcp *c, const char *addr, uint16_t port,
 	if (rc)
 		return fail(err, n, addr, gai_strerror(rc));
 	c->fd = socket(ai->ai_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
-	struct timeval tv = { .tv_sec = WAIT_S };
+	struct timeval tv = { .tv_sec = (time_t)wait_s };
 	bool ok = c->fd >= 0 &&
 		  setsockopt(c->fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv)) == 0 &&
 		  setsockopt(c->fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv)) == 0 &&
@@ -138,7 +136,7 @@ static bool copy_fh(struct rr_xdr *x, uint8_t *to, uint32_t *len)
 }
 
 bool pe_mount(const char *addr, const char *export, const char *file,
-	      struct pe_handles *h, char *err, size_t errlen)
+	      unsigned wait_s, struct pe_handles *h, char *err, size_t errlen)
 {
 	struct rpc_tcp c = { .fd = -1, .xid = 0x6d6e7400u };
 	uint8_t args[512];
@@ -152,7 +150,7 @@ bool pe_mount(const char *addr, const char *export, const char *file,
 	rr_put_be32(&b, MOUNT_VERS);
 	rr_put_be32(&b, IPPROTO_TCP_NUMBER);
 	rr_put_be32(&b, 0);
-	if (!connect_to(&c, addr, PMAP_PORT, err, errlen) ||
+	if (!connect_to(&c, addr, PMAP_PORT, wait_s, err, errlen) ||
 	    !call(&c, RR_PROG_PORTMAP, PMAP_VERS, PMAPPROC_GETPORT, args,
 		  (uint32_t)b.len, &x, err, errlen))
 		goto out;
@@ -171,7 +169,7 @@ bool pe_mount(const char *addr, const char *export, const char *file,
 		fail(err, errlen, export, "export path too long");
 		goto out;
 	}
-	if (!connect_to(&c, addr, (uint16_t)port, err, errlen) ||
+	if (!connect_to(&c, addr, (uint16_t)port, wait_s, err, errlen) ||
 	    !call(&c, RR_PROG_MOUNT, MOUNT_VERS, MOUNTPROC3_MNT, args,
 		  (uint32_t)b.len, &x, err, errlen))
 		goto out;
@@ -191,7 +189,7 @@ bool pe_mount(const char *addr, const char *export, const char *file,
 	rr_buf_init(&b, args, sizeof(args));
 	rr_put_xdr_opaque(&b, h->dir, h->dir_len);
 	rr_put_xdr_opaque(&b, file, (uint32_t)strlen(file));
-	if (!connect_to(&c, addr, NFS_TCP_PORT, err, errlen) ||
+	if (!connect_to(&c, addr, NFS_TCP_PORT, wait_s, err, errlen) ||
 	    !call(&c, RR_PROG_NFS, 3, 3 /* LOOKUP */, args, (uint32_t)b.len, &x,
 		  err, errlen))
 		goto out;

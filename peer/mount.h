@@ -14,8 +14,9 @@
 #include "engine.h"
 
 /* The handles of export EXPORT on server ADDR (IPv4 or IPv6) and of FILE
- * in it, into h; false with the reason in err. */
+ * in it, into h, waiting up to wait_s seconds for each connection and
+ * reply; false with the reason in err. */
 bool pe_mount(const char *addr, const char *export, const char *file,
-	      struct pe_handles *h, char *err, size_t errlen);
+	      unsigned wait_s, struct pe_handles *h, char *err, size_t errlen);
 
 #endif

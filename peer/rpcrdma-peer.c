@@ -72,7 +72,9 @@ static void usage(FILE *to)
 "                        straddle segments, which tshark cannot reassemble)\n"
 "      --drop PCT        drop this share of outgoing datagrams (udp test)\n"
 "      --fault NAME      inject one protocol violation ('list'); repeatable\n"
-"      --timeout S       give up after S seconds without progress (10)\n"
+"      --timeout S       give up after S seconds without progress (10);\n"
+"                        also the bound on --mount's calls and on the verbs\n"
+"                        client's address and route resolution\n"
 "  -q, --quiet           no summary\n"
 "  -v, --verbose         say what goes wrong as it happens\n"
 "  -h, --help            this text\n"
@@ -405,7 +407,8 @@ static int run_net(struct opts *o)
 	struct pe_handles handles;
 	if (o->mount) {
 		char why[256];
-		if (!pe_mount(o->remote, o->mount, PE_FILE_NAME, &handles, why,
+		if (!pe_mount(o->remote, o->mount, PE_FILE_NAME,
+			      (unsigned)o->timeout_s, &handles, why,
 			      sizeof(why))) {
 			fprintf(stderr, "rpcrdma-peer: --mount %s: %s\n", o->mount, why);
 			return EXIT_FAIL;

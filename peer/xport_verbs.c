@@ -269,6 +269,29 @@ int verbs_probe(char *err, size_t errlen)
 	return 0;
 }
 
+/* A client's endpoint as rdma_create_ep makes it, but with the address
+ * and route resolved within the run's --timeout, not its fixed 2 s. */
+static int client_endpoint(struct verbs *v, struct rdma_addrinfo *res,
+			   struct ibv_qp_init_attr *attr, uint32_t timeout_ms,
+			   const char **step)
+{
+	struct rdma_cm_id *id;
+	int wait = (int)(timeout_ms ? timeout_ms : 2000u);
+	*step = "rdma_create_id";
+	if (rdma_create_id(NULL, &id, NULL, (enum rdma_port_space)res->ai_port_space))
+		return -1;
+	v->id = id;
+	*step = "rdma_resolve_addr";
+	if (rdma_resolve_addr(id, res->ai_src_addr, res->ai_dst_addr, wait))
+		return -1;
+	*step = "rdma_resolve_route";
+	if (rdma_resolve_route(id, wait))
+		return -1;
+	*step = "rdma_create_qp";
+	attr->qp_type = (enum ibv_qp_type)res->ai_qp_type;
+	return rdma_create_qp(id, NULL, attr);
+}
+
 /* rdma_client.c / rdma_server.c in rdma-core's examples, with our data. */
 struct xport *verbs_connect(const struct net_opts *o, char *err,
 			    size_t errlen)
@@ -305,6 +328,7 @@ struct xport *verbs_connect(const struct net_opts *o, char *err,
 		.retry_count = 7, .rnr_retry_count = 7,
 	};
 	int rc;
+	const char *step = "rdma_create_ep";
 	if (o->server) {
 		rc = rdma_create_ep(&v->listen, res, NULL, &attr);
 		if (!rc)
@@ -312,11 +336,11 @@ struct xport *verbs_connect(const struct net_opts *o, char *err,
 		if (!rc)
 			rc = rdma_get_request(v->listen, &v->id);
 	} else {
-		rc = rdma_create_ep(&v->id, res, NULL, &attr);
+		rc = client_endpoint(v, res, &attr, o->timeout_ms, &step);
 	}
 	rdma_freeaddrinfo(res);
 	if (rc) {
-		snprintf(err, errlen, "rdma_create_ep: %m");
+		snprintf(err, errlen, "%s %s:%s: %m", step, node ? node : "*", port);
 		v_destroy(&v->x);
 		return NULL;
 	}
