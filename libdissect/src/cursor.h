@@ -148,6 +148,13 @@ static inline uint64_t cur_be64(struct rr_cur *c, const char *field)
 	return v;
 }
 
+/* An XDR item's length with its padding to a multiple of four (RFC 4506
+ * §3), wide enough that no length read from the wire wraps. */
+static inline uint64_t xdr_padded(uint64_t len)
+{
+	return (len + 3) & ~(uint64_t)3;
+}
+
 static inline bool cur_skip(struct rr_cur *c, uint32_t n, const char *field)
 {
 	if (!cur_need(c, n, field))

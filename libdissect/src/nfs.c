@@ -87,12 +87,6 @@ static enum status_at status_at(uint32_t prog, uint32_t vers, uint32_t proc)
 	}
 }
 
-/* An XDR opaque's length with its padding (RFC 4506 §4.10), wide enough
- * for any length read. */
-static inline uint64_t padded(uint32_t len)
-{
-	return ((uint64_t)len + 3) & ~(uint64_t)3;
-}
 
 bool rr_nfs_reply_decode(const uint8_t *msg, uint32_t off, uint32_t have,
 			 uint32_t prog, uint32_t vers, uint32_t proc,
@@ -106,9 +100,9 @@ bool rr_nfs_reply_decode(const uint8_t *msg, uint32_t off, uint32_t have,
 	const uint8_t *p = msg + off;
 	uint32_t pos = 0;
 	if (at == STATUS_AFTER_COOKIE) { /* netobj cookie */
-		if (have < 4 || padded(rd_be32(p)) > have - 4)
+		if (have < 4 || xdr_padded(rd_be32(p)) > have - 4)
 			return false;
-		pos = 4 + (uint32_t)padded(rd_be32(p));
+		pos = 4 + (uint32_t)xdr_padded(rd_be32(p));
 	}
 	if (have - pos < 4)
 		return false;
@@ -118,7 +112,7 @@ bool rr_nfs_reply_decode(const uint8_t *msg, uint32_t off, uint32_t have,
 	if (at == STATUS_COMPOUND && have - pos >= 4) {
 		/* the tag (RFC 8881 §16.2.3), then numres; cut before it:
 		 * the status alone */
-		uint64_t tag = padded(rd_be32(p + pos));
+		uint64_t tag = xdr_padded(rd_be32(p + pos));
 		if (tag + 8 <= have - pos)
 			out->numres = rd_be32(p + pos + 4 + tag);
 	}

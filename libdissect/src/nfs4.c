@@ -44,13 +44,13 @@ static bool opaque(struct walk *w)
 	uint32_t at = w->c.pos - w->stream_base + w->moved_before;
 	for (unsigned i = 0; n && i < w->nmoved; i++)
 		if (w->moved[i].position == at) {
-			w->moved_before += (n + 3) & ~3u;
+			w->moved_before += (uint32_t)xdr_padded(n);
 			return true;
 		}
 	if (n > cur_left_wire(&w->c))
 		return cur_fail(&w->c, RR_MALFORMED, RR_PROBLEM_BAD_LENGTH,
 				"nfs4 opaque");
-	return cur_skip(&w->c, (n + 3) & ~3u, "nfs4 opaque");
+	return cur_skip(&w->c, (uint32_t)xdr_padded(n), "nfs4 opaque");
 }
 
 /* The count of a counted array (RFC 4506 §4.13): each element takes a

@@ -439,7 +439,7 @@ void rra_call_rebuild_setup(struct rr_analyzer *a, uint32_t ci,
 	}
 	positional &= !h->pzrc;
 	/* the inline payload goes after the chunk space, word-aligned */
-	uint64_t inline_at = (space + 3) & ~(uint64_t)3;
+	uint64_t inline_at = xdr_padded(space);
 	struct rebuild *r = rra_rebuild_get(a, ci, positional ?
 					    inline_at + h->payload.len : space);
 	if (!r)

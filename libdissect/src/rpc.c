@@ -22,7 +22,7 @@ static bool opaque_auth(struct rr_cur *c, uint32_t *flavor, uint32_t *len,
 		c->pos -= 4;
 		return cur_fail(c, RR_MALFORMED, RR_PROBLEM_OVER_CAP, field);
 	}
-	return cur_skip(c, (*len + 3) & ~3u, field);
+	return cur_skip(c, (uint32_t)xdr_padded(*len), field);
 }
 
 enum rr_status rr_rpc_decode(const uint8_t *msg, uint32_t base,

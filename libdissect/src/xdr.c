@@ -52,8 +52,8 @@ const uint8_t *rr_xdr_opaque(struct rr_xdr *x, uint32_t max, uint32_t *len)
 
 void rr_xdr_skip(struct rr_xdr *x, uint32_t n)
 {
-	uint32_t padded = n + ((4 - n % 4) % 4);
-	if (padded < n || !have(x, padded))
+	uint64_t padded = xdr_padded(n);
+	if (!have(x, padded > UINT32_MAX ? UINT32_MAX : (uint32_t)padded))
 		return;
-	x->pos += padded;
+	x->pos += (uint32_t)padded;
 }
