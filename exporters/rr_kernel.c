@@ -154,9 +154,15 @@ static void mountstats(struct rr_prom *w, const char *path)
 	char *text = read_file(path);
 	if (!text)
 		return;
+	/* At most one transport per "xprt:" line: the array is sized to the
+	 * file, as a scrape that allocates and clears a fixed large one costs
+	 * more than the rest of the page. */
 	enum { MAX_XPRTS = 1024 };
-	struct rr_xprt_rdma *x = calloc(MAX_XPRTS, sizeof(*x));
-	unsigned n = x ? rr_mountstats_parse(text, x, MAX_XPRTS) : 0;
+	unsigned lines = 0;
+	for (const char *p = text; lines < MAX_XPRTS && (p = strstr(p, "xprt:")); p += 5)
+		lines++;
+	struct rr_xprt_rdma *x = lines ? calloc(lines, sizeof(*x)) : NULL;
+	unsigned n = x ? rr_mountstats_parse(text, x, lines) : 0;
 	free(text);
 	for (unsigned f = 1; f < RR_XPRT_RDMA_FIELDS; f++) {
 		bool any = false;
