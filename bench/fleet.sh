@@ -54,15 +54,7 @@ host() { # exporter number (0: the control): an address of its own
 	echo "127.0.$((($1 + 1) / 250)).$((($1 + 1) % 250 + 1))"
 }
 port=$(free_port)
-cpu_ticks() { # pid: user plus system time, in clock ticks
-	awk '{ print $14 + $15 }' "/proc/$1/stat" 2>/dev/null || echo 0
-}
-rss_kib() { # pid
-	awk '/^VmRSS:/ { print $2 }' "/proc/$1/status" 2>/dev/null || echo 0
-}
-anon_kib() { # pid: the resident memory of its own (not the shared capture file, libraries)
-	awk '/^RssAnon:/ { print $2 }' "/proc/$1/status" 2>/dev/null || echo 0
-}
+. "$src/bench/proc-usage.sh"
 
 exporters=()
 for i in $(seq 0 "$n"); do
@@ -115,22 +107,21 @@ for _ in $(seq 600); do
 	sleep 0.5
 done
 declare -A cpu0
-for p in "${exporters[@]}"; do cpu0[$p]=$(cpu_ticks "$p"); done
-prom_cpu0=$(cpu_ticks "$prom")
+for p in "${exporters[@]}"; do cpu0[$p]=$(cpu_ns "$p"); done
+prom_cpu0=$(cpu_ns "$prom")
 echo "fleet: $n exporters on 127.0.x.y:$port, one Prometheus scraping every ${interval}s for ${duration}s"
 sleep "$duration"
 window=${duration}s
 
-hz=$(getconf CLK_TCK)
 control=${exporters[0]}
-control_cpu=$(($(cpu_ticks "$control") - ${cpu0[$control]}))
+control_cpu=$(($(cpu_ns "$control") - ${cpu0[$control]}))
 scraped_cpu=0
 rss=()
 for p in "${exporters[@]:1}"; do
-	scraped_cpu=$((scraped_cpu + $(cpu_ticks "$p") - ${cpu0[$p]}))
+	scraped_cpu=$((scraped_cpu + $(cpu_ns "$p") - ${cpu0[$p]}))
 	rss+=("$(rss_kib "$p"):$(anon_kib "$p")")
 done
-prom_cpu=$(($(cpu_ticks "$prom") - prom_cpu0))
+prom_cpu=$(($(cpu_ns "$prom") - prom_cpu0))
 
 up=$(query 'count(up == 1)')
 scrapes=$(query "sum(count_over_time(up[$window]))")
@@ -139,31 +130,32 @@ samples=$(query 'avg(scrape_samples_scraped)')
 samples_max=$(query 'max(scrape_samples_scraped)')
 query "scrape_duration_seconds[$window]" >"$work/durations"
 
-python3 - "$work/durations" "$n" "$scrapes" "$scraped_cpu" "$control_cpu" "$hz" \
+python3 - "$work/durations" "$n" "$scrapes" "$scraped_cpu" "$control_cpu" \
 	"$duration" "$prom_cpu" "$(rss_kib "$prom")" "$up" "$failed" "$samples" "$samples_max" \
 	"${rss[@]}" <<'EOF'
 import sys
-(path, n, scrapes, scraped_cpu, control_cpu, hz, duration, prom_cpu, prom_rss,
- up, failed, samples, samples_max) = sys.argv[1:14]
-rss = sorted(int(x.split(":")[0]) for x in sys.argv[14:])
-anon = sorted(int(x.split(":")[1]) for x in sys.argv[14:])
+(path, n, scrapes, scraped_cpu, control_cpu, duration, prom_cpu, prom_rss,
+ up, failed, samples, samples_max) = sys.argv[1:13]
+rss = sorted(int(x.split(":")[0]) for x in sys.argv[13:])
+anon = sorted(int(x.split(":")[1]) for x in sys.argv[13:])
 d = sorted(float(x) for x in open(path) if x.strip())
-n, scrapes, hz, duration = int(n), float(scrapes or 0), int(hz), int(duration)
+n, scrapes, duration = int(n), float(scrapes or 0), int(duration)
+ns = 1e9  # the CPU times are in ns
 def pct(v, p):
     return v[min(len(v) - 1, int(p * len(v)))] if v else float("nan")
 per_target = scrapes / n if n else 0
-extra = (int(scraped_cpu) / n - int(control_cpu)) / hz
+extra = (int(scraped_cpu) / n - int(control_cpu)) / ns
 print(f"targets up: {up} of {n}; scrapes: {int(scrapes)} ({per_target:.1f} a target); failed: {failed}")
 print(f"scrape duration: p50 {pct(d, .5) * 1e3:.2f} ms, p99 {pct(d, .99) * 1e3:.2f} ms, "
       f"max {d[-1] * 1e3 if d else float('nan'):.2f} ms ({len(d)} scrapes)")
 print(f"samples a target: {float(samples):.0f} (max {samples_max})")
-print(f"exporter CPU: {int(scraped_cpu) / n / hz / duration * 100:.3f} % of a core scraped, "
-      f"{int(control_cpu) / hz / duration * 100:.3f} % the control; "
+print(f"exporter CPU: {int(scraped_cpu) / n / ns / duration * 100:.3f} % of a core scraped, "
+      f"{int(control_cpu) / ns / duration * 100:.3f} % the control; "
       f"a scrape: {extra / per_target * 1e3 if per_target else float('nan'):.2f} ms")
 print(f"exporter RSS: median {pct(rss, .5) / 1024:.1f} MiB, max {rss[-1] / 1024:.1f} MiB; "
       f"of its own (RssAnon): median {pct(anon, .5) / 1024:.1f} MiB, max {anon[-1] / 1024:.1f} MiB, "
       f"all {sum(anon) / 1048576:.2f} GiB")
-print(f"Prometheus: {int(prom_cpu) / hz / duration * 100:.1f} % of a core, RSS {int(prom_rss) / 1024:.0f} MiB")
+print(f"Prometheus: {int(prom_cpu) / ns / duration * 100:.1f} % of a core, RSS {int(prom_rss) / 1024:.0f} MiB")
 EOF
 
 # The fleet stops; churn on one exporter.

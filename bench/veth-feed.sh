@@ -10,7 +10,7 @@
 set -u
 [ "$(id -u)" -eq 0 ] || { echo "${0##*/}: needs root (namespaces, live capture, eBPF)"; exit 1; }
 missing=""
-for tool in tcpreplay tcpdump curl; do command -v "$tool" >/dev/null || missing="$missing $tool"; done
+for tool in tcpreplay tcpdump curl jq; do command -v "$tool" >/dev/null || missing="$missing $tool"; done
 if [ -n "$missing" ]; then
 	DEBIAN_FRONTEND=noninteractive apt-get install -y -q $missing >/dev/null ||
 		{ echo "${0##*/}: cannot install$missing"; exit 1; }
@@ -39,10 +39,7 @@ in_ns ip link add vsend mtu 9000 type veth peer name vrecv mtu 9000
 in_ns ip link set vsend up
 in_ns ip link set vrecv up
 
-# cpu_ns PID: CPU time of the process's threads, in ns (schedstat: the
-# clock ticks of /proc/PID/stat are too coarse for a short feed)
-cpu_ns() { cat /proc/"$1"/task/*/schedstat 2>/dev/null | awk '{ s += $1 } END { printf "%.0f\n", s }'; }
-rss_kib() { awk '/^VmRSS:/ { print $2 }' "/proc/$1/status" 2>/dev/null || echo 0; }
+. "$src/bench/proc-usage.sh"
 
 # make_feed REPEATS: $work/feed.pcap, its RoCEv2 frames only (what the
 # eBPF source hands over; the lab captures hold a few others), and what an
@@ -57,7 +54,7 @@ make_feed() {
 
 # totals FILE: frames, calls, replies, dropped of rpcrdma-top's last JSON line
 totals() {
-	tail -n 1 "$1" | sed -n 's/.*"totals":{"calls":\([0-9]*\),"replies":\([0-9]*\),.*"frames":\([0-9]*\),"dropped":\([0-9]*\).*/\3 \1 \2 \4/p'
+	tail -n 1 "$1" | jq -r '.totals | "\(.frames) \(.calls) \(.replies) \(.dropped)"'
 }
 
 # metric FILE NAME: the sum of a metric's samples in an exporter's page
