@@ -32,8 +32,21 @@ check_ge "nfs42/$t: CLONE answered NFS4ERR_NOTSUPP, named" 1 \
 check_eq "nfs42/$t: mkdir of the name the server made refused (EEXIST)" 1 "$(workload_value client exist_refused)"
 check_eq "nfs42/$t: rmdir of a folder with a file refused (ENOTEMPTY)" 1 "$(workload_value client notempty_refused)"
 check_eq "nfs42/$t: uid 1000's file in root's folder refused (EACCES)" 1 "$(workload_value client access_refused)"
-for want in "CREATE NFS4ERR_EXIST" "REMOVE NFS4ERR_NOTEMPTY" "OPEN NFS4ERR_ACCESS"; do
+check_eq "nfs42/$t: a file made in the read-only export refused (EROFS)" 1 "$(workload_value client rofs_refused)"
+check_eq "nfs42/$t: a file made in nfsd's grace period, once it ended" yes "$(workload_value client made_in_grace)"
+for want in "CREATE NFS4ERR_EXIST" "REMOVE NFS4ERR_NOTEMPTY" "OPEN NFS4ERR_ACCESS" "OPEN NFS4ERR_ROFS" \
+	"OPEN NFS4ERR_GRACE"; do
 	check_ge "nfs42/$t: $want on the wire" 1 \
 		"$(jq --arg op "${want% *}" --arg st "${want#* }" '[(.nfs_errors // [])[] | select(.operation == $op and .status == $st) | .count] | add // 0' "$work/stats.json")"
+done
+# The same over NFSv3, and a handle used after the server removed its file
+check_eq "nfs42/$t: NFSv3: mkdir of the name the server made refused (EEXIST)" 1 "$(workload_value client exist_refused_v3)"
+check_eq "nfs42/$t: NFSv3: rmdir of a folder with a file refused (ENOTEMPTY)" 1 "$(workload_value client notempty_refused_v3)"
+check_eq "nfs42/$t: NFSv3: uid 1000's file in root's folder refused (EACCES)" 1 "$(workload_value client access_refused_v3)"
+check_eq "nfs42/$t: NFSv3: a file made in the read-only export refused (EROFS)" 1 "$(workload_value client rofs_refused_v3)"
+check_eq "nfs42/$t: NFSv3: the attributes of a file the server removed refused (ESTALE)" 1 "$(workload_value client stale_refused)"
+for want in "MKDIR NFS3ERR_EXIST" "RMDIR NFS3ERR_NOTEMPTY" "CREATE NFS3ERR_ACCES" "CREATE NFS3ERR_ROFS" "GETATTR NFS3ERR_STALE"; do
+	check_ge "nfs42/$t: $want on the wire" 1 \
+		"$(jq --arg p "${want% *}" --arg st "${want#* }" '[(.nfs_errors // [])[] | select(.procedure == $p and .status == $st) | .count] | add // 0' "$work/stats.json")"
 done
 

@@ -13,14 +13,41 @@
 #   rmdir of a folder with a file in it -> REMOVE NFS4ERR_NOTEMPTY
 #   a file made by uid 1000 in root's 0755 folder (Linux's client leaves a
 #   folder's write check to the server) -> OPEN NFS4ERR_ACCESS
+#   a file made in a read-only export -> OPEN NFS4ERR_ROFS
+#   a file made while nfsd's grace period runs after a restart
+#                          -> OPEN NFS4ERR_GRACE (RFC 8881 §15.1.9.2)
+# and the same over NFSv3 (RFC 1813 §2.6) on a second mount: MKDIR
+# NFS3ERR_EXIST, RMDIR NFS3ERR_NOTEMPTY, CREATE NFS3ERR_ACCES, CREATE
+# NFS3ERR_ROFS, and a file the server removed while the client held it
+# open -> GETATTR NFS3ERR_STALE.
 . "$lab/jobs/workload.sh"
 
 server_job() {
+	# a read-only export: a tmpfs of its own, so that NFSv4 crosses into it
+	mkdir -p /export/ro /export/v3/ro
+	mount -t tmpfs -o size=1m,mode=0777 ro /export/ro
+	echo "/export/ro 192.0.2.0/24(ro,no_root_squash,no_subtree_check,insecure,fsid=1)" >>/etc/exports
+	exportfs -ra
+	: >/export/v3/removed-by-server
 	(
-		# the name the client looked up and found missing, made behind it
+		# the name the client looked up and found missing, made behind
+		# it; over NFSv4, then over NFSv3
 		wait_for "$peer_out/exist-looked-up" 900 || exit 1
 		mkdir /export/made-by-server
 		touch "$out/exist-made"
+		# nfsd started again, its grace period (10 s) left to run
+		wait_for "$peer_out/restart-nfsd" 900 || exit 1
+		rpc.nfsd 0
+		rpc.nfsd 4
+		echo "rdma 20049" >/proc/fs/nfsd/portlist
+		touch "$out/nfsd-restarted"
+		wait_for "$peer_out/exist-looked-up_v3" 900 || exit 1
+		mkdir /export/v3/made-by-server
+		touch "$out/exist-made_v3"
+		# the file the client holds open, removed behind it
+		wait_for "$peer_out/stale-opened" 900 || exit 1
+		rm /export/v3/removed-by-server
+		touch "$out/stale-removed"
 	) &
 }
 server_finish() { wait; }
@@ -33,32 +60,61 @@ lseek() {
 		 print defined $at ? ($at eq "0 but true" ? 0 : $at) : "failed"' "$@"
 }
 
-# workload_errors DIR: the steps whose NFS errors are on purpose; each
-# records whether the client saw the error the server gave.
+# workload_errors DIR [SUFFIX]: the steps whose NFS errors are on purpose;
+# each records (KEY.SUFFIX) whether the client saw the error the server gave.
 workload_errors() {
 	ls "$1/made-by-server" >/dev/null 2>&1
-	touch "$out/exist-looked-up"
-	wait_for "$peer_out/exist-made" 120 || return 1
+	touch "$out/exist-looked-up${2:-}"
+	wait_for "$peer_out/exist-made${2:-}" 120 || return 1
 	# the negative lookup is trusted while the folder's attributes are
 	# (acdirmin, 30 s): the client asks the server to create it
-	if mkdir "$1/made-by-server" 2>"$out/exist.log"; then
-		record exist_refused no
+	if mkdir "$1/made-by-server" 2>"$out/exist${2:-}.log"; then
+		record exist_refused${2:-} no
 	else
-		record exist_refused "$(grep -c 'File exists' "$out/exist.log")"
+		record exist_refused${2:-} "$(grep -c 'File exists' "$out/exist${2:-}.log")"
 	fi
 	mkdir "$1/full" && : >"$1/full/inside"
-	if rmdir "$1/full" 2>"$out/notempty.log"; then
-		record notempty_refused no
+	if rmdir "$1/full" 2>"$out/notempty${2:-}.log"; then
+		record notempty_refused${2:-} no
 	else
-		record notempty_refused "$(grep -c 'not empty' "$out/notempty.log")"
+		record notempty_refused${2:-} "$(grep -c 'not empty' "$out/notempty${2:-}.log")"
 	fi
 	mkdir "$1/rootonly" && chmod 0755 "$1/rootonly"
 	if setpriv --reuid=1000 --regid=1000 --clear-groups sh -c ": >'$1/rootonly/mine'" \
-		2>"$out/access.log"; then
-		record access_refused no
+		2>"$out/access${2:-}.log"; then
+		record access_refused${2:-} no
 	else
-		record access_refused "$(grep -c 'Permission denied' "$out/access.log")"
+		record access_refused${2:-} "$(grep -c 'Permission denied' "$out/access${2:-}.log")"
 	fi
+	if touch "$1/ro/new" 2>"$out/rofs${2:-}.log"; then
+		record rofs_refused${2:-} no
+	else
+		record rofs_refused${2:-} "$(grep -c 'Read-only file system' "$out/rofs${2:-}.log")"
+	fi
+}
+
+# workload_grace DIR: a file made while nfsd's grace period runs after a
+# restart: the client reclaims its state, and the server refuses a new
+# open until the period ends; the client waits and asks again.
+workload_grace() {
+	touch "$out/restart-nfsd"
+	wait_for "$peer_out/nfsd-restarted" 120 || return 1
+	touch "$1/made-in-grace" && record made_in_grace yes
+}
+
+# workload_stale DIR: a file held open while the server removes it; its
+# attributes asked again (acregmax=0 caches none) name a handle the
+# server no longer knows.
+workload_stale() {
+	exec 3<"$1/removed-by-server"
+	touch "$out/stale-opened"
+	wait_for "$peer_out/stale-removed" 120 || return 1
+	if stat -L /proc/self/fd/3 >/dev/null 2>"$out/stale.log"; then
+		record stale_refused no
+	else
+		record stale_refused "$(grep -c 'Stale file handle' "$out/stale.log")"
+	fi
+	exec 3<&-
 }
 
 client_job() {
@@ -79,7 +135,17 @@ client_job() {
 		record cloned failed
 	fi
 	workload_errors /mnt
-	cat /proc/self/mountstats >"$out/mountstats"
+	workload_grace /mnt
+	# the mount's own statistics: the read-only export, mounted by the
+	# client where it crossed into it, repeats the transport's line
+	awk '/^device / { keep = $5 == "/mnt" } keep' /proc/self/mountstats >"$out/mountstats"
 	umount /mnt || return 1
+	# NFSv3: the same errors, the read-only export mounted inside
+	mount -t nfs -o vers=3,proto=rdma,port=20049,nolock,acregmin=0,acregmax=0 \
+		192.0.2.1:/export /mnt || return 1
+	mount -t nfs -o vers=3,proto=rdma,port=20049,nolock 192.0.2.1:/export/ro /mnt/v3/ro || return 1
+	workload_errors /mnt/v3 _v3
+	workload_stale /mnt/v3
+	umount /mnt/v3/ro /mnt || return 1
 	workload_refused 4.2
 }
