@@ -45,7 +45,11 @@ check_eq "nfs42/$t: NFSv3: rmdir of a folder with a file refused (ENOTEMPTY)" 1 
 check_eq "nfs42/$t: NFSv3: uid 1000's file in root's folder refused (EACCES)" 1 "$(workload_value client access_refused_v3)"
 check_eq "nfs42/$t: NFSv3: a file made in the read-only export refused (EROFS)" 1 "$(workload_value client rofs_refused_v3)"
 check_eq "nfs42/$t: NFSv3: the attributes of a file the server removed refused (ESTALE)" 1 "$(workload_value client stale_refused)"
-for want in "MKDIR NFS3ERR_EXIST" "RMDIR NFS3ERR_NOTEMPTY" "CREATE NFS3ERR_ACCES" "CREATE NFS3ERR_ROFS" "GETATTR NFS3ERR_STALE"; do
+check_eq "nfs42/$t: NFSv3: a write to a file delegated to the NFSv4 mount, once recalled" yes \
+	"$(workload_value client written_while_delegated)"
+check_ge "nfs42/$t: the delegation recalled (NFS4_CB CB_COMPOUND)" 1 \
+	"$(jq '[.procedures[] | select(.program == "NFS4_CB" and .procedure == "CB_COMPOUND") | .calls] | add // 0' "$work/stats.json")"
+for want in "WRITE NFS3ERR_JUKEBOX" "MKDIR NFS3ERR_EXIST" "RMDIR NFS3ERR_NOTEMPTY" "CREATE NFS3ERR_ACCES" "CREATE NFS3ERR_ROFS" "GETATTR NFS3ERR_STALE"; do
 	check_ge "nfs42/$t: $want on the wire" 1 \
 		"$(jq --arg p "${want% *}" --arg st "${want#* }" '[(.nfs_errors // [])[] | select(.procedure == $p and .status == $st) | .count] | add // 0' "$work/stats.json")"
 done

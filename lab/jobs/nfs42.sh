@@ -18,8 +18,9 @@
 #                          -> OPEN NFS4ERR_GRACE (RFC 8881 §15.1.9.2)
 # and the same over NFSv3 (RFC 1813 §2.6) on a second mount: MKDIR
 # NFS3ERR_EXIST, RMDIR NFS3ERR_NOTEMPTY, CREATE NFS3ERR_ACCES, CREATE
-# NFS3ERR_ROFS, and a file the server removed while the client held it
-# open -> GETATTR NFS3ERR_STALE.
+# NFS3ERR_ROFS, a file the server removed while the client held it
+# open -> GETATTR NFS3ERR_STALE, and a write to a file the NFSv4 mount
+# holds a delegation of -> WRITE NFS3ERR_JUKEBOX, CB_RECALL.
 . "$lab/jobs/workload.sh"
 
 server_job() {
@@ -29,6 +30,7 @@ server_job() {
 	echo "/export/ro 192.0.2.0/24(ro,no_root_squash,no_subtree_check,insecure,fsid=1)" >>/etc/exports
 	exportfs -ra
 	: >/export/v3/removed-by-server
+	echo hello >/export/v3/recalled
 	(
 		# the name the client looked up and found missing, made behind
 		# it; over NFSv4, then over NFSv3
@@ -102,6 +104,21 @@ workload_grace() {
 	touch "$1/made-in-grace" && record made_in_grace yes
 }
 
+# workload_recall V4DIR V3DIR: a file the NFSv4 mount holds open for
+# reading (a read delegation) written through the NFSv3 mount: nfsd
+# recalls the delegation and, until it is returned, answers the write
+# NFS3ERR_JUKEBOX (RFC 1813 §2.6; NFSv4 calls 10008 NFS4ERR_DELAY), which
+# the client sends again later.
+workload_recall() {
+	# lockd's grace period, which holds back delegations, runs its 10 s
+	# (job.sh) from the restart; nfsd's ends once the client reclaimed
+	sleep 12
+	exec 4<"$1/recalled"
+	cat <&4 >/dev/null
+	echo more >>"$2/recalled" && record written_while_delegated yes
+	exec 4<&-
+}
+
 # workload_stale DIR: a file held open while the server removes it; its
 # attributes asked again (acregmax=0 caches none) name a handle the
 # server no longer knows.
@@ -136,16 +153,18 @@ client_job() {
 	fi
 	workload_errors /mnt
 	workload_grace /mnt
+	# NFSv3 beside it: the same errors, the read-only export mounted inside
+	mkdir -p /mnt3
+	mount -t nfs -o vers=3,proto=rdma,port=20049,nolock,acregmin=0,acregmax=0 \
+		192.0.2.1:/export /mnt3 || return 1
+	mount -t nfs -o vers=3,proto=rdma,port=20049,nolock 192.0.2.1:/export/ro /mnt3/v3/ro || return 1
+	workload_recall /mnt/v3 /mnt3/v3
 	# the mount's own statistics: the read-only export, mounted by the
 	# client where it crossed into it, repeats the transport's line
 	awk '/^device / { keep = $5 == "/mnt" } keep' /proc/self/mountstats >"$out/mountstats"
 	umount /mnt || return 1
-	# NFSv3: the same errors, the read-only export mounted inside
-	mount -t nfs -o vers=3,proto=rdma,port=20049,nolock,acregmin=0,acregmax=0 \
-		192.0.2.1:/export /mnt || return 1
-	mount -t nfs -o vers=3,proto=rdma,port=20049,nolock 192.0.2.1:/export/ro /mnt/v3/ro || return 1
-	workload_errors /mnt/v3 _v3
-	workload_stale /mnt/v3
-	umount /mnt/v3/ro /mnt || return 1
+	workload_errors /mnt3/v3 _v3
+	workload_stale /mnt3/v3
+	umount /mnt3/v3/ro /mnt3 || return 1
 	workload_refused 4.2
 }
