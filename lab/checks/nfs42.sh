@@ -24,9 +24,15 @@ for op in ALLOCATE DEALLOCATE SEEK COPY CLONE; do
 	check_eq "nfs42/$t: $op operations decoded, as mountstats counts them" "${sent:-0}" \
 		"$(jq --arg op "$op" '.nfs4_operations[$op] // 0' "$work/stats.json")"
 done
+# wire_errors NAME STATUS: the replies --stats=json counts failed with
+# STATUS in NAME, an NFSv4 operation or an NFSv3 procedure
+wire_errors() {
+	jq --arg n "$1" --arg st "$2" \
+		'[(.nfs_errors // [])[] | select((.operation // .procedure) == $n and .status == $st) | .count] | add // 0' \
+		"$work/stats.json"
+}
 # The clone's refusal is the server's NFS status, named with its operation
-check_ge "nfs42/$t: CLONE answered NFS4ERR_NOTSUPP, named" 1 \
-	"$(jq '[(.nfs_errors // [])[] | select(.operation == "CLONE" and .status == "NFS4ERR_NOTSUPP") | .count] | add // 0' "$work/stats.json")"
+check_ge "nfs42/$t: CLONE answered NFS4ERR_NOTSUPP, named" 1 "$(wire_errors CLONE NFS4ERR_NOTSUPP)"
 # The errors made on purpose: the client saw each, and the wire has each
 # as the server's status, named with its operation
 check_eq "nfs42/$t: mkdir of the name the server made refused (EEXIST)" 1 "$(workload_value client exist_refused)"
@@ -36,8 +42,7 @@ check_eq "nfs42/$t: a file made in the read-only export refused (EROFS)" 1 "$(wo
 check_eq "nfs42/$t: a file made in nfsd's grace period, once it ended" yes "$(workload_value client made_in_grace)"
 for want in "CREATE NFS4ERR_EXIST" "REMOVE NFS4ERR_NOTEMPTY" "OPEN NFS4ERR_ACCESS" "OPEN NFS4ERR_ROFS" \
 	"OPEN NFS4ERR_GRACE"; do
-	check_ge "nfs42/$t: $want on the wire" 1 \
-		"$(jq --arg op "${want% *}" --arg st "${want#* }" '[(.nfs_errors // [])[] | select(.operation == $op and .status == $st) | .count] | add // 0' "$work/stats.json")"
+	check_ge "nfs42/$t: $want on the wire" 1 "$(wire_errors $want)"
 done
 # The same over NFSv3, and a handle used after the server removed its file
 check_eq "nfs42/$t: NFSv3: mkdir of the name the server made refused (EEXIST)" 1 "$(workload_value client exist_refused_v3)"
@@ -50,7 +55,6 @@ check_eq "nfs42/$t: NFSv3: a write to a file delegated to the NFSv4 mount, once 
 check_ge "nfs42/$t: the delegation recalled (NFS4_CB CB_COMPOUND)" 1 \
 	"$(jq '[.procedures[] | select(.program == "NFS4_CB" and .procedure == "CB_COMPOUND") | .calls] | add // 0' "$work/stats.json")"
 for want in "WRITE NFS3ERR_JUKEBOX" "MKDIR NFS3ERR_EXIST" "RMDIR NFS3ERR_NOTEMPTY" "CREATE NFS3ERR_ACCES" "CREATE NFS3ERR_ROFS" "GETATTR NFS3ERR_STALE"; do
-	check_ge "nfs42/$t: $want on the wire" 1 \
-		"$(jq --arg p "${want% *}" --arg st "${want#* }" '[(.nfs_errors // [])[] | select(.procedure == $p and .status == $st) | .count] | add // 0' "$work/stats.json")"
+	check_ge "nfs42/$t: $want on the wire" 1 "$(wire_errors $want)"
 done
 

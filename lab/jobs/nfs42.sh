@@ -63,7 +63,8 @@ lseek() {
 }
 
 # workload_errors DIR [SUFFIX]: the steps whose NFS errors are on purpose;
-# each records (KEY.SUFFIX) whether the client saw the error the server gave.
+# each records (its key, SUFFIX appended) whether the client saw the error
+# the server gave.
 workload_errors() {
 	ls "$1/made-by-server" >/dev/null 2>&1
 	touch "$out/exist-looked-up${2:-}"
