@@ -41,8 +41,15 @@ struct {
 	__uint(type, BPF_MAP_TYPE_LRU_HASH);
 	__uint(max_entries, RR_TPB_MAX_TASKS);
 	__type(key, struct rr_tpb_task);
-	__type(value, __u8);
+	__type(value, struct rr_tpb_task_reply);
 } tasks SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, RR_TPB_MAX_STATUSES);
+	__type(key, struct rr_tpb_status_key);
+	__type(value, __u64);
+} statuses SEC(".maps");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
@@ -77,6 +84,7 @@ static const struct rr_tpb_client client_zero;
 static const struct rr_tpb_proc proc_zero;
 static const struct rr_tpb_server server_zero;
 static const struct rr_tpb_peer peer_zero;
+static const __u64 count_zero;
 
 /* Field slot s of event e in the record at ctx; 0 when the kernel's event
  * has no such field. */
@@ -161,8 +169,10 @@ int xprtrdma_marshal(void *ctx)
 		.client_id = (__u32)field(ctx, RR_TP_MARSHAL, 0),
 		.task_id = (__u32)field(ctx, RR_TP_MARSHAL, 3),
 	};
-	__u8 one = 1;
-	bpf_map_update_elem(&tasks, &task, &one, BPF_ANY);
+	/* sent again (a retry): only its last reply's status counts, as
+	 * mountstats counts a task once, when it ends */
+	struct rr_tpb_task_reply sent = { 0 };
+	bpf_map_update_elem(&tasks, &task, &sent, BPF_ANY);
 	__u32 r = (__u32)field(ctx, RR_TP_MARSHAL, 1);
 	__u32 w = (__u32)field(ctx, RR_TP_MARSHAL, 2);
 	__sync_fetch_and_add(&c->rtype[r & (RR_TPB_CHUNK_TYPES - 1)], 1);
@@ -258,23 +268,73 @@ int rpc_stats_latency(void *ctx)
 		.client_id = (__u32)field(ctx, RR_TP_LATENCY, 0),
 		.task_id = (__u32)field(ctx, RR_TP_LATENCY, 5),
 	};
-	if (!bpf_map_lookup_elem(&tasks, &task))
+	struct rr_tpb_task_reply *t = bpf_map_lookup_elem(&tasks, &task);
+	if (!t)
 		return 0;
+	struct rr_tpb_task_reply reply = *t;
 	bpf_map_delete_elem(&tasks, &task);
-	struct rr_tpb_proc_key k = { 0 };
-	k.client_id = task.client_id;
-	k.version = (__u32)field(ctx, RR_TP_LATENCY, 1);
-	field_str(ctx, RR_TP_LATENCY, 2, k.program, sizeof(k.program));
-	field_str(ctx, RR_TP_LATENCY, 3, k.procedure, sizeof(k.procedure));
-	struct rr_tpb_proc *p = entry(&procs, &k, &proc_zero);
+	struct rr_tpb_status_key k = { 0 };
+	k.proc.client_id = task.client_id;
+	k.proc.version = (__u32)field(ctx, RR_TP_LATENCY, 1);
+	field_str(ctx, RR_TP_LATENCY, 2, k.proc.program, sizeof(k.proc.program));
+	field_str(ctx, RR_TP_LATENCY, 3, k.proc.procedure, sizeof(k.proc.procedure));
+	struct rr_tpb_proc *p = entry(&procs, &k.proc, &proc_zero);
 	if (!p)
 		return 0;
 	__sync_fetch_and_add(&p->calls, 1);
-	__u64 ns = field(ctx, RR_TP_LATENCY, 4) * 1000; /* microseconds */
-	if (ns) /* else no reply: no round trip */
-		latency_add(&p->latency, ns);
+	/* microseconds, as the event gives them */
+	__u64 rtt = field(ctx, RR_TP_LATENCY, 4);
+	__sync_fetch_and_add(&p->rtt_us, rtt);
+	__sync_fetch_and_add(&p->queue_us, field(ctx, RR_TP_LATENCY, 6));
+	__sync_fetch_and_add(&p->execute_us, field(ctx, RR_TP_LATENCY, 7));
+	if (rtt) /* else no reply: no round trip */
+		latency_add(&p->latency, rtt * 1000);
+	if (reply.status) /* the task ended on an NFS error, as mountstats
+			   * counts its errors */
+		__sync_fetch_and_add(&p->errors, 1);
 	return 0;
 }
+
+/* A reply's NFS status other than OK, as the client decodes it, for a
+ * task the client sent over RDMA: counted by status at once, as the wire
+ * shows every such reply (one the task sends again may end well), and
+ * kept with the task until its statistics. */
+static __always_inline int nfs_status(void *ctx, int e)
+{
+	struct rr_tpb_task task = {
+		.client_id = (__u32)field(ctx, e, 0),
+		.task_id = (__u32)field(ctx, e, 1),
+	};
+	struct rr_tpb_task_reply *t = bpf_map_lookup_elem(&tasks, &task);
+	if (!t)
+		return 0;
+	t->status = (__u32)field(ctx, e, 2);
+	struct rr_tpb_status_key k = { 0 };
+	k.proc.client_id = task.client_id;
+	k.status = t->status;
+	if (e == RR_TP_NFS4_STATUS) {
+		/* the event names the operation that failed, not the
+		 * client's procedure: on the wire it is a COMPOUND */
+		k.proc.version = 4;
+		__builtin_memcpy(k.proc.program, "nfs", 4);
+		__builtin_memcpy(k.proc.procedure, "COMPOUND", 9);
+		k.op = (__u32)field(ctx, e, 3);
+	} else {
+		k.proc.version = (__u32)field(ctx, e, 4);
+		field_str(ctx, e, 5, k.proc.program, sizeof(k.proc.program));
+		field_str(ctx, e, 6, k.proc.procedure, sizeof(k.proc.procedure));
+	}
+	t->op = k.op;
+	__u64 *n = entry(&statuses, &k, &count_zero);
+	if (n)
+		__sync_fetch_and_add(n, 1);
+	return 0;
+}
+
+SEC("tracepoint")
+int nfs_xdr_status(void *ctx) { return nfs_status(ctx, RR_TP_NFS_STATUS); }
+SEC("tracepoint")
+int nfs4_xdr_status(void *ctx) { return nfs_status(ctx, RR_TP_NFS4_STATUS); }
 
 SEC("tracepoint")
 int svcrdma_decode_rqst(void *ctx)

@@ -58,6 +58,13 @@ struct rr_tpb_proc {
 	__u64 calls;                  /* tasks completed, answered or not */
 	struct rr_tpb_latency latency; /* those answered (rtt > 0); the
 					* server's: every call */
+	/* the client's: rpc_stats_latency's three times summed over every
+	 * task, as mountstats sums them (queue: sent less started; rtt;
+	 * execute: done less started), and the tasks that ended on an NFS
+	 * status other than OK (nfs_xdr_status, nfs4_xdr_status of their
+	 * last reply), as mountstats counts errors */
+	__u64 queue_us, rtt_us, execute_us;
+	__u64 errors;
 };
 
 /* An RPC task marshalled by xprtrdma, until its statistics come: only
@@ -65,6 +72,22 @@ struct rr_tpb_proc {
  * have served a TCP or UDP client before). */
 struct rr_tpb_task {
 	__u32 client_id, task_id;
+};
+/* What the task's last reply said, once decoded: its NFS status
+ * (nfsstat3, RFC 1813 §2.6; nfsstat4, RFC 8881 §15.1) and for NFSv4 the
+ * operation that failed (RFC 8881 §16.2.3: the COMPOUND's last result);
+ * 0 from each sending until a status other than OK comes. */
+struct rr_tpb_task_reply {
+	__u32 status, op;
+};
+
+/* NFS replies that failed, by procedure (NFSv3's as the client names it;
+ * NFSv4's COMPOUND), the operation that failed and the status; the value
+ * a count. */
+struct rr_tpb_status_key {
+	struct rr_tpb_proc_key proc;
+	__u32 op;     /* NFSv4: the operation that failed; else 0 */
+	__u32 status;
 };
 
 /* The server's side (svcrdma), per receive completion queue: one per
@@ -98,5 +121,6 @@ struct rr_tpb_peer {
 #define RR_TPB_MAX_PEERS 256
 #define RR_TPB_MAX_TASKS 16384
 #define RR_TPB_MAX_REQUESTS 16384
+#define RR_TPB_MAX_STATUSES 512
 
 #endif

@@ -50,6 +50,22 @@ struct rr_tp_proc {
 	uint64_t calls;            /* RPC tasks completed, answered or not */
 	struct rr_latency latency; /* the kernel's round trip (rtt) of those
 				    * answered */
+	/* the client's: the three times of every task summed, as mountstats
+	 * sums them (nfsiostat's avg queue, RTT and exe are these over
+	 * calls), and the tasks that ended on an NFS error (their last reply
+	 * carried one), as mountstats counts errors */
+	uint64_t queue_us, rtt_us, execute_us;
+	uint64_t errors;
+};
+/* NFS replies that failed, as the client decoded them, each one (a task
+ * sent again counts each failed reply): by procedure (NFSv3's as the
+ * kernel names it, NFSv4's COMPOUND), the NFSv4 operation that failed (0
+ * for other versions) and the status. */
+struct rr_tp_status {
+	uint32_t client_id, version;
+	char program[16], procedure[24];
+	uint32_t op, status;
+	uint64_t count;
 };
 struct rr_tp_server {              /* an svcrdma connection */
 	uint32_t cq_id;            /* its receive completion queue's id */
@@ -64,9 +80,10 @@ struct rr_tp_peer {
 	uint64_t connects, connect_failures, disconnects;
 };
 struct rr_tp_detail {
-	unsigned nclients, nprocs, nservers, nserver_procs, npeers; /* sorted */
+	unsigned nclients, nprocs, nservers, nserver_procs, npeers,
+		nstatuses; /* sorted */
 	unsigned cap_clients, cap_procs, cap_servers, cap_server_procs,
-		cap_peers; /* allocated */
+		cap_peers, cap_statuses; /* allocated */
 	struct rr_tp_client *clients;
 	struct rr_tp_proc *procs;
 	struct rr_tp_server *servers;
@@ -76,6 +93,7 @@ struct rr_tp_detail {
 	 * time from receiving the call to sending its reply (execute) */
 	struct rr_tp_proc *server_procs;
 	struct rr_tp_peer *peers;
+	struct rr_tp_status *statuses;
 };
 
 #endif

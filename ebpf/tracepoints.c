@@ -17,8 +17,8 @@
 static const struct {
 	const char *system, *name, *field[RR_TP_SLOTS];
 } events[RR_TP_EVENTS] = {
-#define RR_TP_X_NAMES(sym, sys, name, by_record, f0, f1, f2, f3, f4, f5) \
-	[sym] = { sys, name, { f0, f1, f2, f3, f4, f5 } },
+#define RR_TP_X_NAMES(sym, sys, name, by_record, f0, f1, f2, f3, f4, f5, f6, f7) \
+	[sym] = { sys, name, { f0, f1, f2, f3, f4, f5, f6, f7 } },
 	RR_TP_EVENT_LIST(RR_TP_X_NAMES)
 #undef RR_TP_X_NAMES
 };
@@ -108,6 +108,8 @@ int rr_tpb_each(const struct rr_tpb *t, enum rr_tpb_map m,
 		[RR_TPB_SERVER_PROCS] = { t->skel->maps.server_procs,
 					  sizeof(struct rr_tpb_proc_key),
 					  sizeof(struct rr_tpb_proc) },
+		[RR_TPB_STATUSES] = { t->skel->maps.statuses,
+				      sizeof(struct rr_tpb_status_key), sizeof(__u64) },
 	};
 	int fd = bpf_map__fd(maps[m].map);
 	unsigned char key[64], next[64];

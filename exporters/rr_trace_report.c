@@ -23,6 +23,31 @@ const char *rr_tp_chunk_type_str(unsigned v)
 	return names[v < RR_TP_CHUNK_TYPES ? v : RR_TP_CHUNK_TYPES - 1];
 }
 
+uint64_t rr_tp_proc_mean_us(const struct rr_tp_proc *p, uint64_t sum_us)
+{
+	return p->calls ? sum_us / p->calls : 0;
+}
+
+/* The kernel's NFS client names its program "nfs": the statuses are
+ * NFS's (RFC 1813 §2.6, RFC 8881 §15.1). */
+const char *rr_tp_status_str(const struct rr_tp_status *e, char *num, size_t n)
+{
+	const char *name = !strcmp(e->program, "nfs") ?
+		rr_nfs_status_str(RR_PROG_NFS, e->version, e->status) : NULL;
+	if (name)
+		return name;
+	snprintf(num, n, "%u", (unsigned)e->status);
+	return num;
+}
+
+const char *rr_tp_status_op_str(const struct rr_tp_status *e)
+{
+	if (e->version != 4 || !e->op)
+		return "";
+	const char *name = rr_nfs4_op_str(e->op);
+	return name ? name : "other";
+}
+
 static uint64_t in_flight(const struct rr_tp_client *c)
 {
 	return c->calls > c->replies ? c->calls - c->replies : 0;
@@ -61,17 +86,31 @@ void rr_trace_report_text(FILE *out, const struct rr_tp_stats *s,
 			rr_latency_quantile_ns(&c->latency, 0.99) / 1000,
 			c->rdma_errors + c->unrecognized);
 	}
-	fprintf(out, "\n%-8s %-10s %-22s %10s %9s %9s %9s\n", "CLIENT", "PROGRAM",
-		"PROCEDURE", "CALLS", "MEAN(us)", "P50(us)", "P99(us)");
+	/* as nfsiostat: each time's mean over the calls, then the errors */
+	fprintf(out, "\n%-8s %-8s %-22s %9s %9s %9s %9s %9s %6s\n", "CLIENT",
+		"PROGRAM", "PROCEDURE", "CALLS", "QUEUE(us)", "RTT(us)", "EXEC(us)",
+		"P99(us)", "ERRORS");
 	for (unsigned i = 0; i < d->nprocs; i++) {
 		const struct rr_tp_proc *p = &d->procs[i];
 		char prog[32];
 		snprintf(prog, sizeof(prog), "%sv%u", p->program, (unsigned)p->version);
-		fprintf(out, "%-8x %-10s %-22s %10" PRIu64 " %9" PRIu64 " %9" PRIu64
-			" %9" PRIu64 "\n", (unsigned)p->client_id, prog, p->procedure,
-			p->calls, rr_latency_mean_ns(&p->latency) / 1000,
-			rr_latency_quantile_ns(&p->latency, 0.5) / 1000,
-			rr_latency_quantile_ns(&p->latency, 0.99) / 1000);
+		fprintf(out, "%-8x %-8s %-22s %9" PRIu64 " %9" PRIu64 " %9" PRIu64
+			" %9" PRIu64 " %9" PRIu64 " %6" PRIu64 "\n",
+			(unsigned)p->client_id, prog, p->procedure, p->calls,
+			rr_tp_proc_mean_us(p, p->queue_us), rr_tp_proc_mean_us(p, p->rtt_us),
+			rr_tp_proc_mean_us(p, p->execute_us),
+			rr_latency_quantile_ns(&p->latency, 0.99) / 1000, p->errors);
+	}
+	if (d->nstatuses)
+		fprintf(out, "\n%-8s %-8s %-22s %-18s %-24s %7s\n", "CLIENT", "PROGRAM",
+			"PROCEDURE", "OPERATION", "NFS STATUS", "REPLIES");
+	for (unsigned i = 0; i < d->nstatuses; i++) {
+		const struct rr_tp_status *e = &d->statuses[i];
+		char prog[32], num[16];
+		snprintf(prog, sizeof(prog), "%sv%u", e->program, (unsigned)e->version);
+		fprintf(out, "%-8x %-8s %-22s %-18s %-24s %7" PRIu64 "\n",
+			(unsigned)e->client_id, prog, e->procedure, rr_tp_status_op_str(e),
+			rr_tp_status_str(e, num, sizeof(num)), e->count);
 	}
 	if (d->nservers)
 		fprintf(out, "\n%-9s %10s %7s %10s %10s %10s %9s %9s\n", "SERVER CQ",
@@ -159,6 +198,26 @@ static json_object *proc_json(const struct rr_tp_proc *p)
 	add_u64(o, "calls", p->calls);
 	add_u64(o, "answered", p->latency.count);
 	latency_json(o, &p->latency);
+	add_u64(o, "queue_us_total", p->queue_us);
+	add_u64(o, "rtt_us_total", p->rtt_us);
+	add_u64(o, "execute_us_total", p->execute_us);
+	add_u64(o, "errors", p->errors);
+	return o;
+}
+
+static json_object *status_json(const struct rr_tp_status *e)
+{
+	json_object *o = json_object_new_object();
+	char num[16];
+	add_u64(o, "client_id", e->client_id);
+	json_object_object_add(o, "program", json_object_new_string(e->program));
+	add_u64(o, "version", e->version);
+	json_object_object_add(o, "procedure", json_object_new_string(e->procedure));
+	json_object_object_add(o, "operation",
+			       json_object_new_string(rr_tp_status_op_str(e)));
+	json_object_object_add(o, "status",
+			       json_object_new_string(rr_tp_status_str(e, num, sizeof(num))));
+	add_u64(o, "replies", e->count);
 	return o;
 }
 
@@ -241,6 +300,10 @@ void rr_trace_report_json(FILE *out, const struct rr_tp_stats *s,
 		for (unsigned i = 0; i < d->nprocs; i++)
 			json_object_array_add(a, proc_json(&d->procs[i]));
 		json_object_object_add(o, "procedures", a);
+		a = json_object_new_array();
+		for (unsigned i = 0; i < d->nstatuses; i++)
+			json_object_array_add(a, status_json(&d->statuses[i]));
+		json_object_object_add(o, "nfs_errors", a);
 		a = json_object_new_array();
 		for (unsigned i = 0; i < d->nservers; i++)
 			json_object_array_add(a, server_json(&d->servers[i]));
@@ -339,15 +402,23 @@ static bool same_procedure(const struct rr_tp_proc *x, const struct rr_tp_proc *
 	       !strcmp(x->procedure, y->procedure);
 }
 
+/* Whether p[i] is the first of its (program, version, procedure) in p. */
+static bool first_of_procedure(const struct rr_tp_proc *p, unsigned i)
+{
+	for (unsigned j = 0; j < i; j++)
+		if (same_procedure(&p[j], &p[i]))
+			return false;
+	return true;
+}
+
 /* Procedure i's calls and histogram summed over every connection, when i
  * is the first of its (program, version, procedure) in p; false for the
  * others. */
 static bool procedure_total(const struct rr_tp_proc *p, unsigned n, unsigned i,
 			    uint64_t *calls, struct rr_latency *h)
 {
-	for (unsigned j = 0; j < i; j++)
-		if (same_procedure(&p[j], &p[i]))
-			return false;
+	if (!first_of_procedure(p, i))
+		return false;
 	*calls = 0;
 	memset(h, 0, sizeof(*h));
 	for (unsigned j = i; j < n; j++) {
@@ -381,6 +452,80 @@ static void procedures_prom(struct rr_prom *w, const struct rr_tp_proc *p, unsig
 			continue;
 		program_label(lb, sizeof(lb), &p[i]);
 		rr_prom_latency_histogram(w, latency_name, lb, &h);
+	}
+}
+
+/* The client's three times of each procedure summed over connections,
+ * in seconds, as node_exporter's mountstats collector gives them. */
+static void times_prom(struct rr_prom *w, const struct rr_tp_detail *d)
+{
+	static const struct { const char *name, *help; size_t off; } f[] = {
+		{ "rpcrdma_rpc_queue_seconds_total",
+		  "time RPCs waited before they were sent, by procedure "
+		  "(rpc_stats_latency backlog; mountstats queue)",
+		  offsetof(struct rr_tp_proc, queue_us) },
+		{ "rpcrdma_rpc_rtt_seconds_total",
+		  "time from sending RPCs to their replies, by procedure "
+		  "(rpc_stats_latency rtt; mountstats rtt)",
+		  offsetof(struct rr_tp_proc, rtt_us) },
+		{ "rpcrdma_rpc_execute_seconds_total",
+		  "time from starting RPCs to their end, by procedure "
+		  "(rpc_stats_latency execute; mountstats execute)",
+		  offsetof(struct rr_tp_proc, execute_us) },
+	};
+	const struct rr_tp_proc *p = d->procs;
+	char lb[256];
+	for (size_t k = 0; k < sizeof(f) / sizeof(f[0]); k++) {
+		rr_prom_family(w, f[k].name, "counter", f[k].help);
+		for (unsigned i = 0; i < d->nprocs; i++) {
+			if (!first_of_procedure(p, i))
+				continue;
+			uint64_t us = 0, v;
+			for (unsigned j = i; j < d->nprocs; j++) {
+				if (!same_procedure(&p[j], &p[i]))
+					continue;
+				memcpy(&v, (const char *)&p[j] + f[k].off, sizeof(v));
+				us += v;
+			}
+			program_label(lb, sizeof(lb), &p[i]);
+			rr_prom_sample(w, f[k].name, "", lb, (double)us / 1e6);
+		}
+	}
+}
+
+static bool same_status(const struct rr_tp_status *x, const struct rr_tp_status *y)
+{
+	return x->version == y->version && x->op == y->op && x->status == y->status &&
+	       !strcmp(x->program, y->program) && !strcmp(x->procedure, y->procedure);
+}
+
+/* NFS errors by procedure, operation and status summed over connections,
+ * under the packet path's name and labels (rpcrdma_nfs_errors_total). */
+static void statuses_prom(struct rr_prom *w, const struct rr_tp_detail *d)
+{
+	const struct rr_tp_status *e = d->statuses;
+	rr_prom_family(w, "rpcrdma_nfs_errors_total", "counter",
+		       "NFS replies that failed as the client decoded them, by procedure, "
+		       "the NFSv4 operation that failed and status (nfs_xdr_status, "
+		       "nfs4_xdr_status)");
+	for (unsigned i = 0; i < d->nstatuses; i++) {
+		bool seen = false;
+		for (unsigned j = 0; j < i && !seen; j++)
+			seen = same_status(&e[j], &e[i]);
+		if (seen)
+			continue;
+		uint64_t n = 0;
+		for (unsigned j = i; j < d->nstatuses; j++)
+			if (same_status(&e[j], &e[i]))
+				n += e[j].count;
+		struct rr_tp_proc p = { .version = e[i].version };
+		memcpy(p.program, e[i].program, sizeof(p.program));
+		memcpy(p.procedure, e[i].procedure, sizeof(p.procedure));
+		char lb[320], num[16];
+		program_label(lb, sizeof(lb), &p);
+		rr_prom_label(lb, sizeof(lb), "operation", rr_tp_status_op_str(&e[i]));
+		rr_prom_label(lb, sizeof(lb), "status", rr_tp_status_str(&e[i], num, sizeof(num)));
+		rr_prom_sample_u64(w, "rpcrdma_nfs_errors_total", "", lb, n);
 	}
 }
 
@@ -480,5 +625,7 @@ void rr_trace_report_prom(struct rr_prom *w, const struct rr_tp_stats *s,
 		       "RPC replies the client received");
 	rr_prom_sample_u64(w, "rpcrdma_rpc_replies_total", "", NULL, s->replies);
 	procs_prom(w, d);
+	times_prom(w, d);
+	statuses_prom(w, d);
 	connections_prom(w, d);
 }

@@ -14,6 +14,7 @@ void rr_tp_detail_free(struct rr_tp_detail *d)
 	free(d->servers);
 	free(d->server_procs);
 	free(d->peers);
+	free(d->statuses);
 	memset(d, 0, sizeof(*d));
 }
 
@@ -118,6 +119,14 @@ struct rr_trace_bpf *rr_trace_bpf_open(const char *root, bool attach, char *msg,
 		free(b);
 		return NULL;
 	}
+	size_t used = 0;
+	msg[0] = '\0';
+	for (int e = 0; e < RR_TP_EVENTS && used < msglen; e++)
+		if (!present[e]) {
+			int n = snprintf(msg + used, msglen - used, "%s%s:%s", used ? ", " : "",
+					 rr_tpb_system(e), rr_tpb_event_name(e));
+			used += n > 0 ? (size_t)n : 0;
+		}
 	return b;
 }
 
@@ -238,6 +247,31 @@ static void take_proc(struct rr_tp_proc **a, unsigned *n, unsigned *cap,
 		 (int)sizeof(k->procedure), k->procedure);
 	o->calls = p->calls;
 	memcpy(&o->latency, &p->latency, sizeof(o->latency));
+	o->queue_us = p->queue_us;
+	o->rtt_us = p->rtt_us;
+	o->execute_us = p->execute_us;
+	o->errors = p->errors;
+}
+
+static void on_status(void *ctx, const void *key, const void *value)
+{
+	const struct rr_tpb_status_key *k = key;
+	struct rr_tp_detail *d = ((struct reading *)ctx)->d;
+	void *grown = room(d->statuses, &d->cap_statuses, d->nstatuses,
+			   sizeof(*d->statuses));
+	if (!grown)
+		return;
+	d->statuses = grown;
+	struct rr_tp_status *o = &d->statuses[d->nstatuses++];
+	o->client_id = k->proc.client_id;
+	o->version = k->proc.version;
+	snprintf(o->program, sizeof(o->program), "%.*s",
+		 (int)sizeof(k->proc.program), k->proc.program);
+	snprintf(o->procedure, sizeof(o->procedure), "%.*s",
+		 (int)sizeof(k->proc.procedure), k->proc.procedure);
+	o->op = k->op;
+	o->status = k->status;
+	memcpy(&o->count, value, sizeof(o->count));
 }
 
 static void on_proc(void *ctx, const void *key, const void *value)
@@ -312,6 +346,22 @@ static int by_proc(const void *a, const void *b)
 	return strcmp(x->procedure, y->procedure);
 }
 
+/* by procedure (by_proc's order), then operation and status */
+static int by_status(const void *a, const void *b)
+{
+	const struct rr_tp_status *x = a, *y = b;
+	struct rr_tp_proc px = { .client_id = x->client_id, .version = x->version },
+		py = { .client_id = y->client_id, .version = y->version };
+	memcpy(px.program, x->program, sizeof(px.program));
+	memcpy(px.procedure, x->procedure, sizeof(px.procedure));
+	memcpy(py.program, y->program, sizeof(py.program));
+	memcpy(py.procedure, y->procedure, sizeof(py.procedure));
+	int c = by_proc(&px, &py);
+	if (!c)
+		c = (x->op > y->op) - (x->op < y->op);
+	return c ? c : (x->status > y->status) - (x->status < y->status);
+}
+
 static int by_server(const void *a, const void *b)
 {
 	const struct rr_tp_server *x = a, *y = b;
@@ -330,16 +380,19 @@ void rr_trace_bpf_read(struct rr_trace_bpf *b, struct rr_tp_stats *s,
 {
 	struct reading r = { .b = b, .d = d };
 	d->nclients = d->nprocs = d->nservers = d->nserver_procs = d->npeers = 0;
+	d->nstatuses = 0;
 	rr_tpb_each(b->tpb, RR_TPB_CLIENTS, on_client, &r);
 	rr_tpb_each(b->tpb, RR_TPB_PROCS, on_proc, &r);
 	rr_tpb_each(b->tpb, RR_TPB_SERVERS, on_server, &r);
 	rr_tpb_each(b->tpb, RR_TPB_PEERS, on_peer, &r);
 	rr_tpb_each(b->tpb, RR_TPB_SERVER_PROCS, on_server_proc, &r);
+	rr_tpb_each(b->tpb, RR_TPB_STATUSES, on_status, &r);
 	qsort(d->clients, d->nclients, sizeof(*d->clients), by_client);
 	qsort(d->procs, d->nprocs, sizeof(*d->procs), by_proc);
 	qsort(d->servers, d->nservers, sizeof(*d->servers), by_server);
 	qsort(d->peers, d->npeers, sizeof(*d->peers), by_peer);
 	qsort(d->server_procs, d->nserver_procs, sizeof(*d->server_procs), by_proc);
+	qsort(d->statuses, d->nstatuses, sizeof(*d->statuses), by_status);
 	/* a client's latency: its procedures' together */
 	for (unsigned i = 0; i < d->nprocs; i++) {
 		struct rr_tp_client key = { .id = d->procs[i].client_id };

@@ -15,9 +15,10 @@
 
 struct rr_trace_bpf;
 /* The programs configured by the format files under root (NULL: the
- * running kernel's tracefs) and loaded, and with attach attached; NULL
- * with the reason in msg (this build has no eBPF, a required event
- * missing, privileges, the verifier's refusal). */
+ * running kernel's tracefs) and loaded, and with attach attached, msg
+ * naming the events this kernel lacks ("" for none: those are not
+ * followed); NULL with the reason in msg (this build has no eBPF, a
+ * required event missing, privileges, the verifier's refusal). */
 struct rr_trace_bpf *rr_trace_bpf_open(const char *root, bool attach, char *msg,
 				       size_t msglen);
 /* Where the programs read each field, as configured from root's formats:

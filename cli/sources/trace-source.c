@@ -18,7 +18,7 @@ static const struct {
 	const char *system, *name;
 	bool by_record;   /* read here, record by record, without BPF */
 } events[RR_TP_EVENTS] = {
-#define RR_TP_X_EVENT(sym, sys, name, by_record, f0, f1, f2, f3, f4, f5) \
+#define RR_TP_X_EVENT(sym, sys, name, by_record, f0, f1, f2, f3, f4, f5, f6, f7) \
 	[sym] = { sys, name, by_record },
 	RR_TP_EVENT_LIST(RR_TP_X_EVENT)
 #undef RR_TP_X_EVENT
@@ -260,9 +260,12 @@ struct rr_trace *rr_trace_open(char *msg, size_t msglen)
 			return NULL;
 		}
 		t->bpf = bpf;
-		snprintf(msg, msglen, "following the rpcrdma and sunrpc tracepoints "
+		/* an event missing (a module not loaded, another kernel) is
+		 * named: what it counts stays zero */
+		snprintf(msg, msglen, "following the rpcrdma, sunrpc and NFS tracepoints "
 			 "through BPF programs that add them up in the kernel, per "
-			 "connection");
+			 "connection%s%s", why[0] ? "; not on this kernel, not followed: " : "",
+			 why);
 		return t;
 	}
 	struct rr_trace *t = calloc(1, sizeof(*t));

@@ -55,6 +55,13 @@ mountstats_op_counts() {
 	awk '/per-op statistics/ { on = 1; next }
 	     on && /^[ \t]*[A-Z_0-9]+:/ { sub(":", "", $1); if ($2 > 0) print $1, $2 }' "$1"
 }
+# The same, as "PROC ops queue rtt execute errors": the sums of the three
+# times in ms, and the tasks that ended on an error ("" where the kernel
+# does not count them).
+mountstats_op_times() {
+	awk '/per-op statistics/ { on = 1; next }
+	     on && /^[ \t]*[A-Z_0-9]+:/ { sub(":", "", $1); if ($2 > 0) print $1, $2, $7, $8, $9, $10 }' "$1"
+}
 # The numbers of the "xprt: rdma" lines, one a line, summed field by field
 # over the mount's transports (nconnect makes several; a count is then the
 # mount's, as the exporter sums it).
@@ -111,6 +118,49 @@ check_screen() {
 	check_eq "$1/$t: rpcrdma-top -t's screen: h shows the help, any key goes back" "1 0" \
 		"$(grep -c 'this help' "$sc-help.txt") $(grep -c 'this help' "$sc-back.txt")"
 	check_eq "$1/$t: rpcrdma-top -t's screen: q quits" 1 "$(grep -c TOP-EXITED "$sc-quit.txt")"
+}
+
+# check_trace_nfsiostat JOB LAST: what nfsiostat shows, from rpcrdma-top
+# -t's last report (LAST): each procedure's errors and its queue, RTT and
+# execute times summed as mountstats has them (the mount's version; those
+# the unmount added to, after mountstats was copied, are left out), and
+# the failed replies by status as the wire has them.  Runs kept from a
+# build whose report had none of these are not checked for them.
+check_trace_nfsiostat() {
+	trace_last=$2
+	echo "$trace_last" | jq -e '.procedures | length > 0 and all(has("rtt_us_total"))' >/dev/null 2>&1 ||
+		return 0
+	if grep -q 'with fstype nfs4' client/mountstats; then v=4; else v=3; fi
+	echo "$trace_last" | jq -r --argjson v "$v" '[.procedures[] | select(.program == "nfs" and .version == $v)]
+		| group_by(.procedure)[] | [.[0].procedure, (map(.calls) | add), (map(.errors) | add),
+		(map(.queue_us_total) | add), (map(.rtt_us_total) | add), (map(.execute_us_total) | add)]
+		| @tsv' >"$work/trace-times"
+	mountstats_op_times client/mountstats >"$work/mountstats-times"
+	# mountstats sums nanoseconds and prints whole ms; the events give
+	# each task's times in whole microseconds: at most a microsecond a
+	# task less, or up to 1 ms more
+	for what in errors:3:6 queue:4:3 RTT:5:4 execute:6:5; do
+		set -- "$1" "${what%%:*}" "$(echo "$what" | cut -d: -f2)" "${what##*:}"
+		got=$(awk -v tc="$3" -v mc="$4" -v what="$2" '
+			NR == FNR { ops[$1] = $2; m[$1] = $mc; next }
+			!($1 in ops) || ops[$1] != $2 { next }
+			{ n++ }
+			what == "errors" { if (m[$1] != "" && m[$1] != $tc) bad = bad " " $1; next }
+			{ d = $tc / 1000 - m[$1]; if (d < 0) d = -d
+			  if (d > 1 + ops[$1] / 1000) bad = bad " " $1 "(" int($tc / 1000) "/" m[$1] ")" }
+			END { printf "%d %s", n, bad == "" ? "none differs" : "differ:" bad }' \
+			"$work/mountstats-times" "$work/trace-times")
+		check_eq "$1/$t: rpcrdma-top -t: each NFSv$v procedure's $2 as mountstats sums it (${got%% *} procedures)" \
+			"none differs" "${got#* }"
+	done
+	check_ge "$1/$t: rpcrdma-top -t: NFSv$v procedures whose calls equal mountstats ops" 5 "${got%% *}"
+	# every failed NFS reply the client decoded, by version, procedure or
+	# NFSv4 operation, and status, as the capture has them
+	check_eq "$1/$t: rpcrdma-top -t: NFS errors by procedure or operation and status, as on the wire" \
+		"$(jq -r '[.nfs_errors[] | select(.program == "NFS")] | group_by([.version, (.operation // .procedure), .status])[]
+			| "v\(.[0].version) \(.[0].operation // .[0].procedure) \(.[0].status) \(map(.count) | add)"' "$work/stats.json" | sort | paste -sd, -)" \
+		"$(echo "$trace_last" | jq -r '[.nfs_errors[] | select(.program == "nfs")] | group_by([.version, (if .operation == "" then .procedure else .operation end), .status])[]
+			| "v\(.[0].version) \(if .[0].operation == "" then .[0].procedure else .[0].operation end) \(.[0].status) \(map(.replies) | add)"' | sort | paste -sd, -)"
 }
 
 # check_watchers JOB: the live sources that ran in the client beside tcpdump
@@ -179,6 +229,7 @@ check_watchers() {
 		"$(echo "$last" | jq '[.procedures[] | select(.program != "nfs" and .program != "nfsacl")] | length')"
 	check_eq "$1/$t: rpcrdma-top -t: every procedure answered has a round trip" 0 \
 		"$(echo "$last" | jq '[.procedures[] | select(.answered > 0 and .latency_max_us == 0)] | length')"
+	check_trace_nfsiostat "$1" "$last"
 	check_ge "$1/$t: rpcrdma-top -t: connections made to the server (xprtrdma_connect)" 1 \
 		"$(echo "$last" | jq '[.connection_events[] | select(.address == "192.0.2.1" and .port == "20049") | .connects] | add')"
 	check_ge "$1/$t: rpcrdma-top -t: the refused mount's failed connects" 1 \
@@ -231,6 +282,15 @@ check_watchers() {
 	check_eq "$1/$t: rpcrdma-exporter -t: rpcrdma_rpc_latency_seconds_count as rpcrdma-top -t's answered procedures" \
 		"$(echo "$last" | jq '[.procedures[].answered] | add')" \
 		"$(metric_sum "$m" rpcrdma_rpc_latency_seconds_count)"
+	# nfsiostat's view (runs kept from a build without it have none)
+	grep -q '^rpcrdma_rpc_rtt_seconds_total' "$m" || return 0
+	check_eq "$1/$t: rpcrdma-exporter -t: rpcrdma_nfs_errors_total as rpcrdma-top -t's failed replies" \
+		"$(echo "$last" | jq '[.nfs_errors[].replies] | add // 0')" \
+		"$(metric_sum "$m" rpcrdma_nfs_errors_total)"
+	check_eq "$1/$t: rpcrdma-exporter -t: rpcrdma_rpc_rtt_seconds_total as rpcrdma-top -t's RTT summed (ms)" \
+		"$(echo "$last" | jq '[.procedures[].rtt_us_total] | add / 1000 | floor')" \
+		"$(awk '$1 ~ /^rpcrdma_rpc_rtt_seconds_total({|$)/ { s += $2 } END { printf "%d", s * 1000 + 0.5 }' "$m" |
+			awk -v top="$(echo "$last" | jq '[.procedures[].rtt_us_total] | add / 1000 | floor')" '{ print ($1 - top <= 1 && top - $1 <= 1) ? top : $1 }')"
 }
 
 # check_exporter JOB: rpcrdma-exporter on the run's capture and the real

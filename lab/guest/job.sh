@@ -221,6 +221,14 @@ if [ "$LAB_ROLE" = server ]; then
 else
 	wait_for "$peer_out/ready" 900 || exit 1
 	tools
+	# the NFS client's modules, and with them their tracepoints (the
+	# statuses its replies carried: nfs_xdr_status, nfs4_xdr_status), as
+	# on a machine whose mounts were made at boot before a monitor starts
+	modprobe -a nfs nfsv3 nfsv4 || say "no NFS client modules"
+	for d in /sys/kernel/tracing/events/nfs/nfs_xdr_status \
+		/sys/kernel/tracing/events/nfs4/nfs4_xdr_status; do
+		[ -f "$d/format" ] && cat "$d/format" >"$out/tracepoints/$(basename "$d")"
+	done
 	# a job that measures runs alone (job_watchers=no)
 	if [ "${job_watchers:-yes}" = yes ]; then
 		capture_start

@@ -50,6 +50,8 @@ static const struct place linux_6[] = {
 	{ RR_TP_LATENCY, 3, 28, 4 },       /* procname: __data_loc */
 	{ RR_TP_LATENCY, 4, 40, 8 },       /* rtt: unsigned long */
 	{ RR_TP_LATENCY, 5, 8, 4 },        /* task_id */
+	{ RR_TP_LATENCY, 6, 32, 8 },       /* backlog: unsigned long */
+	{ RR_TP_LATENCY, 7, 48, 8 },       /* execute, after rtt */
 	{ RR_TP_SVC_RQST, 0, 8, 4 },       /* cq_id */
 	{ RR_TP_SVC_RQST, 1, 24, 4 },      /* proc */
 	{ RR_TP_SVC_WSEG, 1, 24, 4 },      /* length */
@@ -70,6 +72,8 @@ static const struct place linux_5_10[] = {
 	{ RR_TP_CONNECT, 0, 16, 4 },       /* rc, after r_xprt */
 	{ RR_TP_CONNECT, 1, 24, 4 },
 	{ RR_TP_LATENCY, 4, 40, 8 },
+	{ RR_TP_LATENCY, 6, 32, 8 },
+	{ RR_TP_LATENCY, 7, 48, 8 },
 	{ RR_TP_SVC_RQST, 0, 8, 4 },
 	{ RR_TP_SVC_WSEG, 0, 0, 0 },       /* no cq_id: read as 0 */
 	{ RR_TP_SVC_WSEG, 1, 12, 4 },
@@ -79,22 +83,40 @@ static const struct place linux_5_10[] = {
 	{ RR_TP_SVC_LATENCY, 2, 24, 4 },
 };
 
-/* Events a kernel does not have (its programs are not loaded). */
+/* The NFS client's statuses in Linux 6.1 (fs/nfs/nfstrace.h,
+ * nfs4trace.h), copied with the nfs and nfsv4 modules loaded. */
+static const struct place nfs_6_1[] = {
+	{ RR_TP_NFS_STATUS, 0, 12, 4 },    /* client_id */
+	{ RR_TP_NFS_STATUS, 1, 8, 4 },     /* task_id */
+	{ RR_TP_NFS_STATUS, 2, 24, 8 },    /* error: the nfsstat3 */
+	{ RR_TP_NFS_STATUS, 3, 0, 0 },     /* no operation */
+	{ RR_TP_NFS_STATUS, 4, 20, 4 },    /* version */
+	{ RR_TP_NFS_STATUS, 6, 36, 4 },    /* procedure: __data_loc */
+	{ RR_TP_NFS4_STATUS, 1, 8, 4 },
+	{ RR_TP_NFS4_STATUS, 2, 24, 8 },   /* error: the nfsstat4 */
+	{ RR_TP_NFS4_STATUS, 3, 20, 4 },   /* op */
+};
+
+/* Events a kernel does not have (its programs are not loaded); the NFS
+ * client's where its modules were not loaded when the formats were
+ * copied. */
 static const enum rr_tp_event absent_5_10[] = {
 	RR_TP_ERR_VERS, RR_TP_ERR_CHUNK, RR_TP_ERR_UNRECOGNIZED, RR_TP_SVC_RSEG,
+	RR_TP_NFS_STATUS, RR_TP_NFS4_STATUS,
 };
+static const enum rr_tp_event absent_6_12[] = { RR_TP_NFS_STATUS, RR_TP_NFS4_STATUS };
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 static const struct kernel {
 	const char *dir;
-	const struct place *places;
-	unsigned nplaces;
+	const struct place *places, *more;
+	unsigned nplaces, nmore;
 	const enum rr_tp_event *absent;
 	unsigned nabsent;
 } kernels[] = {
-	{ "linux-5.10", linux_5_10, N(linux_5_10), absent_5_10, N(absent_5_10) },
-	{ "linux-6.1", linux_6, N(linux_6), NULL, 0 },
-	{ "linux-6.12", linux_6, N(linux_6), NULL, 0 },
+	{ "linux-5.10", linux_5_10, NULL, N(linux_5_10), 0, absent_5_10, N(absent_5_10) },
+	{ "linux-6.1", linux_6, nfs_6_1, N(linux_6), N(nfs_6_1), NULL, 0 },
+	{ "linux-6.12", linux_6, NULL, N(linux_6), 0, absent_6_12, N(absent_6_12) },
 };
 
 static bool absent(const struct kernel *k, enum rr_tp_event e)
@@ -122,6 +144,10 @@ int main(int argc, char **argv)
 			CHECK(present[e] == !absent(&kernels[k], (enum rr_tp_event)e));
 		for (unsigned i = 0; i < kernels[k].nplaces; i++) {
 			const struct place *p = &kernels[k].places[i];
+			field_at(&cfg, p->e, p->slot, p->offset, p->size);
+		}
+		for (unsigned i = 0; i < kernels[k].nmore; i++) {
+			const struct place *p = &kernels[k].more[i];
 			field_at(&cfg, p->e, p->slot, p->offset, p->size);
 		}
 	}
