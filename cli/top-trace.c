@@ -42,7 +42,8 @@ static const char *const trace_help[] = {
 	"           replies with an NFS status other than OK, by status below",
 	"SERVER CQ  a connection of svcrdma, by its receive CQ; SERVED the calls",
 	"           the server answered, P50/P99 its own time from receiving",
-	"           each to sending the reply (svc_stats_latency)",
+	"           each to sending the reply (svc_stats_latency); below, its",
+	"           NFSv4 replies that failed, by operation and status",
 	NULL,
 };
 

@@ -79,6 +79,20 @@ struct {
 	__type(value, struct rr_tpb_peer);
 } peers SEC(".maps");
 
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, RR_TPB_MAX_STATUSES);
+	__type(key, struct rr_tpb_server_status_key);
+	__type(value, __u64);
+} server_statuses SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, RR_TPB_MAX_THREADS);
+	__type(key, __u32); /* the nfsd thread's pid */
+	__type(value, struct rr_tpb_thread_status);
+} threads SEC(".maps");
+
 /* New entries start from these (too large for the BPF stack). */
 static const struct rr_tpb_client client_zero;
 static const struct rr_tpb_proc proc_zero;
@@ -381,6 +395,16 @@ int svcrdma_decode_wseg(void *ctx) { return server_segment(ctx, RR_TP_SVC_WSEG);
 SEC("tracepoint")
 int svc_stats_latency(void *ctx)
 {
+	/* what the COMPOUND this thread just served left (taken whatever
+	 * the call's transport: nothing stays for the thread's next call) */
+	__u32 pid = (__u32)bpf_get_current_pid_tgid();
+	struct rr_tpb_server_status_key sk = { 0 };
+	struct rr_tpb_thread_status *t = bpf_map_lookup_elem(&threads, &pid);
+	if (t) {
+		sk.status = t->status;
+		__builtin_memcpy(sk.op, t->op, sizeof(sk.op));
+		bpf_map_delete_elem(&threads, &pid);
+	}
 	__u32 xid = (__u32)field(ctx, RR_TP_SVC_LATENCY, 0);
 	struct rr_tpb_request *r = bpf_map_lookup_elem(&requests, &xid);
 	if (!r)
@@ -395,5 +419,34 @@ int svc_stats_latency(void *ctx)
 	__sync_fetch_and_add(&p->calls, 1);
 	/* microseconds, rounded down: a call served in less is 0 */
 	latency_add(&p->latency, field(ctx, RR_TP_SVC_LATENCY, 1) * 1000);
+	if (!sk.status)
+		return 0;
+	sk.cq_id = k.client_id;
+	__sync_fetch_and_add(&p->errors, 1);
+	__u64 *n = entry(&server_statuses, &sk, &count_zero);
+	if (n)
+		__sync_fetch_and_add(n, 1);
+	return 0;
+}
+
+/* Each operation of a COMPOUND nfsd served, with its status: the first
+ * starts the thread's record, a failed one (the last: RFC 8881 §16.2.3)
+ * is kept in it until the call's statistics (svc_stats_latency). */
+SEC("tracepoint")
+int nfsd_compound_status(void *ctx)
+{
+	__u32 pid = (__u32)bpf_get_current_pid_tgid();
+	__u32 status = (__u32)field(ctx, RR_TP_NFSD_STATUS, 1);
+	if (field(ctx, RR_TP_NFSD_STATUS, 0) <= 1) {
+		struct rr_tpb_thread_status start = { 0 };
+		bpf_map_update_elem(&threads, &pid, &start, BPF_ANY);
+	}
+	if (!status)
+		return 0;
+	struct rr_tpb_thread_status *t = bpf_map_lookup_elem(&threads, &pid);
+	if (!t)
+		return 0;
+	t->status = status;
+	field_str(ctx, RR_TP_NFSD_STATUS, 2, t->op, sizeof(t->op));
 	return 0;
 }

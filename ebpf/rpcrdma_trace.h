@@ -106,6 +106,22 @@ struct rr_tpb_request {
 	__u32 cq_id;
 };
 
+/* The server's NFSv4 replies that failed, by connection, the operation
+ * that failed (nfsd's name, "OP_OPEN") and its status (nfsstat4, RFC 8881
+ * §15.1); the value a count.  nfsd_compound_status names neither xid nor
+ * connection: an nfsd thread serves one call at a time, so the status is
+ * kept by thread until svc_stats_latency, in the same thread, names the
+ * call. */
+struct rr_tpb_server_status_key {
+	__u32 cq_id;
+	__u32 status;
+	char op[RR_TPB_NAME];
+};
+struct rr_tpb_thread_status {
+	__u32 status;
+	char op[RR_TPB_NAME];
+};
+
 /* Connection attempts and losses by peer (xprtrdma_connect, _disconnect). */
 struct rr_tpb_peer_key {
 	char addr[48];
@@ -122,5 +138,6 @@ struct rr_tpb_peer {
 #define RR_TPB_MAX_TASKS 16384
 #define RR_TPB_MAX_REQUESTS 16384
 #define RR_TPB_MAX_STATUSES 512
+#define RR_TPB_MAX_THREADS 4096
 
 #endif

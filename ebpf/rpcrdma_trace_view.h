@@ -67,6 +67,15 @@ struct rr_tp_status {
 	uint32_t op, status;
 	uint64_t count;
 };
+/* NFSv4 replies the server sent that failed, by connection, operation
+ * (nfsd's name less its "OP_") and status (nfsd_compound_status; nfsd
+ * has no such event for NFSv3). */
+struct rr_tp_server_status {
+	uint32_t cq_id;
+	char operation[24];
+	uint32_t status;
+	uint64_t count;
+};
 struct rr_tp_server {              /* an svcrdma connection */
 	uint32_t cq_id;            /* its receive completion queue's id */
 	uint64_t requests, by_proc[RR_TPB_RDMA_PROCS];
@@ -81,19 +90,21 @@ struct rr_tp_peer {
 };
 struct rr_tp_detail {
 	unsigned nclients, nprocs, nservers, nserver_procs, npeers,
-		nstatuses; /* sorted */
+		nstatuses, nserver_statuses; /* sorted */
 	unsigned cap_clients, cap_procs, cap_servers, cap_server_procs,
-		cap_peers, cap_statuses; /* allocated */
+		cap_peers, cap_statuses, cap_server_statuses; /* allocated */
 	struct rr_tp_client *clients;
 	struct rr_tp_proc *procs;
 	struct rr_tp_server *servers;
 	/* procedures served over each svcrdma connection: client_id is its
 	 * cq_id, no program or version (the kernel's event names the
 	 * procedure only), every call answered, and as latency the server's
-	 * time from receiving the call to sending its reply (execute) */
+	 * time from receiving the call to sending its reply (execute), and
+	 * as errors the NFSv4 replies that failed */
 	struct rr_tp_proc *server_procs;
 	struct rr_tp_peer *peers;
 	struct rr_tp_status *statuses;
+	struct rr_tp_server_status *server_statuses;
 };
 
 #endif

@@ -40,6 +40,16 @@ const char *rr_tp_status_str(const struct rr_tp_status *e, char *num, size_t n)
 	return num;
 }
 
+const char *rr_tp_server_status_str(const struct rr_tp_server_status *e, char *num,
+				    size_t n)
+{
+	const char *name = rr_nfs_status_str(RR_PROG_NFS, 4, e->status);
+	if (name)
+		return name;
+	snprintf(num, n, "%u", (unsigned)e->status);
+	return num;
+}
+
 const char *rr_tp_status_op_str(const struct rr_tp_status *e)
 {
 	if (e->version != 4 || !e->op)
@@ -137,6 +147,15 @@ void rr_trace_report_text(FILE *out, const struct rr_tp_stats *s,
 			rr_latency_quantile_ns(&p->latency, 0.5) / 1000,
 			rr_latency_quantile_ns(&p->latency, 0.99) / 1000);
 	}
+	if (d->nserver_statuses)
+		fprintf(out, "\n%-9s %-22s %-24s %7s\n", "SERVER CQ", "OPERATION (NFSv4)",
+			"NFS STATUS", "REPLIES");
+	for (unsigned i = 0; i < d->nserver_statuses; i++) {
+		const struct rr_tp_server_status *e = &d->server_statuses[i];
+		char num[16];
+		fprintf(out, "%-9u %-22s %-24s %7" PRIu64 "\n", (unsigned)e->cq_id,
+			e->operation, rr_tp_server_status_str(e, num, sizeof(num)), e->count);
+	}
 	fputc('\n', out);
 }
 
@@ -228,6 +247,19 @@ static json_object *server_proc_json(const struct rr_tp_proc *p)
 	json_object_object_add(o, "procedure", json_object_new_string(p->procedure));
 	add_u64(o, "calls", p->calls);
 	latency_json(o, &p->latency);
+	add_u64(o, "errors", p->errors);
+	return o;
+}
+
+static json_object *server_status_json(const struct rr_tp_server_status *e)
+{
+	json_object *o = json_object_new_object();
+	char num[16];
+	add_u64(o, "cq_id", e->cq_id);
+	json_object_object_add(o, "operation", json_object_new_string(e->operation));
+	json_object_object_add(o, "status",
+			       json_object_new_string(rr_tp_server_status_str(e, num, sizeof(num))));
+	add_u64(o, "replies", e->count);
 	return o;
 }
 
@@ -312,6 +344,10 @@ void rr_trace_report_json(FILE *out, const struct rr_tp_stats *s,
 		for (unsigned i = 0; i < d->nserver_procs; i++)
 			json_object_array_add(a, server_proc_json(&d->server_procs[i]));
 		json_object_object_add(o, "server_procedures", a);
+		a = json_object_new_array();
+		for (unsigned i = 0; i < d->nserver_statuses; i++)
+			json_object_array_add(a, server_status_json(&d->server_statuses[i]));
+		json_object_object_add(o, "server_nfs_errors", a);
 		a = json_object_new_array();
 		for (unsigned i = 0; i < d->npeers; i++)
 			json_object_array_add(a, peer_json(&d->peers[i]));
@@ -529,6 +565,35 @@ static void statuses_prom(struct rr_prom *w, const struct rr_tp_detail *d)
 	}
 }
 
+/* The server's failed NFSv4 replies by operation and status, summed over
+ * connections. */
+static void server_statuses_prom(struct rr_prom *w, const struct rr_tp_detail *d)
+{
+	const struct rr_tp_server_status *e = d->server_statuses;
+	const char *name = "rpcrdma_trace_server_nfs_errors_total";
+	rr_prom_family(w, name, "counter",
+		       "NFSv4 replies the server sent over RDMA that failed, by the "
+		       "operation that failed and status (nfsd_compound_status)");
+	for (unsigned i = 0; i < d->nserver_statuses; i++) {
+		bool seen = false;
+		for (unsigned j = 0; j < i && !seen; j++)
+			seen = e[j].status == e[i].status &&
+			       !strcmp(e[j].operation, e[i].operation);
+		if (seen)
+			continue;
+		uint64_t n = 0;
+		for (unsigned j = i; j < d->nserver_statuses; j++)
+			if (e[j].status == e[i].status && !strcmp(e[j].operation, e[i].operation))
+				n += e[j].count;
+		char lb[160], num[16];
+		lb[0] = '\0';
+		rr_prom_label(lb, sizeof(lb), "operation", e[i].operation);
+		rr_prom_label(lb, sizeof(lb), "status",
+			      rr_tp_server_status_str(&e[i], num, sizeof(num)));
+		rr_prom_sample_u64(w, name, "", lb, n);
+	}
+}
+
 static void procs_prom(struct rr_prom *w, const struct rr_tp_detail *d)
 {
 	procedures_prom(w, d->procs, d->nprocs, "rpcrdma_rpc_calls_total",
@@ -627,5 +692,6 @@ void rr_trace_report_prom(struct rr_prom *w, const struct rr_tp_stats *s,
 	procs_prom(w, d);
 	times_prom(w, d);
 	statuses_prom(w, d);
+	server_statuses_prom(w, d);
 	connections_prom(w, d);
 }

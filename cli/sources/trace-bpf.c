@@ -15,6 +15,7 @@ void rr_tp_detail_free(struct rr_tp_detail *d)
 	free(d->server_procs);
 	free(d->peers);
 	free(d->statuses);
+	free(d->server_statuses);
 	memset(d, 0, sizeof(*d));
 }
 
@@ -346,6 +347,38 @@ static int by_proc(const void *a, const void *b)
 	return strcmp(x->procedure, y->procedure);
 }
 
+static void on_server_status(void *ctx, const void *key, const void *value)
+{
+	const struct rr_tpb_server_status_key *k = key;
+	struct rr_tp_detail *d = ((struct reading *)ctx)->d;
+	void *grown = room(d->server_statuses, &d->cap_server_statuses,
+			   d->nserver_statuses, sizeof(*d->server_statuses));
+	if (!grown)
+		return;
+	d->server_statuses = grown;
+	struct rr_tp_server_status *o = &d->server_statuses[d->nserver_statuses++];
+	o->cq_id = k->cq_id;
+	/* nfsd's names are the RFC's with "OP_" before them */
+	const char *op = k->op;
+	int len = (int)strnlen(op, sizeof(k->op));
+	if (len > 3 && !strncmp(op, "OP_", 3)) {
+		op += 3;
+		len -= 3;
+	}
+	snprintf(o->operation, sizeof(o->operation), "%.*s", len, op);
+	o->status = k->status;
+	memcpy(&o->count, value, sizeof(o->count));
+}
+
+static int by_server_status(const void *a, const void *b)
+{
+	const struct rr_tp_server_status *x = a, *y = b;
+	if (x->cq_id != y->cq_id)
+		return (x->cq_id > y->cq_id) - (x->cq_id < y->cq_id);
+	int c = strcmp(x->operation, y->operation);
+	return c ? c : (x->status > y->status) - (x->status < y->status);
+}
+
 /* by procedure (by_proc's order), then operation and status */
 static int by_status(const void *a, const void *b)
 {
@@ -380,19 +413,22 @@ void rr_trace_bpf_read(struct rr_trace_bpf *b, struct rr_tp_stats *s,
 {
 	struct reading r = { .b = b, .d = d };
 	d->nclients = d->nprocs = d->nservers = d->nserver_procs = d->npeers = 0;
-	d->nstatuses = 0;
+	d->nstatuses = d->nserver_statuses = 0;
 	rr_tpb_each(b->tpb, RR_TPB_CLIENTS, on_client, &r);
 	rr_tpb_each(b->tpb, RR_TPB_PROCS, on_proc, &r);
 	rr_tpb_each(b->tpb, RR_TPB_SERVERS, on_server, &r);
 	rr_tpb_each(b->tpb, RR_TPB_PEERS, on_peer, &r);
 	rr_tpb_each(b->tpb, RR_TPB_SERVER_PROCS, on_server_proc, &r);
 	rr_tpb_each(b->tpb, RR_TPB_STATUSES, on_status, &r);
+	rr_tpb_each(b->tpb, RR_TPB_SERVER_STATUSES, on_server_status, &r);
 	qsort(d->clients, d->nclients, sizeof(*d->clients), by_client);
 	qsort(d->procs, d->nprocs, sizeof(*d->procs), by_proc);
 	qsort(d->servers, d->nservers, sizeof(*d->servers), by_server);
 	qsort(d->peers, d->npeers, sizeof(*d->peers), by_peer);
 	qsort(d->server_procs, d->nserver_procs, sizeof(*d->server_procs), by_proc);
 	qsort(d->statuses, d->nstatuses, sizeof(*d->statuses), by_status);
+	qsort(d->server_statuses, d->nserver_statuses, sizeof(*d->server_statuses),
+	      by_server_status);
 	/* a client's latency: its procedures' together */
 	for (unsigned i = 0; i < d->nprocs; i++) {
 		struct rr_tp_client key = { .id = d->procs[i].client_id };

@@ -70,6 +70,11 @@ mountstats_xprt() {
 	     END { for (i = 3; i <= n; i++) print v[i] }' "$1"
 }
 
+# Lines read joined by commas, "none" when there are none.
+list_or_none() {
+	awk '{ printf "%s%s", (NR > 1 ? "," : ""), $0 } END { if (NR == 0) printf "none" }'
+}
+
 # metric_sum FILE NAME: the samples of metric NAME in a scrape, summed
 # over their labels.
 metric_sum() {
@@ -153,14 +158,14 @@ check_trace_nfsiostat() {
 		check_eq "$1/$t: rpcrdma-top -t: each NFSv$v procedure's $2 as mountstats sums it (${got%% *} procedures)" \
 			"none differs" "${got#* }"
 	done
-	check_ge "$1/$t: rpcrdma-top -t: NFSv$v procedures whose calls equal mountstats ops" 5 "${got%% *}"
+	check_ge "$1/$t: rpcrdma-top -t: NFSv$v procedures whose calls equal mountstats ops" 1 "${got%% *}"
 	# every failed NFS reply the client decoded, by version, procedure or
 	# NFSv4 operation, and status, as the capture has them
 	check_eq "$1/$t: rpcrdma-top -t: NFS errors by procedure or operation and status, as on the wire" \
 		"$(jq -r '[.nfs_errors[] | select(.program == "NFS")] | group_by([.version, (.operation // .procedure), .status])[]
-			| "v\(.[0].version) \(.[0].operation // .[0].procedure) \(.[0].status) \(map(.count) | add)"' "$work/stats.json" | sort | paste -sd, -)" \
+			| "v\(.[0].version) \(.[0].operation // .[0].procedure) \(.[0].status) \(map(.count) | add)"' "$work/stats.json" | sort | list_or_none)" \
 		"$(echo "$trace_last" | jq -r '[.nfs_errors[] | select(.program == "nfs")] | group_by([.version, (if .operation == "" then .procedure else .operation end), .status])[]
-			| "v\(.[0].version) \(if .[0].operation == "" then .[0].procedure else .[0].operation end) \(.[0].status) \(map(.replies) | add)"' | sort | paste -sd, -)"
+			| "v\(.[0].version) \(if .[0].operation == "" then .[0].procedure else .[0].operation end) \(.[0].status) \(map(.replies) | add)"' | sort | list_or_none)"
 }
 
 # check_watchers JOB: the live sources that ran in the client beside tcpdump
@@ -257,6 +262,19 @@ check_watchers() {
 			"$(echo "$srv_last" | jq '[.server_connections[] | select(.calls > .requests)] | length')"
 		check_ge "$1/$t: rpcrdma-top -t on the server: the server's time for its busiest procedure (p50, us)" 1 \
 			"$(echo "$srv_last" | jq '.server_procedures | max_by(.calls) | .latency_p50_us')"
+		# the NFSv4 replies nfsd sent that failed (nfsd_compound_status),
+		# by operation and status, as the wire has them; nfsd has no such
+		# event for NFSv3 (runs kept from a build without it: not checked)
+		if echo "$srv_last" | jq -e 'has("server_nfs_errors")' >/dev/null; then
+			check_eq "$1/$t: rpcrdma-top -t on the server: NFSv4 errors by operation and status, as on the wire" \
+				"$(jq -r '[.nfs_errors[] | select(.program == "NFS" and .version == 4)] | group_by([.operation, .status])[]
+					| "\(.[0].operation) \(.[0].status) \(map(.count) | add)"' "$work/stats.json" | sort | list_or_none)" \
+				"$(echo "$srv_last" | jq -r '.server_nfs_errors | group_by([.operation, .status])[]
+					| "\(.[0].operation) \(.[0].status) \(map(.replies) | add)"' | sort | list_or_none)"
+			check_eq "$1/$t: rpcrdma-top -t on the server: errors by procedure add up to them" \
+				"$(echo "$srv_last" | jq '[.server_nfs_errors[].replies] | add // 0')" \
+				"$(echo "$srv_last" | jq '[.server_procedures[].errors] | add // 0')"
+		fi
 		# rpcrdma-exporter -t beside it, scraped just before it stopped
 		check_eq "$1/$t: rpcrdma-exporter -t on the server: rpcrdma_trace_server_rpc_calls_total as top's calls served" \
 			"$(echo "$srv_last" | jq '[.server_procedures[].calls] | add // 0')" \
@@ -264,6 +282,11 @@ check_watchers() {
 		check_eq "$1/$t: rpcrdma-exporter -t on the server: rpcrdma_trace_server_rpc_latency_seconds_count as the calls served" \
 			"$(metric_sum server/exporter-trace.metrics rpcrdma_trace_server_rpc_calls_total)" \
 			"$(metric_sum server/exporter-trace.metrics rpcrdma_trace_server_rpc_latency_seconds_count)"
+		if grep -q '^# TYPE rpcrdma_trace_server_nfs_errors_total' server/exporter-trace.metrics; then
+			check_eq "$1/$t: rpcrdma-exporter -t on the server: rpcrdma_trace_server_nfs_errors_total as top's" \
+				"$(echo "$srv_last" | jq '[.server_nfs_errors[].replies] | add // 0')" \
+				"$(metric_sum server/exporter-trace.metrics rpcrdma_trace_server_nfs_errors_total)"
+		fi
 	fi
 	# rpcrdma-exporter -t, scraped at the end of the workload: the same
 	# replies, and no metric of the packet path (absent, not zero)

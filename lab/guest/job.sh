@@ -206,6 +206,9 @@ server_trace_stop() {
 if [ "$LAB_ROLE" = server ]; then
 	server_start || exit 1
 	tools
+	# nfsd's statuses (its module loaded by now)
+	d=/sys/kernel/tracing/events/nfsd/nfsd_compound_status
+	[ -f "$d/format" ] && cat "$d/format" >"$out/tracepoints/nfsd_compound_status"
 	server_trace_start
 	server_job
 	touch "$out/ready"

@@ -83,8 +83,8 @@ static const struct place linux_5_10[] = {
 	{ RR_TP_SVC_LATENCY, 2, 24, 4 },
 };
 
-/* The NFS client's statuses in Linux 6.1 (fs/nfs/nfstrace.h,
- * nfs4trace.h), copied with the nfs and nfsv4 modules loaded. */
+/* The NFS client's and server's statuses in Linux 6.1 (fs/nfs/nfstrace.h,
+ * nfs4trace.h, fs/nfsd/trace.h), copied with their modules loaded. */
 static const struct place nfs_6_1[] = {
 	{ RR_TP_NFS_STATUS, 0, 12, 4 },    /* client_id */
 	{ RR_TP_NFS_STATUS, 1, 8, 4 },     /* task_id */
@@ -95,6 +95,9 @@ static const struct place nfs_6_1[] = {
 	{ RR_TP_NFS4_STATUS, 1, 8, 4 },
 	{ RR_TP_NFS4_STATUS, 2, 24, 8 },   /* error: the nfsstat4 */
 	{ RR_TP_NFS4_STATUS, 3, 20, 4 },   /* op */
+	{ RR_TP_NFSD_STATUS, 0, 12, 4 },   /* resp_opcnt: the operation's index */
+	{ RR_TP_NFSD_STATUS, 1, 16, 4 },   /* status: the nfsstat4 */
+	{ RR_TP_NFSD_STATUS, 2, 20, 4 },   /* name: __data_loc */
 };
 
 /* Events a kernel does not have (its programs are not loaded); the NFS
@@ -102,9 +105,11 @@ static const struct place nfs_6_1[] = {
  * copied. */
 static const enum rr_tp_event absent_5_10[] = {
 	RR_TP_ERR_VERS, RR_TP_ERR_CHUNK, RR_TP_ERR_UNRECOGNIZED, RR_TP_SVC_RSEG,
-	RR_TP_NFS_STATUS, RR_TP_NFS4_STATUS,
+	RR_TP_NFS_STATUS, RR_TP_NFS4_STATUS, RR_TP_NFSD_STATUS,
 };
-static const enum rr_tp_event absent_6_12[] = { RR_TP_NFS_STATUS, RR_TP_NFS4_STATUS };
+static const enum rr_tp_event absent_6_12[] = {
+	RR_TP_NFS_STATUS, RR_TP_NFS4_STATUS, RR_TP_NFSD_STATUS,
+};
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 static const struct kernel {
