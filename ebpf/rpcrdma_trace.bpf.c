@@ -338,7 +338,6 @@ static __always_inline int nfs_status(void *ctx, int e)
 		field_str(ctx, e, 5, k.proc.program, sizeof(k.proc.program));
 		field_str(ctx, e, 6, k.proc.procedure, sizeof(k.proc.procedure));
 	}
-	t->op = k.op;
 	__u64 *n = entry(&statuses, &k, &count_zero);
 	if (n)
 		__sync_fetch_and_add(n, 1);

@@ -74,11 +74,10 @@ struct rr_tpb_task {
 	__u32 client_id, task_id;
 };
 /* What the task's last reply said, once decoded: its NFS status
- * (nfsstat3, RFC 1813 §2.6; nfsstat4, RFC 8881 §15.1) and for NFSv4 the
- * operation that failed (RFC 8881 §16.2.3: the COMPOUND's last result);
- * 0 from each sending until a status other than OK comes. */
+ * (nfsstat3, RFC 1813 §2.6; nfsstat4, RFC 8881 §15.1), 0 from each
+ * sending until a status other than OK comes. */
 struct rr_tpb_task_reply {
-	__u32 status, op;
+	__u32 status;
 };
 
 /* NFS replies that failed, by procedure (NFSv3's as the client names it;

@@ -23,34 +23,33 @@ const char *rr_tp_chunk_type_str(unsigned v)
 	return names[v < RR_TP_CHUNK_TYPES ? v : RR_TP_CHUNK_TYPES - 1];
 }
 
-uint64_t rr_tp_proc_mean_us(const struct rr_tp_proc *p, uint64_t sum_us)
+/* A procedure's mean of one of its summed times over its calls, as
+ * nfsiostat divides mountstats' sums. */
+static uint64_t mean_us(const struct rr_tp_proc *p, uint64_t sum_us)
 {
 	return p->calls ? sum_us / p->calls : 0;
 }
 
-/* The kernel's NFS client names its program "nfs": the statuses are
- * NFS's (RFC 1813 §2.6, RFC 8881 §15.1). */
-const char *rr_tp_status_str(const struct rr_tp_status *e, char *num, size_t n)
+/* An NFS status by its RFC name (RFC 1813 §2.6, RFC 8881 §15.1), or its
+ * number in num when the version has no such name. */
+static const char *status_name(uint32_t version, uint32_t status, char *num, size_t n)
 {
-	const char *name = !strcmp(e->program, "nfs") ?
-		rr_nfs_status_str(RR_PROG_NFS, e->version, e->status) : NULL;
+	const char *name = rr_nfs_status_str(RR_PROG_NFS, version, status);
 	if (name)
 		return name;
-	snprintf(num, n, "%u", (unsigned)e->status);
+	snprintf(num, n, "%u", (unsigned)status);
 	return num;
 }
 
-const char *rr_tp_server_status_str(const struct rr_tp_server_status *e, char *num,
-				    size_t n)
+/* A client's failed reply: the kernel's NFS client names its program
+ * "nfs"; another program's status is left a number. */
+static const char *client_status_name(const struct rr_tp_status *e, char *num, size_t n)
 {
-	const char *name = rr_nfs_status_str(RR_PROG_NFS, 4, e->status);
-	if (name)
-		return name;
-	snprintf(num, n, "%u", (unsigned)e->status);
-	return num;
+	return status_name(strcmp(e->program, "nfs") ? 0 : e->version, e->status, num, n);
 }
 
-const char *rr_tp_status_op_str(const struct rr_tp_status *e)
+/* The NFSv4 operation that failed; "" for other versions. */
+static const char *client_status_op(const struct rr_tp_status *e)
 {
 	if (e->version != 4 || !e->op)
 		return "";
@@ -107,8 +106,8 @@ void rr_trace_report_text(FILE *out, const struct rr_tp_stats *s,
 		fprintf(out, "%-8x %-8s %-22s %9" PRIu64 " %9" PRIu64 " %9" PRIu64
 			" %9" PRIu64 " %9" PRIu64 " %6" PRIu64 "\n",
 			(unsigned)p->client_id, prog, p->procedure, p->calls,
-			rr_tp_proc_mean_us(p, p->queue_us), rr_tp_proc_mean_us(p, p->rtt_us),
-			rr_tp_proc_mean_us(p, p->execute_us),
+			mean_us(p, p->queue_us), mean_us(p, p->rtt_us),
+			mean_us(p, p->execute_us),
 			rr_latency_quantile_ns(&p->latency, 0.99) / 1000, p->errors);
 	}
 	if (d->nstatuses)
@@ -119,8 +118,8 @@ void rr_trace_report_text(FILE *out, const struct rr_tp_stats *s,
 		char prog[32], num[16];
 		snprintf(prog, sizeof(prog), "%sv%u", e->program, (unsigned)e->version);
 		fprintf(out, "%-8x %-8s %-22s %-18s %-24s %7" PRIu64 "\n",
-			(unsigned)e->client_id, prog, e->procedure, rr_tp_status_op_str(e),
-			rr_tp_status_str(e, num, sizeof(num)), e->count);
+			(unsigned)e->client_id, prog, e->procedure, client_status_op(e),
+			client_status_name(e, num, sizeof(num)), e->count);
 	}
 	if (d->nservers)
 		fprintf(out, "\n%-9s %10s %7s %10s %10s %10s %9s %9s\n", "SERVER CQ",
@@ -154,7 +153,7 @@ void rr_trace_report_text(FILE *out, const struct rr_tp_stats *s,
 		const struct rr_tp_server_status *e = &d->server_statuses[i];
 		char num[16];
 		fprintf(out, "%-9u %-22s %-24s %7" PRIu64 "\n", (unsigned)e->cq_id,
-			e->operation, rr_tp_server_status_str(e, num, sizeof(num)), e->count);
+			e->operation, status_name(4, e->status, num, sizeof(num)), e->count);
 	}
 	fputc('\n', out);
 }
@@ -233,9 +232,9 @@ static json_object *status_json(const struct rr_tp_status *e)
 	add_u64(o, "version", e->version);
 	json_object_object_add(o, "procedure", json_object_new_string(e->procedure));
 	json_object_object_add(o, "operation",
-			       json_object_new_string(rr_tp_status_op_str(e)));
+			       json_object_new_string(client_status_op(e)));
 	json_object_object_add(o, "status",
-			       json_object_new_string(rr_tp_status_str(e, num, sizeof(num))));
+			       json_object_new_string(client_status_name(e, num, sizeof(num))));
 	add_u64(o, "replies", e->count);
 	return o;
 }
@@ -258,7 +257,7 @@ static json_object *server_status_json(const struct rr_tp_server_status *e)
 	add_u64(o, "cq_id", e->cq_id);
 	json_object_object_add(o, "operation", json_object_new_string(e->operation));
 	json_object_object_add(o, "status",
-			       json_object_new_string(rr_tp_server_status_str(e, num, sizeof(num))));
+			       json_object_new_string(status_name(4, e->status, num, sizeof(num))));
 	add_u64(o, "replies", e->count);
 	return o;
 }
@@ -559,8 +558,8 @@ static void statuses_prom(struct rr_prom *w, const struct rr_tp_detail *d)
 		memcpy(p.procedure, e[i].procedure, sizeof(p.procedure));
 		char lb[320], num[16];
 		program_label(lb, sizeof(lb), &p);
-		rr_prom_label(lb, sizeof(lb), "operation", rr_tp_status_op_str(&e[i]));
-		rr_prom_label(lb, sizeof(lb), "status", rr_tp_status_str(&e[i], num, sizeof(num)));
+		rr_prom_label(lb, sizeof(lb), "operation", client_status_op(&e[i]));
+		rr_prom_label(lb, sizeof(lb), "status", client_status_name(&e[i], num, sizeof(num)));
 		rr_prom_sample_u64(w, "rpcrdma_nfs_errors_total", "", lb, n);
 	}
 }
@@ -589,7 +588,7 @@ static void server_statuses_prom(struct rr_prom *w, const struct rr_tp_detail *d
 		lb[0] = '\0';
 		rr_prom_label(lb, sizeof(lb), "operation", e[i].operation);
 		rr_prom_label(lb, sizeof(lb), "status",
-			      rr_tp_server_status_str(&e[i], num, sizeof(num)));
+			      status_name(4, e[i].status, num, sizeof(num)));
 		rr_prom_sample_u64(w, name, "", lb, n);
 	}
 }

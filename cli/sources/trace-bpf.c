@@ -334,17 +334,27 @@ static int by_client(const void *a, const void *b)
 	return (x->id > y->id) - (x->id < y->id);
 }
 
+/* A procedure's order: client, program, version, procedure. */
+static int compare_procedure(uint32_t client_x, const char *program_x, uint32_t version_x,
+			     const char *procedure_x, uint32_t client_y,
+			     const char *program_y, uint32_t version_y,
+			     const char *procedure_y)
+{
+	if (client_x != client_y)
+		return (client_x > client_y) - (client_x < client_y);
+	int c = strcmp(program_x, program_y);
+	if (c)
+		return c;
+	if (version_x != version_y)
+		return (version_x > version_y) - (version_x < version_y);
+	return strcmp(procedure_x, procedure_y);
+}
+
 static int by_proc(const void *a, const void *b)
 {
 	const struct rr_tp_proc *x = a, *y = b;
-	if (x->client_id != y->client_id)
-		return (x->client_id > y->client_id) - (x->client_id < y->client_id);
-	int c = strcmp(x->program, y->program);
-	if (c)
-		return c;
-	if (x->version != y->version)
-		return (x->version > y->version) - (x->version < y->version);
-	return strcmp(x->procedure, y->procedure);
+	return compare_procedure(x->client_id, x->program, x->version, x->procedure,
+				 y->client_id, y->program, y->version, y->procedure);
 }
 
 static void on_server_status(void *ctx, const void *key, const void *value)
@@ -383,13 +393,8 @@ static int by_server_status(const void *a, const void *b)
 static int by_status(const void *a, const void *b)
 {
 	const struct rr_tp_status *x = a, *y = b;
-	struct rr_tp_proc px = { .client_id = x->client_id, .version = x->version },
-		py = { .client_id = y->client_id, .version = y->version };
-	memcpy(px.program, x->program, sizeof(px.program));
-	memcpy(px.procedure, x->procedure, sizeof(px.procedure));
-	memcpy(py.program, y->program, sizeof(py.program));
-	memcpy(py.procedure, y->procedure, sizeof(py.procedure));
-	int c = by_proc(&px, &py);
+	int c = compare_procedure(x->client_id, x->program, x->version, x->procedure,
+				  y->client_id, y->program, y->version, y->procedure);
 	if (!c)
 		c = (x->op > y->op) - (x->op < y->op);
 	return c ? c : (x->status > y->status) - (x->status < y->status);
