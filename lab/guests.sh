@@ -3,7 +3,7 @@
 # to power off (bounded).  The guests share RUN (read-write) and the
 # checkout (read-only, at the same path as here, so that the build's
 # binaries run as they are); their link is a QEMU socket on 127.0.0.1 with
-# addresses from TEST-NET-1.
+# addresses from TEST-NET-1 (and 2001:db8::/64, lab/guest/job.sh).
 # usage: lab/guests.sh IMAGE ACCEL RUN JOB TRANSPORT
 set -eu
 image=$1 accel=$2 run=$3 job=$4 transport=$5

@@ -9,6 +9,7 @@
  * device get a plain message and a non-zero exit from verbs_probe().
  */
 #define _DEFAULT_SOURCE
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -292,12 +293,12 @@ static int client_endpoint(struct verbs *v, struct rdma_addrinfo *res,
 	return rdma_create_qp(id, NULL, attr);
 }
 
-/* rdma_client.c / rdma_server.c in rdma-core's examples, with our data. */
-struct xport *verbs_connect(const struct net_opts *o, char *err,
-			    size_t errlen)
+/* rdma_client.c / rdma_server.c in rdma-core's examples, with our data.
+ * *connect_errno is rdma_connect's errno when that step failed, else 0. */
+static struct xport *connect_once(const struct net_opts *o, char *err,
+				  size_t errlen, int *connect_errno)
 {
-	if (verbs_probe(err, errlen) < 0)
-		return NULL;
+	*connect_errno = 0;
 	struct verbs *v = calloc(1, sizeof(*v));
 	if (!v) {
 		snprintf(err, errlen, "out of memory");
@@ -368,6 +369,8 @@ struct xport *verbs_connect(const struct net_opts *o, char *err,
 			got = &v->id->event->param.conn;
 	}
 	if (rc) {
+		if (!o->server)
+			*connect_errno = errno;
 		snprintf(err, errlen, "%s: %m",
 			 o->server ? "rdma_accept" : "rdma_connect");
 		v_destroy(&v->x);
@@ -380,6 +383,25 @@ struct xport *verbs_connect(const struct net_opts *o, char *err,
 	}
 	v->x.connected = true;
 	return &v->x;
+}
+
+/* On iWARP the CM's port is also the TCP port, and the one it picked may
+ * still be held by an earlier connection in TIME_WAIT: a new CM id takes
+ * another port. */
+#define CONNECT_ATTEMPTS 5
+
+struct xport *verbs_connect(const struct net_opts *o, char *err,
+			    size_t errlen)
+{
+	if (verbs_probe(err, errlen) < 0)
+		return NULL;
+	for (unsigned attempt = 1;; attempt++) {
+		int connect_errno;
+		struct xport *x = connect_once(o, err, errlen, &connect_errno);
+		if (x || connect_errno != EADDRINUSE ||
+		    attempt == CONNECT_ATTEMPTS)
+			return x;
+	}
 }
 #else
 int verbs_probe(char *err, size_t errlen)

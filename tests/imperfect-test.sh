@@ -39,6 +39,13 @@ unfounded() { # capture
 		       ($replies == 0 and .thresholds == null and .credits.granted != null) or
 		       ($replies > 0 and .credits.granted == null))] | length'
 }
+# The hosts sending in a capture (IPv4 or IPv6), and the filter of one.
+senders() { # capture [display filter]
+	tshark -r "$1" -T fields -e ip.src -e ipv6.src ${2:+-Y "$2"} 2>/dev/null | tr '\t' '\n' | grep .
+}
+sent_by() { # host
+	case $1 in *:*) echo "ipv6.src == $1" ;; *) echo "ip.src == $1" ;; esac
+}
 unknown_thresholds() { # capture: connections whose thresholds are unknown
 	"$dump" -q --stats=json -r "$1" 2>/dev/null |
 		jq '[.connections[] | select(.thresholds == null)] | length'
@@ -68,8 +75,8 @@ for capture in "$src"/tests/linux/*/client/capture.pcap; do
 	check "$name, whole: $said" test "${said%% *}" -eq 0
 	check "$name, whole: no value shown without what it rests on" \
 		test "$(unfounded "$capture")" -eq 0
-	for host in $(tshark -r "$capture" -T fields -e ip.src 2>/dev/null | sort -u); do
-		tshark -r "$capture" -Y "ip.src == $host" -w "$work/one-way.pcap" 2>/dev/null
+	for host in $(senders "$capture" | sort -u); do
+		tshark -r "$capture" -Y "$(sent_by "$host")" -w "$work/one-way.pcap" 2>/dev/null
 		said=$(errors "$work/one-way.pcap")
 		check "$name, only what $host sent: $said" test "${said%% *}" -eq 0
 		check "$name, only what $host sent: no value shown without what it rests on" \
@@ -82,9 +89,9 @@ for capture in "$src"/tests/linux/*/client/capture.pcap; do
 	# dissector tells them (the host sending most replies, most calls)
 	for role in server client; do
 		[ "$role" = server ] && msgtyp=1 || msgtyp=0
-		host=$(tshark -r "$capture" -T fields -e ip.src -Y "rpc.msgtyp == $msgtyp" 2>/dev/null |
+		host=$(senders "$capture" "rpc.msgtyp == $msgtyp" |
 			sort | uniq -c | sort -rn | awk 'NR == 1 { print $2 }')
-		tshark -r "$capture" -Y "ip.src == $host" -w "$work/$role.pcap" 2>/dev/null
+		tshark -r "$capture" -Y "$(sent_by "$host")" -w "$work/$role.pcap" 2>/dev/null
 		"$dump" -q --stats=json -r "$work/$role.pcap" 2>/dev/null >"$work/$role.json"
 		if [ "$role" = server ]; then
 			sent='"reply", "backward_call"' heard='{"requester": false, "responder": true}'

@@ -15,6 +15,9 @@
 # packet, and tshark survives randomly corrupted captures.  tshark ignores
 # personal plugin folders as root, so it runs as nobody with a HOME that
 # holds the plugin.
+# PLUGIN_PART=I/N runs the I-th of N parts (every N-th capture and section,
+# and of the corrupted captures, from the I-th), for parallel runs; the
+# plugin's loading is checked in each.
 # usage: wireshark-plugin-test.sh BUILD_DIR SOURCE_DIR [CORRUPTED_RUNS]
 set -u
 build=$1
@@ -40,6 +43,14 @@ ts() { # tshark as an unprivileged user when run as root
 	fi
 }
 . "$(dirname "$0")/tap.sh"
+part=${PLUGIN_PART:-1/1}
+part_index=${part%/*}
+parts=${part#*/}
+unit=0
+mine() { # the next unit of work (a capture, a section): this part's?
+	unit=$((unit + 1))
+	[ $(((unit - 1) % parts)) -eq $((part_index - 1)) ]
+}
 # tshark -T fields: 4.2 and later print hexadecimal fields as 0x..., 4.0
 # in decimal; decimal here (perl's hex() keeps 64 bits exact)
 tsf() {
@@ -68,6 +79,7 @@ def op: {"read_request": 0, "read_response": 1, "write": 2}[.];'
 # the peer's samples, and the lab's captures of Linux's client and server
 # over Soft-RoCE and soft-iWARP (PLUGIN_CAPTURES may name others)
 for capture in ${PLUGIN_CAPTURES:-"$src"/samples/*.pcap "$src"/tests/linux/*/client/capture.pcap}; do
+	mine || continue
 	case $capture in
 	*/tests/linux/*) name=linux-$(basename "$(dirname "$(dirname "$capture")")") ;;
 	*) name=$(basename "$capture" .pcap) ;;
@@ -298,7 +310,7 @@ done
 
 # A REJ the capture cut before its reason: said so, no reason 0 shown
 linux_nfs3=$src/tests/linux/bookworm-rxe-nfs3/client/capture.pcap
-if [ -f "$linux_nfs3" ]; then
+if [ -f "$linux_nfs3" ] && mine; then
 	editcap -s 90 "$linux_nfs3" "$work/cm-cut.pcap" >/dev/null 2>&1
 	ts -r "$work/cm-cut.pcap" 2>/dev/null | grep 'ConnectReject\|CM_REJ\|rejected' >"$work/rej-cut.txt"
 	check "a CM REJ cut before its reason: '[rejected: reason not captured]', no reason named ($(grep -c 'reason not captured' "$work/rej-cut.txt") frames)" \
@@ -324,6 +336,7 @@ nfs_messages() { # the first rpc.xid and rpc.msgtyp of each NFS frame
 	"$@" -Y nfs -T fields -E occurrence=f -e rpc.xid -e rpc.msgtyp 2>/dev/null | sort -u
 }
 for capture in ${PLUGIN_CAPTURES:-"$src"/tests/linux/*/client/capture.pcap}; do
+	mine || continue
 	name=$(basename "$(dirname "$(dirname "$capture")")")
 	nfs_messages builtin_ts -r "$capture" >"$work/nfs.builtin"
 	nfs_messages ts -2 -r "$capture" >"$work/nfs.plugin"
@@ -388,6 +401,7 @@ done
 
 # RFC 8797 private data in every CM REQ/REP and MPA Request/Reply frame:
 # the same version, R bit and sizes as rpcrdma-dump reads, frame by frame
+if mine; then
 cm_bad=0
 cm_frames=0
 for capture in "$src"/samples/*.pcap; do
@@ -409,12 +423,14 @@ check "RFC 8797 private data: $cm_frames CM and MPA frames, as rpcrdma-dump read
 	eval "test $cm_bad -eq 0 && test $cm_frames -gt 0"
 check "RFC 8797 private data in MPA frames is among them" \
 	eval "ts -r '$src/samples/iwarp-mixed.pcap' -Y 'rpcrdma.cm && iwarp_mpa' 2>/dev/null | grep -q MPA"
+fi
 
 # a capture that starts after the connection setup (the CM exchange, or
 # TCP's and MPA's, where Wireshark's own MPA dissector then sees only TCP):
 # the analyzer links the two directions from the traffic, and replies find
 # their calls
 for cut in rocev2-mixed:1-3 iwarp-mixed:1-7; do
+	mine || continue
 	capture=${cut%%:*}
 	editcap "$src/samples/$capture.pcap" "$work/midway.pcap" "${cut#*:}" 2>/dev/null
 	chmod a+r "$work/midway.pcap"
@@ -438,6 +454,7 @@ for cut in rocev2-mixed:1-3 iwarp-mixed:1-7; do
 done
 
 # preferences (Edit > Preferences > Protocols > RPCRDMA; tshark -o)
+if mine; then
 for pref in analyze roce_udp_port iwarp_tcp_port rebuilt_memory builtin_heuristics_off; do
 	check "preference rpcrdma.$pref is offered" \
 		eval "ts -G defaultprefs 2>/dev/null | grep -q '^#rpcrdma\\.$pref: '"
@@ -467,8 +484,10 @@ got=$(ts -2 -r "$src/samples/rocev2-mixed.pcap" -o rpcrdma.rebuilt_memory:0 -V 2
 	grep -c 'not kept for a second look')
 check "rpcrdma.rebuilt_memory:0: a second look says the rebuilt messages were not kept ($got)" \
 	test "$got" -gt 0
+fi
 
 for capture in "$src"/tests/captures/*.pcap*; do
+	mine || continue
 	[ -f "$capture" ] || continue
 	got=$(ts -r "$capture" -Y rpcrdma 2>/dev/null | wc -l)
 	check "$(basename "$capture"): no rpcrdma packet in another upper layer's traffic" \
@@ -479,7 +498,7 @@ done
 mkdir -p "$work/fuzz"
 chmod 777 "$work/fuzz"
 samples=("$src"/samples/*.pcap)
-fuzz_one() { # run number
+fuzz_one() { # run number, its worker
 	local run=$1 in out rc
 	in=${samples[$((run % ${#samples[@]}))]}
 	out=$work/fuzz/$run.pcap
@@ -491,7 +510,7 @@ fuzz_one() { # run number
 		return 1
 	fi
 	chmod a+r "$out"
-	echo "$run" >>"$work/fuzz/ran.$((run % 2))"
+	echo "$run" >>"$work/fuzz/ran.$2"
 	ts -r "$out" -V >"$work/fuzz/$run.out" 2>"$work/fuzz/$run.err"
 	rc=$?
 	if [ $rc -ge 128 ] || grep -qi 'dissector bug' "$work/fuzz/$run.out" ||
@@ -502,18 +521,20 @@ fuzz_one() { # run number
 	fi
 	rm -f "$out" "$work/fuzz/$run.out" "$work/fuzz/$run.err"
 }
-fuzz_worker() { # first run: every other run from it
+fuzz_worker() { # first run: every (2 x parts)-th run from it
 	local run fails=0
-	for ((run = $1; run <= corrupted_runs; run += 2)); do
-		fuzz_one "$run" || fails=$((fails + 1))
+	for ((run = $1; run <= corrupted_runs; run += 2 * parts)); do
+		fuzz_one "$run" "$1" || fails=$((fails + 1))
 	done
 	echo "$fails" >"$work/fuzz/failed.$1"
 }
-fuzz_worker 1 &
-fuzz_worker 2 &
+# this part's runs: from the part's index, every parts-th, in two workers
+fuzz_worker "$part_index" &
+fuzz_worker $((part_index + parts)) &
 wait
-fuzz_failed=$(($(cat "$work/fuzz/failed.1") + $(cat "$work/fuzz/failed.2")))
+fuzz_failed=$(($(cat "$work/fuzz/failed.$part_index") + $(cat "$work/fuzz/failed.$((part_index + parts))")))
 fuzz_ran=$(cat "$work/fuzz"/ran.* 2>/dev/null | grep -c .)
-check "tshark with the plugin survives $fuzz_ran randomly corrupted captures (editcap -E 0.02; $corrupted_runs asked)" \
-	eval "test $fuzz_failed -eq 0 && test $fuzz_ran -eq $corrupted_runs"
+fuzz_asked=$(( corrupted_runs >= part_index ? (corrupted_runs - part_index) / parts + 1 : 0 ))
+check "tshark with the plugin survives $fuzz_ran randomly corrupted captures (editcap -E 0.02; this part's $fuzz_asked of $corrupted_runs)" \
+	eval "test $fuzz_failed -eq 0 && test $fuzz_ran -eq $fuzz_asked"
 tap_end

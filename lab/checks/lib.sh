@@ -43,6 +43,15 @@ check_summary() {
 
 # What a guest's workload recorded: workload_value ROLE KEY
 workload_value() { awk -v k="$2" '$1 == k { print $2 }' "$1/workload" 2>/dev/null; }
+# The address the client mounted (a job may mount over IPv6), and
+# "ADDRESS:PORT" as debugfs and the tools write it ([ADDRESS]:PORT in IPv6).
+server_ip() { v=$(workload_value client server_ip); echo "${v:-192.0.2.1}"; }
+server_endpoint() {
+	case $(server_ip) in
+	*:*) echo "[$(server_ip)]:$1" ;;
+	*) echo "$(server_ip):$1" ;;
+	esac
+}
 
 # The per-op counts of an NFS mount's /proc/self/mountstats, as
 # "PROC transmissions" lines.
@@ -108,7 +117,7 @@ check_screen() {
 	check_eq "$1/$t: rpcrdma-top -t's screen: BPF programs add the events up" 1 \
 		"$(grep -c 'through BPF programs' "$sc.err")"
 	check_eq "$1/$t: rpcrdma-top -t's screen: the title, the client table, its server, the keys" "1 1 1 1" \
-		"$(for re in '^rpcrdma-top  kernel tracepoints' '^CLIENT ' ' 192\.0\.2\.1:20049 ' \
+		"$(for re in '^rpcrdma-top  kernel tracepoints' '^CLIENT ' " $(server_endpoint 20049 | sed 's/[].[]/\\&/g') " \
 			'^h help  space pause  q quit  \[down: more\]'; do
 			grep -q -e "$re" "$sc-first.txt" && echo 1 || echo 0; done | paste -sd' ' -)"
 	check_eq "$1/$t: rpcrdma-top -t's screen: End scrolls the tables to their end, the totals stay" \
@@ -208,11 +217,11 @@ check_watchers() {
 	# (a client that lived less than a refresh, as the mount's first
 	# ping, may go unnamed; no client is named after a non-RDMA one)
 	check_eq "$1/$t: rpcrdma-top -t: the busiest connection names its server (debugfs)" \
-		"192.0.2.1:20049" "$(echo "$last" | jq -r '.connections | max_by(.calls) | .server')"
+		"$(server_endpoint 20049)" "$(echo "$last" | jq -r '.connections | max_by(.calls) | .server')"
 	# (the kernel reuses ids: the refused mount's RDMA client may take the
 	# id of one gone, and its name)
 	check_eq "$1/$t: rpcrdma-top -t: every connection named is named after an RDMA transport of the run" 0 \
-		"$(echo "$last" | jq '[.connections[] | select(.server != "" and .server != "192.0.2.1:20049" and .server != "192.0.2.1:20050")] | length')"
+		"$(echo "$last" | jq --arg mount "$(server_endpoint 20049)" '[.connections[] | select(.server != "" and .server != $mount and .server != "192.0.2.1:20050")] | length')"
 	# RPCs by procedure: the kernel's rpc_stats_latency counts a task where
 	# mountstats counts its per-op "ops" (rpc_count_iostats_metrics); the
 	# mount's NULL ping is another client's, and the one on the wire
@@ -236,7 +245,7 @@ check_watchers() {
 		"$(echo "$last" | jq '[.procedures[] | select(.answered > 0 and .latency_max_us == 0)] | length')"
 	check_trace_nfsiostat "$1" "$last"
 	check_ge "$1/$t: rpcrdma-top -t: connections made to the server (xprtrdma_connect)" 1 \
-		"$(echo "$last" | jq '[.connection_events[] | select(.address == "192.0.2.1" and .port == "20049") | .connects] | add')"
+		"$(echo "$last" | jq --arg ip "$(server_ip)" '[.connection_events[] | select(.address == $ip and .port == "20049") | .connects] | add')"
 	check_ge "$1/$t: rpcrdma-top -t: the refused mount's failed connects" 1 \
 		"$(echo "$last" | jq '[.connection_events[] | select(.port == "20050") | .connect_failures] | add')"
 	check_screen "$1"

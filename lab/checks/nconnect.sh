@@ -27,3 +27,15 @@ check_nfs4_ops nconnect
 # the exporter: a series per connection, summed as the capture
 check_eq "nconnect/$t: exporter: rpcrdma_connection_calls_total series with calls, one per transport" "$xprts" \
 	"$(awk '/^rpcrdma_connection_calls_total[{]/ && $NF > 0 { n++ } END { printf "%d", n }' "$work/metrics")"
+# over IPv6: every call the analyzer counted is an RPC-over-RDMA message
+# from the client's IPv6 address to the server's, as the decode prints them
+if [ "$(server_ip)" = 2001:db8::1 ]; then
+	check_eq "nconnect/$t: every call on the wire went from 2001:db8::2 to 2001:db8::1 (IPv6)" \
+		"$(jq .total.calls "$work/stats.json")" \
+		"$(grep -c -E '^[0-9:.]+ 2001:db8::2(\.[0-9]+)? > 2001:db8::1(\.20049)? .* RDMA_(MSG|NOMSG|MSGP) xid .* CALL ' "$work/dump.txt")"
+	# each transport's connection request: the CM REQ's rdma-cm header
+	# (RoCE) or the MPA request (iWARP) between the IPv6 addresses,
+	# carrying the client's RPC-over-RDMA private data (RFC 8797)
+	check_eq "nconnect/$t: connection requests over IPv6 with RPC-over-RDMA private data, one per transport" "$xprts" \
+		"$(grep -c -E '(rdma-cm 2001:db8::2\.[0-9]+ > 2001:db8::1\.20049|^[0-9:.]+ 2001:db8::2\.[0-9]+ > 2001:db8::1\.20049 iWARP MPA Req) .*rpcrdma-private v1 R=1 ' "$work/dump.txt")"
+fi

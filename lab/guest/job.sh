@@ -22,6 +22,14 @@ say "kernel $(uname -r), $LAB_ROLE $LAB_IP, transport $LAB_TRANSPORT, job $LAB_J
 ip link set lo up
 ip link set eth0 up
 ip addr add "$LAB_IP/24" dev eth0
+# and from the IPv6 documentation prefix, where the kernel has IPv6
+# (no duplicate detection: the link has two guests of fixed addresses)
+LAB_IP6=2001:db8::${LAB_IP##*.}
+if [ -e /proc/net/if_inet6 ]; then
+	ip -6 addr add "$LAB_IP6/64" dev eth0 nodad
+else
+	LAB_IP6=""
+fi
 case "$LAB_TRANSPORT" in
 rxe) modprobe rdma_rxe && rdma link add rxe0 type rxe netdev eth0 ;;
 siw) modprobe siw && rdma link add siw0 type siw netdev eth0 ;;
@@ -44,7 +52,7 @@ cat /proc/sys/kernel/osrelease >/dev/null
 # Server: an NFS server exporting a tmpfs over RDMA on port 20049.
 server_start() {
 	mount -t tmpfs -o size=256m,mode=0777 export /export
-	echo "/export 192.0.2.0/24(rw,no_root_squash,no_subtree_check,insecure,fsid=0)" >/etc/exports
+	echo "/export 192.0.2.0/24(rw,no_root_squash,no_subtree_check,insecure,fsid=0) 2001:db8::/64(rw,no_root_squash,no_subtree_check,insecure,fsid=0)" >/etc/exports
 	mount -t nfsd nfsd /proc/fs/nfsd
 	# lockd's grace period (50 s by default) also holds back delegations
 	modprobe lockd

@@ -1,14 +1,21 @@
 # nconnect=4: one mount whose RPCs the client spreads over four RDMA
 # connections (one RPC client, four transports), mounted as distributions
-# mount (NFSv4.2).  The files workload, then a mount to a port where no
-# one listens.
+# mount (NFSv4.2), over IPv6 where the guests have it (RoCEv2 in IPv6/UDP,
+# iWARP in IPv6/TCP).  The files workload, then a mount to a port where
+# no one listens.
 . "$lab/jobs/workload.sh"
 
 server_job() { :; }
 server_finish() { :; }
 
 client_job() {
-	mount -t nfs -o proto=rdma,port=20049,nconnect=4 192.0.2.1:/ /mnt || return 1
+	if [ -n "$LAB_IP6" ]; then
+		record server_ip 2001:db8::1
+		mount -t nfs -o proto=rdma6,port=20049,nconnect=4 "[2001:db8::1]:/" /mnt || return 1
+	else
+		record server_ip 192.0.2.1
+		mount -t nfs -o proto=rdma,port=20049,nconnect=4 192.0.2.1:/ /mnt || return 1
+	fi
 	grep ' /mnt ' /proc/mounts
 	record nconnect "$(awk '$2 == "/mnt" { n = split($4, o, ","); for (i = 1; i <= n; i++) if (o[i] ~ /^nconnect=/) print substr(o[i], 10) }' /proc/mounts)"
 	workload_files /mnt
