@@ -47,10 +47,8 @@ workload_value() { awk -v k="$2" '$1 == k { print $2 }' "$1/workload" 2>/dev/nul
 # "ADDRESS:PORT" as debugfs and the tools write it ([ADDRESS]:PORT in IPv6).
 server_ip() { v=$(workload_value client server_ip); echo "${v:-192.0.2.1}"; }
 server_endpoint() {
-	case $(server_ip) in
-	*:*) echo "[$(server_ip)]:$1" ;;
-	*) echo "$(server_ip):$1" ;;
-	esac
+	ip=$(server_ip)
+	case $ip in *:*) echo "[$ip]:$1" ;; *) echo "$ip:$1" ;; esac
 }
 
 # The per-op counts of an NFS mount's /proc/self/mountstats, as

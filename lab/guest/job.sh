@@ -52,7 +52,8 @@ cat /proc/sys/kernel/osrelease >/dev/null
 # Server: an NFS server exporting a tmpfs over RDMA on port 20049.
 server_start() {
 	mount -t tmpfs -o size=256m,mode=0777 export /export
-	echo "/export 192.0.2.0/24(rw,no_root_squash,no_subtree_check,insecure,fsid=0) 2001:db8::/64(rw,no_root_squash,no_subtree_check,insecure,fsid=0)" >/etc/exports
+	opts="rw,no_root_squash,no_subtree_check,insecure,fsid=0"
+	echo "/export 192.0.2.0/24($opts) 2001:db8::/64($opts)" >/etc/exports
 	mount -t nfsd nfsd /proc/fs/nfsd
 	# lockd's grace period (50 s by default) also holds back delegations
 	modprobe lockd

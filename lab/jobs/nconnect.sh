@@ -9,13 +9,10 @@ server_job() { :; }
 server_finish() { :; }
 
 client_job() {
-	if [ -n "$LAB_IP6" ]; then
-		record server_ip 2001:db8::1
-		mount -t nfs -o proto=rdma6,port=20049,nconnect=4 "[2001:db8::1]:/" /mnt || return 1
-	else
-		record server_ip 192.0.2.1
-		mount -t nfs -o proto=rdma,port=20049,nconnect=4 192.0.2.1:/ /mnt || return 1
-	fi
+	server=192.0.2.1 host=192.0.2.1 proto=rdma
+	[ -n "$LAB_IP6" ] && server=2001:db8::1 host="[2001:db8::1]" proto=rdma6
+	record server_ip "$server"
+	mount -t nfs -o "proto=$proto,port=20049,nconnect=4" "$host:/" /mnt || return 1
 	grep ' /mnt ' /proc/mounts
 	record nconnect "$(awk '$2 == "/mnt" { n = split($4, o, ","); for (i = 1; i <= n; i++) if (o[i] ~ /^nconnect=/) print substr(o[i], 10) }' /proc/mounts)"
 	workload_files /mnt
