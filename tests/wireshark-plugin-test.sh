@@ -114,6 +114,19 @@ for capture in ${PLUGIN_CAPTURES:-"$src"/samples/*.pcap "$src"/tests/linux/*/cli
 		"$work/ts.fields" "$work/ts2.fields"
 	same "$name: every message, field by field as rpcrdma-dump -j has it" \
 		"$work/msg.dump" "$work/msg.ts"
+	# the per-packet lists below, from one run: frame, each chunk segment
+	# (handle length offset), each chunk served (xid kind op handle offset
+	# bytes), Send With Invalidate's STag, CM REJ reason, first frame of a
+	# resent call, RC retransmission (PSN, the frame it repeats)
+	tsf -r "$capture" -T fields -E occurrence=a -E aggregator=, -e frame.number \
+		-e rpcrdma.segment.handle -e rpcrdma.segment.length -e rpcrdma.segment.offset \
+		-e rpcrdma.chunk.xid -e rpcrdma.chunk.kind -e rpcrdma.chunk.op \
+		-e rpcrdma.chunk.handle -e rpcrdma.chunk.offset -e rpcrdma.chunk.bytes \
+		-e rpcrdma.invalidated_stag -e rpcrdma.cm_reject_reason -e rpcrdma.resent_of \
+		-e rpcrdma.retransmission_psn -e rpcrdma.retransmission_of \
+		-Y 'rpcrdma.segment || rpcrdma.chunk || rpcrdma.invalidated_stag ||
+		    rpcrdma.cm_reject_reason || rpcrdma.resent_of || rpcrdma.retransmission_psn' \
+		2>/dev/null >"$work/ts.lists"
 	# every segment of every chunk list (read list, write list, reply
 	# chunk, in header order): handle length offset, frame by frame
 	# offsets through the same double on both sides: jq reads numbers as
@@ -125,13 +138,10 @@ for capture in ${PLUGIN_CAPTURES:-"$src"/samples/*.pcap "$src"/tests/linux/*/cli
 			for (i = 1; i <= n; i++) { split(s[i], f, "/")
 				printf "%s%.0f/%d/%.0f", (i > 1 ? "," : ""), f[1], f[2], f[3] }
 			print "" }' | sort -n >"$work/seg.dump"
-	tsf -r "$capture" -Y rpcrdma.segment -T fields -E occurrence=a -E aggregator=, \
-		-e frame.number -e rpcrdma.segment.handle -e rpcrdma.segment.length \
-		-e rpcrdma.segment.offset 2>/dev/null |
-		awk -F'\t' '{ n = split($2, h, ","); split($3, l, ","); split($4, o, ",")
+	awk -F'\t' '$2 != "" { n = split($2, h, ","); split($3, l, ","); split($4, o, ",")
 			printf "%d ", $1
 			for (i = 1; i <= n; i++) printf "%s%.0f/%d/%.0f", (i > 1 ? "," : ""), h[i], l[i], o[i]
-			print "" }' | sort -n >"$work/seg.ts"
+			print "" }' "$work/ts.lists" | sort -n >"$work/seg.ts"
 	if [ -s "$work/seg.dump" ]; then
 		same "$name: every chunk segment (handle, length, offset) as rpcrdma-dump -j" \
 			"$work/seg.dump" "$work/seg.ts"
@@ -148,13 +158,10 @@ for capture in ${PLUGIN_CAPTURES:-"$src"/samples/*.pcap "$src"/tests/linux/*/cli
 	# the chunk of each RDMA Read or Write packet: frame xid chunk op bytes
 	jq -r "$names"'select(.type == "chunk_data") | "\(.frame) \(.xid) \(.chunk | kind) \(.op | op) \(.handle) \(.offset) \(.len)"' \
 		"$work/dump.json" | sort -n >"$work/chunks.dump"
-	tsf -r "$capture" -Y rpcrdma.chunk -T fields -E occurrence=a -E aggregator=, \
-		-e frame.number -e rpcrdma.chunk.xid -e rpcrdma.chunk.kind -e rpcrdma.chunk.op \
-		-e rpcrdma.chunk.handle -e rpcrdma.chunk.offset -e rpcrdma.chunk.bytes 2>/dev/null |
-		awk -F'\t' '{ n = split($2, x, ","); split($3, k, ","); split($4, o, ",")
-			split($5, h, ","); split($6, f, ","); split($7, b, ",")
-			for (i = 1; i <= n; i++) printf "%d %.0f %d %d %.0f %.0f %d\n", $1, x[i], k[i], o[i], h[i], f[i], b[i] }' |
-		sort -n >"$work/chunks.ts"
+	awk -F'\t' '$5 != "" { n = split($5, x, ","); split($6, k, ","); split($7, o, ",")
+			split($8, h, ","); split($9, f, ","); split($10, b, ",")
+			for (i = 1; i <= n; i++) printf "%d %.0f %d %d %.0f %.0f %d\n", $1, x[i], k[i], o[i], h[i], f[i], b[i] }' \
+		"$work/ts.lists" | sort -n >"$work/chunks.ts"
 	if [ -s "$work/chunks.dump" ]; then
 		same "$name: the chunk each RDMA packet serves, as rpcrdma-dump -j -a" \
 			"$work/chunks.dump" "$work/chunks.ts"
@@ -162,10 +169,8 @@ for capture in ${PLUGIN_CAPTURES:-"$src"/samples/*.pcap "$src"/tests/linux/*/cli
 	# the STag each Send With Invalidate invalidated (RFC 8797 §4.1)
 	jq -r 'select(.type == "message" and .invalidated_stag != null) | "\(.frame) \(.invalidated_stag)"' \
 		"$work/dump.json" | sort -n >"$work/inv.dump"
-	tsf -r "$capture" -Y rpcrdma.invalidated_stag -T fields -E occurrence=a -E aggregator=, \
-		-e frame.number -e rpcrdma.invalidated_stag 2>/dev/null |
-		awk -F'\t' '{ n = split($2, v, ","); for (i = 1; i <= n; i++) print $1, v[i] }' |
-		sort -n >"$work/inv.ts"
+	awk -F'\t' '$11 != "" { n = split($11, v, ","); for (i = 1; i <= n; i++) print $1, v[i] }' \
+		"$work/ts.lists" | sort -n >"$work/inv.ts"
 	if [ -s "$work/inv.dump" ]; then
 		same "$name: the STag of each Send With Invalidate, as rpcrdma-dump -j" \
 			"$work/inv.dump" "$work/inv.ts"
@@ -173,8 +178,7 @@ for capture in ${PLUGIN_CAPTURES:-"$src"/samples/*.pcap "$src"/tests/linux/*/cli
 	# connections refused: each IB CM REJ with its reason named
 	jq -r 'select(.type == "cm" and .reject_reason != null) | "\(.frame) \(.reject_reason)"' \
 		"$work/dump.json" | sort -n >"$work/rej.dump"
-	tsf -r "$capture" -Y rpcrdma.cm_reject_reason -T fields \
-		-e frame.number -e rpcrdma.cm_reject_reason 2>/dev/null | tr '\t' ' ' | sort -n >"$work/rej.ts"
+	awk -F'\t' '$12 != "" { print $1, $12 }' "$work/ts.lists" | sort -n >"$work/rej.ts"
 	if [ -s "$work/rej.dump" ]; then
 		same "$name: CM REJ reasons, as rpcrdma-dump -j" "$work/rej.dump" "$work/rej.ts"
 		check "$name: CM REJ reason named in the Info column" \
@@ -183,8 +187,7 @@ for capture in ${PLUGIN_CAPTURES:-"$src"/samples/*.pcap "$src"/tests/linux/*/cli
 	# calls resent after a reconnect, each naming the frame of the first
 	jq -r 'select(.type == "message" and .resent_of != null) | "\(.frame) \(.resent_of)"' \
 		"$work/dump.json" | sort -n >"$work/resent.dump"
-	tsf -r "$capture" -Y rpcrdma.resent_of -T fields \
-		-e frame.number -e rpcrdma.resent_of 2>/dev/null | tr '\t' ' ' | sort -n >"$work/resent.ts"
+	awk -F'\t' '$13 != "" { print $1, $13 }' "$work/ts.lists" | sort -n >"$work/resent.ts"
 	if [ -s "$work/resent.dump" ]; then
 		same "$name: calls resent after a reconnect and their first frames, as rpcrdma-dump -j" \
 			"$work/resent.dump" "$work/resent.ts"
@@ -193,9 +196,8 @@ for capture in ${PLUGIN_CAPTURES:-"$src"/samples/*.pcap "$src"/tests/linux/*/cli
 	# it repeats (IBA vol. 1 §9.7.5.1.2)
 	jq -r 'select(.type == "retransmission") | "\(.frame) \(.original_frame)"' \
 		"$work/dump.json" | sort -n >"$work/retx.dump"
-	tsf -r "$capture" -Y rpcrdma.retransmission_psn -T fields \
-		-e frame.number -e rpcrdma.retransmission_of 2>/dev/null |
-		awk -F'\t' '{ print $1, ($2 == "" ? "null" : $2) }' | sort -n >"$work/retx.ts"
+	awk -F'\t' '$14 != "" { print $1, ($15 == "" ? "null" : $15) }' "$work/ts.lists" |
+		sort -n >"$work/retx.ts"
 	if [ -s "$work/retx.dump" ]; then
 		same "$name: RC retransmissions and the frames they repeat, as rpcrdma-dump -j" \
 			"$work/retx.dump" "$work/retx.ts"
@@ -232,8 +234,11 @@ for capture in ${PLUGIN_CAPTURES:-"$src"/samples/*.pcap "$src"/tests/linux/*/cli
 		printf '%s\tRC request packet retransmitted\n' "$retx" >>"$work/find.dump"
 	fi
 	sort -o "$work/find.dump" "$work/find.dump"
-	ts -2 -r "$capture" -q -z expert,note 2>/dev/null |
-		awk '$3 == "RPCRDMA" { n = $1; $1 = $2 = $3 = ""; sub(/^ +/, ""); print n "\t" $0 }' |
+	# the taps, from one two-pass run: expert items, the plugin's
+	# statistics, the RPC programs' answered calls
+	ts -2 -r "$capture" -q -z expert,note -z rpcrdma,stat -z rpc,programs \
+		2>/dev/null >"$work/taps"
+	awk '$3 == "RPCRDMA" { n = $1; $1 = $2 = $3 = ""; sub(/^ +/, ""); print n "\t" $0 }' "$work/taps" |
 		sort >"$work/find.ts"
 	if [ -s "$work/find.dump" ]; then
 		same "$name: tshark -z expert lists rpcrdma-dump's findings" \
@@ -273,9 +278,8 @@ for capture in ${PLUGIN_CAPTURES:-"$src"/samples/*.pcap "$src"/tests/linux/*/cli
 		"connections evicted \(.evicted.connections)", "calls evicted \(.evicted.calls)",
 		"reassembly slots exhausted \(.evicted.reassembly)"' |
 		perl -pe 's/^fh (\d+)/sprintf("fh 0x%08x", $1)/e' | sort >"$work/stat.dump"
-	ts -2 -r "$capture" -q -z rpcrdma,stat 2>/dev/null |
-		awk -F'|' 'NF >= 3 { gsub(/^ +| +$/, "", $1); gsub(/ /, "", $2); print $1 " " $2 }' |
-		sort >"$work/stat.all"
+	awk -F'|' 'NF >= 3 { gsub(/^ +| +$/, "", $1); gsub(/ /, "", $2); print $1 " " $2 }' \
+		"$work/taps" | sort >"$work/stat.all"
 	grep -Fxf "$work/stat.dump" "$work/stat.all" >"$work/stat.ts"
 	same "$name: tshark -z rpcrdma,stat has rpcrdma-dump --stats' numbers" \
 		"$work/stat.dump" "$work/stat.ts"
@@ -297,11 +301,10 @@ for capture in ${PLUGIN_CAPTURES:-"$src"/samples/*.pcap "$src"/tests/linux/*/cli
 			map($calls["\(.conn) \(.xid)"] | select(. != null and startswith("NFS"))) |
 			group_by(.)[] | "\(.[0]) \(length)"' "$work/dump.json"
 	} | sort >"$work/rpc.dump"
-	ts -r "$capture" -q -z rpc,programs 2>/dev/null |
-		awk '$1 ~ /^NFS\(100003\)$/ { print "NFS " $2 " " $3 }
-		     $1 ~ /^NFSACL\(100227\)$/ { print "NFS_ACL " $2 " " $3 }
-		     $1 == "NFS" && $2 == "CB(1073741824)" { print "NFS4_CB " $3 " " $4 }' |
-		sort >"$work/rpc.ts"
+	awk '$1 ~ /^NFS\(100003\)$/ { print "NFS " $2 " " $3 }
+	     $1 ~ /^NFSACL\(100227\)$/ { print "NFS_ACL " $2 " " $3 }
+	     $1 == "NFS" && $2 == "CB(1073741824)" { print "NFS4_CB " $3 " " $4 }' \
+		"$work/taps" | sort >"$work/rpc.ts"
 	if [ -s "$work/rpc.dump" ]; then
 		same "$name: tshark -z rpc,programs counts the answered NFS calls" \
 			"$work/rpc.dump" "$work/rpc.ts"
@@ -332,22 +335,35 @@ builtin_ts() {
 		HOME="$work/nohome" tshark "$@"
 	fi
 }
-nfs_messages() { # the first rpc.xid and rpc.msgtyp of each NFS frame
-	"$@" -Y nfs -T fields -E occurrence=f -e rpc.xid -e rpc.msgtyp 2>/dev/null | sort -u
+# frame, first rpc.xid and rpc.msgtyp, and whether the frame holds
+# RPC-over-RDMA (the built-in's rpcordma.xid or the plugin's rpcrdma.xid)
+# and NFS, from one run of the given tshark
+frame_fields() { # the RPC-over-RDMA field, tshark and its options
+	local field=$1
+	shift
+	"$@" -T fields -E occurrence=f -e frame.number -e rpc.xid -e rpc.msgtyp \
+		-e "$field" -e nfs 2>/dev/null
+}
+nfs_messages() { # from frame_fields: the xid and type of each NFS frame
+	awk -F'\t' '$5 != "" { print $2 "\t" $3 }' "$1" | sort -u
 }
 for capture in ${PLUGIN_CAPTURES:-"$src"/tests/linux/*/client/capture.pcap}; do
 	mine || continue
 	name=$(basename "$(dirname "$(dirname "$capture")")")
-	nfs_messages builtin_ts -r "$capture" >"$work/nfs.builtin"
-	nfs_messages ts -2 -r "$capture" >"$work/nfs.plugin"
+	frame_fields rpcordma.xid builtin_ts -r "$capture" >"$work/fields.builtin"
+	frame_fields rpcrdma.xid ts -2 -r "$capture" >"$work/fields.plugin"
+	nfs_messages "$work/fields.builtin" >"$work/nfs.builtin"
+	nfs_messages "$work/fields.plugin" >"$work/nfs.plugin"
 	comm -12 "$work/nfs.builtin" "$work/nfs.plugin" >"$work/nfs.both"
 	same "$name: every NFS call and reply the built-in dissector shows, the plugin shows" \
 		"$work/nfs.builtin" "$work/nfs.both"
 	# frame by frame: an RC retransmission's header and RPC message too
-	for field in rpcordma.xid:rpcrdma.xid nfs:nfs; do
-		builtin_ts -r "$capture" -Y "${field%%:*}" -T fields -e frame.number 2>/dev/null |
+	for field in 4:rpcordma.xid:rpcrdma.xid 5:nfs:nfs; do
+		column=${field%%:*}
+		field=${field#*:}
+		awk -F'\t' -v c="$column" '$c != "" { print $1 }' "$work/fields.builtin" |
 			sort >"$work/frames.builtin"
-		ts -2 -r "$capture" -Y "${field##*:}" -T fields -e frame.number 2>/dev/null |
+		awk -F'\t' -v c="$column" '$c != "" { print $1 }' "$work/fields.plugin" |
 			sort >"$work/frames.plugin"
 		comm -12 "$work/frames.builtin" "$work/frames.plugin" >"$work/frames.both"
 		same "$name: every frame the built-in dissector shows ${field%%:*} in, the plugin shows ${field##*:} in" \
@@ -494,37 +510,72 @@ for capture in "$src"/tests/captures/*.pcap*; do
 		test "$got" -eq 0
 done
 
-# randomly corrupted captures: no crash, no dissector bug
+# randomly corrupted captures: no crash, no dissector bug.  tshark reads
+# them FUZZ_BATCH (10) to a run, one after the other (mergecap -a), as its
+# start costs more than its reading; a run that fails is read again a
+# capture at a time, to name the one that breaks it.
 mkdir -p "$work/fuzz"
 chmod 777 "$work/fuzz"
 samples=("$src"/samples/*.pcap)
-fuzz_one() { # run number, its worker
-	local run=$1 in out rc
-	in=${samples[$((run % ${#samples[@]}))]}
-	out=$work/fuzz/$run.pcap
-	local cut=()
+fuzz_batch=${FUZZ_BATCH:-10}
+fuzz_make() { # run number: its corrupted capture
+	local in=${samples[$(($1 % ${#samples[@]}))]} cut=()
 	# every third capture also cut to 96 bytes a frame
-	[ $((run % 3)) -eq 0 ] && cut=(-s 96)
-	if ! editcap -E 0.02 "${cut[@]}" "$in" "$out" 2>"$work/fuzz/$run.err"; then
-		echo "# corrupted capture $run: editcap failed: $(head -1 "$work/fuzz/$run.err")"
-		return 1
-	fi
-	chmod a+r "$out"
-	echo "$run" >>"$work/fuzz/ran.$2"
-	ts -r "$out" -V >"$work/fuzz/$run.out" 2>"$work/fuzz/$run.err"
+	[ $(($1 % 3)) -eq 0 ] && cut=(-s 96)
+	editcap -E 0.02 "${cut[@]}" "$in" "$work/fuzz/$1.pcap" 2>"$work/fuzz/$1.err" && return 0
+	echo "# corrupted capture $1: editcap failed: $(head -1 "$work/fuzz/$1.err")"
+	return 1
+}
+fuzz_read() { # what it is, capture: tshark -V survives it
+	local rc
+	chmod a+r "$2"
+	ts -r "$2" -V >"$2.out" 2>"$2.err"
 	rc=$?
-	if [ $rc -ge 128 ] || grep -qi 'dissector bug' "$work/fuzz/$run.out" ||
-	   grep -qi 'dissector bug\|assertion\|critical' "$work/fuzz/$run.err"; then
-		echo "# corrupted capture $run (from $(basename "$in")): status $rc, kept as $out"
-		head -3 "$work/fuzz/$run.err" | sed 's/^/#   /'
+	if [ $rc -ge 128 ] || grep -qi 'dissector bug' "$2.out" ||
+	   grep -qi 'dissector bug\|assertion\|critical' "$2.err"; then
+		echo "# $1: status $rc, kept as $2"
+		head -3 "$2.err" | sed 's/^/#   /'
 		return 1
 	fi
-	rm -f "$out" "$work/fuzz/$run.out" "$work/fuzz/$run.err"
+	rm -f "$2.out" "$2.err"
+}
+fuzz_batch_read() { # worker, run numbers: failures
+	local worker=$1 run bad=0 joined=true merged=$work/fuzz/from-$2.pcapng files=()
+	shift
+	for run; do files+=("$work/fuzz/$run.pcap"); done
+	if mergecap -a -w "$merged" "${files[@]}" 2>"$merged.err"; then
+		if fuzz_read "corrupted captures $*, read together" "$merged"; then
+			rm -f "$merged" "$merged.err" "${files[@]}"
+			printf '%s\n' "$@" >>"$work/fuzz/ran.$worker"
+			return 0
+		fi
+	else
+		joined=false
+	fi
+	for run; do
+		fuzz_read "corrupted capture $run (from $(basename "${samples[$((run % ${#samples[@]}))]}"))" \
+			"$work/fuzz/$run.pcap" || bad=$((bad + 1))
+		echo "$run" >>"$work/fuzz/ran.$worker"
+	done
+	if [ $bad -eq 0 ] && $joined; then
+		echo "# corrupted captures $* fail only when read together"
+		bad=1
+	fi
+	return $bad
 }
 fuzz_worker() { # first run: every (2 x parts)-th run from it
-	local run fails=0
+	local run fails=0 batch=()
 	for ((run = $1; run <= corrupted_runs; run += 2 * parts)); do
-		fuzz_one "$run" "$1" || fails=$((fails + 1))
+		if fuzz_make "$run"; then
+			batch+=("$run")
+		else
+			fails=$((fails + 1))
+		fi
+		if [ ${#batch[@]} -ge "$fuzz_batch" ] ||
+		   { [ $((run + 2 * parts)) -gt "$corrupted_runs" ] && [ ${#batch[@]} -gt 0 ]; }; then
+			fuzz_batch_read "$1" "${batch[@]}" || fails=$((fails + $?))
+			batch=()
+		fi
 	done
 	echo "$fails" >"$work/fuzz/failed.$1"
 }
@@ -535,6 +586,6 @@ wait
 fuzz_failed=$(($(cat "$work/fuzz/failed.$part_index") + $(cat "$work/fuzz/failed.$((part_index + parts))")))
 fuzz_ran=$(cat "$work/fuzz"/ran.* 2>/dev/null | grep -c .)
 fuzz_asked=$(( corrupted_runs >= part_index ? (corrupted_runs - part_index) / parts + 1 : 0 ))
-check "tshark with the plugin survives $fuzz_ran randomly corrupted captures (editcap -E 0.02; this part's $fuzz_asked of $corrupted_runs)" \
+check "tshark with the plugin survives $fuzz_ran randomly corrupted captures (editcap -E 0.02, read $fuzz_batch to a tshark run; this part's $fuzz_asked of $corrupted_runs)" \
 	eval "test $fuzz_failed -eq 0 && test $fuzz_ran -eq $fuzz_asked"
 tap_end
