@@ -6,7 +6,8 @@
 # --stats=json), rpcrdma-top -b -j and, where curl is installed,
 # rpcrdma-exporter -r's /metrics once the replay is done (but the
 # process_* and scrape series); with RPCRDMA_PLUGINS=1 and tshark,
-# through the two plugins too (tshark -V and -z rpcrdma,stat, as an
+# through the two plugins too (tshark -V, -2 -V, -V with the analyzer's
+# RoCEv2 port moved and -z rpcrdma,stat, as an
 # unprivileged user: tshark reads no personal plugins as root).  Where both
 # builds have tests/analyzer-digest, all the captures go through it too:
 # the analyzer under limits small enough to evict, which the tools'
@@ -151,6 +152,9 @@ for cap in "$@"; do
 	[ "$exporters" = 1 ] && same "$c exporter /metrics" metrics "$cap"
 	if [ "$plugins" = 1 ]; then
 		same "$c tshark -V" shark "$cap" -V
+		same "$c tshark -2 -V" shark "$cap" -2 -V
+		# the analyzer told of no traffic here: the plugin's stateless path
+		same "$c tshark -V, RoCEv2 port 4792" shark "$cap" -o rpcrdma.roce_udp_port:4792 -V
 		same "$c tshark -z rpcrdma,stat" shark "$cap" -q -z rpcrdma,stat
 	fi
 done

@@ -46,6 +46,13 @@ static guint32 wireshark_number(uint64_t analyzer_frame)
 	return g_array_index(fed_numbers, guint32, analyzer_frame - 1);
 }
 
+/* A message's header for every later dissection of its frame: Wireshark
+ * shows it from the analyzer's decode, not from one of its own. */
+static const struct rr_rpcrdma *keep_header(const struct rr_rpcrdma *h)
+{
+	return wmem_memdup(wmem_file_scope(), h, rr_rpcrdma_size(h));
+}
+
 /* An event's bytes: for the frame's first dissection, and while the
  * budget lasts for later ones (the GUI, tshark -2). */
 static const uint8_t *keep(const uint8_t *data, uint32_t len, struct rr_ws_item *it)
@@ -64,9 +71,11 @@ static const uint8_t *keep(const uint8_t *data, uint32_t len, struct rr_ws_item 
 
 const uint8_t *rr_ws_item_bytes(const packet_info *pinfo, const struct rr_ws_item *it)
 {
-	if (it->data)
-		return it->data;
-	uint32_t len = it->kind == RR_EV_MESSAGE ? it->data_len : it->msg_len;
+	bool message = it->kind == RR_EV_MESSAGE;
+	const uint8_t *kept = message ? it->msg.data : it->rebuilt.data;
+	if (kept)
+		return kept;
+	uint32_t len = message ? it->msg.data_len : it->rebuilt.data_len;
 	if (it->first_pass_at && pinfo->num == first_pass_frame && first_pass_bytes &&
 	    it->first_pass_at - 1 + len <= first_pass_bytes->len)
 		return first_pass_bytes->data + it->first_pass_at - 1;
@@ -88,7 +97,7 @@ static void note_reply(guint32 call_number, const struct rr_ws_item *reply,
 	for (uint32_t i = 0; r && i < r->nitems; i++) {
 		struct rr_ws_item *m = &r->items[i];
 		if (m->kind == RR_EV_MESSAGE && m->conn == reply->conn &&
-		    m->xid == reply->xid && m->other_frame == 0 &&
+		    m->msg.hdr->xid == reply->msg.hdr->xid && m->other_frame == 0 &&
 		    (m->dir == RR_DIR_FWD_CALL || m->dir == RR_DIR_BWD_CALL)) {
 			m->other_frame = reply_number;
 			return;
@@ -100,7 +109,7 @@ static void note_reply(guint32 call_number, const struct rr_ws_item *reply,
 static void join_done(struct rr_ws_item *m, const struct rr_ev_rpc_done *done,
 		      guint32 number)
 {
-	m->done = true;
+	m->completed = true;
 	m->latency_ns = done->latency_ns;
 	m->bytes_inline = done->bytes_inline;
 	m->bytes_read = done->bytes_read;
@@ -128,10 +137,23 @@ static bool setup_item(const struct rr_frame *f, struct rr_ws_item *it)
 	if (rr_has(f, RR_LAYER_CM) && f->cm.attr_id == RR_CM_REJ) {
 		it->kind = RR_WS_CM_REJECT;
 		/* 0, no reason (IBA's start at 1): cut before it */
-		it->finding = f->cm.fixed_read ? f->cm.reject_reason : 0;
+		it->reject_reason = f->cm.fixed_read ? f->cm.reject_reason : 0;
 		return true;
 	}
 	return false;
+}
+
+/* What the renderers need of the connection c, as it stood. */
+static struct rr_ws_conn conn_view(const struct rr_conn_info *c)
+{
+	if (!c)
+		return (struct rr_ws_conn){ 0 };
+	return (struct rr_ws_conn){
+		.requester_id = c->requester_qpn, .responder_id = c->responder_qpn,
+		.iwarp = c->transport == RR_TRANSPORT_IWARP,
+		.negotiated = c->negotiated, .grant_known = rr_conn_grant_known(c),
+		.thresholds = c->thresholds,
+	};
 }
 
 static void take_event(const struct rr_event *ev)
@@ -146,77 +168,50 @@ static void take_event(const struct rr_event *ev)
 	it->kind = (uint8_t)ev->kind;
 	it->conn = ev->conn;
 	it->dir = ev->dir;
-	const struct rr_conn_info *c = ev->connection;
-	if (c) {
-		it->requester_id = c->requester_qpn;
-		it->responder_id = c->responder_qpn;
-		it->iwarp = c->transport == RR_TRANSPORT_IWARP;
-	}
+	it->connection = conn_view(ev->connection);
 	switch (ev->kind) {
 	case RR_EV_MESSAGE: {
-		const struct rr_ev_message *m = &ev->msg;
-		it->xid = m->hdr->xid;
-		it->proc = (uint8_t)m->hdr->proc;
-		it->credits = m->hdr->credits;
-		it->msg_len = m->msg_len;
-		it->inv_stag = m->inv_stag;
-		it->resent_of = m->resent_of ? wireshark_number(m->resent_of) : 0;
+		struct rr_ev_message *m = &it->msg;
+		*m = ev->msg;
+		m->done = m->rebuilt = NULL;
+		m->rpc = NULL;
+		m->nfs4 = NULL;
+		m->hdr = keep_header(ev->msg.hdr);
+		m->resent_of = m->resent_of ? wireshark_number(m->resent_of) : 0;
 		/* whole in this frame, or kept: a SEND of several packets, or
 		 * one reassembled from a TCP stream */
 		if (m->frame_at) {
-			it->frame_at = m->frame_at;
+			m->data = NULL;
 		} else {
-			it->data_len = MIN(m->data_len, m->msg_len);
-			it->data = keep(m->data, it->data_len, it);
+			m->data_len = MIN(m->data_len, m->msg_len);
+			m->data = keep(ev->msg.data, m->data_len, it);
 		}
-		it->grant = m->credits_granted;
-		it->grant_known = c && rr_conn_grant_known(c);
-		it->in_flight = m->calls_in_flight;
-		if (c) {
-			it->thresholds = c->thresholds;
-			it->negotiated = c->negotiated;
-		}
-		if (m->done)
-			join_done(it, &m->done->done, number);
+		if (ev->msg.done)
+			join_done(it, &ev->msg.done->done, number);
 		break;
 	}
 	case RR_EV_RPC_MESSAGE:
-		it->xid = ev->rebuilt.xid;
-		it->source = ev->rebuilt.source;
-		it->msg_len = ev->rebuilt.data_len;
-		it->call_ts_ns = ev->rebuilt.call_ts_ns;
-		it->data = keep(ev->rebuilt.data, ev->rebuilt.data_len, it);
+		it->rebuilt = ev->rebuilt;
+		it->rebuilt.rpc = NULL;
+		it->rebuilt.data = keep(ev->rebuilt.data, ev->rebuilt.data_len, it);
 		break;
 	case RR_EV_CHUNK_DATA:
-		it->xid = ev->chunk.xid;
-		it->source = ev->chunk.source;
-		it->access = ev->chunk.access;
-		it->handle = ev->chunk.handle;
-		it->seg_offset = ev->chunk.seg_offset;
-		it->data_len = ev->chunk.data_len;
+		it->chunk = ev->chunk;
 		break;
 	case RR_EV_RETRANSMISSION:
-		it->psn = ev->retransmission.psn;
-		it->other_frame = ev->retransmission.original_frame ?
+		it->retransmission = ev->retransmission;
+		it->retransmission.original_frame = ev->retransmission.original_frame ?
 			wireshark_number(ev->retransmission.original_frame) : 0;
-		if (ev->retransmission.hdr) {
-			it->header_again = true;
-			it->whole_again = rr_rc_send_only(ev->retransmission.opcode);
-			it->xid = ev->retransmission.hdr->xid;
-			it->proc = (uint8_t)ev->retransmission.hdr->proc;
-			it->credits = ev->retransmission.hdr->credits;
-		}
+		it->retransmission.rpc = NULL;
+		if (ev->retransmission.hdr)
+			it->retransmission.hdr = keep_header(ev->retransmission.hdr);
 		break;
 	case RR_EV_FINDING:
-		it->finding = ev->finding.id;
-		it->detail = ev->finding.detail ?
+		it->finding.id = ev->finding.id;
+		it->finding.detail = ev->finding.detail ?
 			wmem_strdup(wmem_file_scope(), ev->finding.detail) : NULL;
 		break;
 	case RR_EV_NEGOTIATED:
-		if (c) {
-			it->thresholds = c->thresholds;
-			it->negotiated = c->negotiated;
-		}
 		break;
 	case RR_EV_SETUP:
 		if (!setup_item(ev->setup.unit, it))

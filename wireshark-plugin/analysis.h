@@ -15,51 +15,54 @@
 /* RFC 8797 private data in an MPA frame: private_data, dir 1 for a Reply
  * (from the analyzer's RR_EV_SETUP) */
 #define RR_WS_MPA_PRIVATE 0x80
-/* An IB CM REJ: its reason (IBA table 112) in `finding`, its connection
- * in `conn` (Wireshark's own dissector shows the reason as a number) */
+/* An IB CM REJ: its reason (IBA table 112), its connection in `conn`
+ * (Wireshark's own dissector shows the reason as a number) */
 #define RR_WS_CM_REJECT 0x81
 
-/* One thing the analyzer said about a frame (one of its events). */
-struct rr_ws_item {
-	uint8_t kind;         /* enum rr_event_kind, or RR_WS_* */
-	uint8_t dir, proc, source, access;
-	bool done;            /* MESSAGE: a reply that completed its call */
-	uint16_t finding;
-	uint32_t conn, xid, credits, grant, in_flight, msg_len;
-	/* MESSAGE: the call's reply frame, or the reply's call frame */
-	uint32_t other_frame;
-	/* CHUNK_DATA: bytes the packet moves; MESSAGE of several packets:
-	 * bytes of it kept (a long one in part: its headers) */
-	uint32_t handle, data_len, bytes_inline;
-	/* MESSAGE: the STag a Send With Invalidate invalidated, or 0 */
-	uint32_t inv_stag;
-	/* MESSAGE: a call resent after a reconnect: the frame of the first */
-	uint32_t resent_of;
-	/* RETRANSMISSION: its PSN (other_frame: the frame it repeats);
-	 * header_again: a SEND's first packet whose RPC-over-RDMA header (xid,
-	 * proc, dir) the analyzer read, shown and handed on again */
-	uint32_t psn;
-	bool header_again;
-	bool whole_again;     /* and it is a SEND ONLY: the whole message */
-	/* MESSAGE, RPC_MESSAGE: the connection's QPNs (TCP ports for iWARP) */
+/* What the renderers need of an event's connection (rr_conn_info). */
+struct rr_ws_conn {
+	/* its QPNs (TCP ports for iWARP): the rpc dissector's conversation */
 	uint32_t requester_id, responder_id;
 	bool iwarp;
-	uint64_t seg_offset, latency_ns, bytes_read, bytes_write;
-	/* RPC_MESSAGE of a call: when its SEND arrived, else 0 */
-	uint64_t call_ts_ns;
-	struct rr_inline_thresholds thresholds;
 	bool negotiated;      /* thresholds known (rr_conn_info negotiated) */
-	bool grant_known;     /* MESSAGE: grant known (rr_conn_grant_known) */
-	const char *detail;   /* FINDING */
-	/* MPA_PRIVATE: as decoded, its offsets the frame's */
-	const struct rr_cm_private *private_data;
-	/* MESSAGE of several packets, or RPC_MESSAGE: its bytes when kept
-	 * for later passes (rr_ws_item_bytes has them on the first) */
-	const uint8_t *data;
-	uint32_t first_pass_at;   /* 1 + offset in the first pass's copy */
-	/* MESSAGE: 1 + where in the frame it lies, whole (0: it does not, as
-	 * a SEND of several packets or one reassembled from a TCP stream) */
-	uint32_t frame_at;
+	bool grant_known;     /* rr_conn_grant_known */
+	struct rr_inline_thresholds thresholds;
+};
+
+/*
+ * One thing the analyzer said about a frame: the report's event with the
+ * payload of its kind, kept for every later dissection of the frame.  What
+ * the payload points to is copied into the file's memory (a message's
+ * header, a finding's detail, bytes while the budget lasts) or left NULL
+ * (RPC headers, completions, NFSv4 operations: the rpc and nfs dissectors
+ * show those); its frame numbers are Wireshark's.
+ */
+struct rr_ws_item {
+	uint8_t kind;         /* enum rr_event_kind, or RR_WS_* */
+	uint8_t dir;
+	uint32_t conn;
+	struct rr_ws_conn connection;   /* zero for an event of none */
+	union {
+		struct rr_ev_message msg;
+		struct rr_ev_rpc_message rebuilt;
+		struct rr_ev_chunk_data chunk;
+		struct rr_ev_retransmission retransmission;
+		struct rr_ev_finding finding;
+		/* RR_WS_MPA_PRIVATE: as decoded, its offsets the frame's */
+		const struct rr_cm_private *private_data;
+		/* RR_WS_CM_REJECT: 0 when the capture cut it off */
+		unsigned reject_reason;
+	};
+	/* MESSAGE of a reply that completed its call: what RR_EV_RPC_DONE
+	 * said of it */
+	bool completed;
+	uint32_t bytes_inline;
+	uint64_t latency_ns, bytes_read, bytes_write;
+	/* MESSAGE: the call's reply frame, or the reply's call frame */
+	uint32_t other_frame;
+	/* MESSAGE of several packets, RPC_MESSAGE: 1 + offset of its bytes in
+	 * the first pass's copy (rr_ws_item_bytes) */
+	uint32_t first_pass_at;
 };
 
 struct rr_ws_frame {

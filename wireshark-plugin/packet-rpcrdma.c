@@ -83,15 +83,16 @@ static void call_rpc(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree,
 	port_type ptype = pinfo->ptype;
 	guint32 srcport = pinfo->srcport, destport = pinfo->destport;
 	nstime_t abs_ts = pinfo->abs_ts;
-	if (m && m->kind == RR_EV_RPC_MESSAGE && m->call_ts_ns) {
-		pinfo->abs_ts.secs = (time_t)(m->call_ts_ns / 1000000000u);
-		pinfo->abs_ts.nsecs = (int)(m->call_ts_ns % 1000000000u);
+	if (m && m->kind == RR_EV_RPC_MESSAGE && m->rebuilt.call_ts_ns) {
+		pinfo->abs_ts.secs = (time_t)(m->rebuilt.call_ts_ns / 1000000000u);
+		pinfo->abs_ts.nsecs = (int)(m->rebuilt.call_ts_ns % 1000000000u);
 	}
-	if (m && !m->iwarp && (m->requester_id || m->responder_id)) {
+	const struct rr_ws_conn *c = m ? &m->connection : NULL;
+	if (c && !c->iwarp && (c->requester_id || c->responder_id)) {
 		bool from_requester = m->dir == RR_DIR_FWD_CALL || m->dir == RR_DIR_BWD_REPLY;
 		pinfo->ptype = PT_IBQP;
-		pinfo->srcport = from_requester ? m->requester_id : m->responder_id;
-		pinfo->destport = from_requester ? m->responder_id : m->requester_id;
+		pinfo->srcport = from_requester ? c->requester_id : c->responder_id;
+		pinfo->destport = from_requester ? c->responder_id : c->requester_id;
 	}
 	/* an RPC cut short must not end this frame's other items */
 	TRY {
@@ -176,16 +177,17 @@ static proto_item *generated(proto_item *it)
 
 static void add_thresholds(proto_tree *t, tvbuff_t *tvb, const struct rr_ws_item *m)
 {
-	if (!m->negotiated) {
+	const struct rr_ws_conn *c = &m->connection;
+	if (!c->negotiated) {
 		generated(proto_tree_add_none_format(t, hf_thr_unknown, tvb, 0, 0,
 			"Inline thresholds and remote invalidation: unknown (the capture "
 			"holds no whole connection setup)"));
 		return;
 	}
-	generated(proto_tree_add_uint(t, hf_thr_call, tvb, 0, 0, m->thresholds.call));
-	generated(proto_tree_add_uint(t, hf_thr_reply, tvb, 0, 0, m->thresholds.reply));
+	generated(proto_tree_add_uint(t, hf_thr_call, tvb, 0, 0, c->thresholds.call));
+	generated(proto_tree_add_uint(t, hf_thr_reply, tvb, 0, 0, c->thresholds.reply));
 	generated(proto_tree_add_boolean(t, hf_thr_rinval, tvb, 0, 0,
-					 m->thresholds.remote_invalidation));
+					 c->thresholds.remote_invalidation));
 }
 
 /* What the analyzer knows of a message: credits, its call or reply, what
@@ -193,18 +195,20 @@ static void add_thresholds(proto_tree *t, tvbuff_t *tvb, const struct rr_ws_item
 static void add_message_analysis(proto_tree *t, tvbuff_t *tvb, const struct rr_ws_item *m)
 {
 	generated(proto_tree_add_uint(t, hf_dir, tvb, 0, 0, m->dir));
-	if (m->grant_known) /* else unknown: left out */
-		generated(proto_tree_add_uint(t, hf_granted, tvb, 0, 0, m->grant));
-	generated(proto_tree_add_uint(t, hf_in_flight, tvb, 0, 0, m->in_flight));
-	if (m->inv_stag)
-		generated(proto_tree_add_uint(t, hf_inv_stag, tvb, 0, 0, m->inv_stag));
-	if (m->resent_of)
-		generated(proto_tree_add_uint(t, hf_resent_of, tvb, 0, 0, m->resent_of));
+	if (m->connection.grant_known) /* else unknown: left out */
+		generated(proto_tree_add_uint(t, hf_granted, tvb, 0, 0,
+					      m->msg.credits_granted));
+	generated(proto_tree_add_uint(t, hf_in_flight, tvb, 0, 0, m->msg.calls_in_flight));
+	if (m->msg.inv_stag)
+		generated(proto_tree_add_uint(t, hf_inv_stag, tvb, 0, 0, m->msg.inv_stag));
+	if (m->msg.resent_of)
+		generated(proto_tree_add_uint(t, hf_resent_of, tvb, 0, 0,
+					      (guint32)m->msg.resent_of));
 	bool call = m->dir == RR_DIR_FWD_CALL || m->dir == RR_DIR_BWD_CALL;
 	if (m->other_frame)
 		generated(proto_tree_add_uint(t, call ? hf_reply_in : hf_response_to,
 					      tvb, 0, 0, m->other_frame));
-	if (m->done) {
+	if (m->completed) {
 		nstime_t ns;
 		ns.secs = (time_t)(m->latency_ns / 1000000000u);
 		ns.nsecs = (int)(m->latency_ns % 1000000000u);
@@ -217,14 +221,15 @@ static void add_message_analysis(proto_tree *t, tvbuff_t *tvb, const struct rr_w
 }
 
 static void add_chunk_data(proto_tree *tree, packet_info *pinfo, tvbuff_t *tvb,
-			   const struct rr_ws_item *c)
+			   const struct rr_ws_item *it)
 {
-	proto_item *it = generated(proto_tree_add_none_format(tree, hf_chunk, tvb, 0, 0,
+	const struct rr_ev_chunk_data *c = &it->chunk;
+	proto_item *ti = generated(proto_tree_add_none_format(tree, hf_chunk, tvb, 0, 0,
 		"%s chunk of xid 0x%08x: %s, %u bytes at %" PRIu64 " of segment 0x%08x",
 		val_to_str_const(c->source, kind_names, "?"), c->xid,
 		val_to_str_const(c->access, access_names, "?"), c->data_len,
 		c->seg_offset, c->handle));
-	proto_tree *t = proto_item_add_subtree(it, ett_chunk_data);
+	proto_tree *t = proto_item_add_subtree(ti, ett_chunk_data);
 	generated(proto_tree_add_uint(t, hf_chunk_xid, tvb, 0, 0, c->xid));
 	generated(proto_tree_add_uint(t, hf_chunk_kind, tvb, 0, 0, c->source));
 	generated(proto_tree_add_uint(t, hf_chunk_access, tvb, 0, 0, c->access));
@@ -240,53 +245,62 @@ static void add_chunk_data(proto_tree *tree, packet_info *pinfo, tvbuff_t *tvb,
 static void add_retransmission(proto_tree *tree, packet_info *pinfo, tvbuff_t *tvb,
 			       const struct rr_ws_item *it)
 {
-	generated(proto_tree_add_uint(tree, hf_retransmission_psn, tvb, 0, 0, it->psn));
-	if (it->other_frame)
+	const struct rr_ev_retransmission *rt = &it->retransmission;
+	generated(proto_tree_add_uint(tree, hf_retransmission_psn, tvb, 0, 0, rt->psn));
+	if (rt->original_frame)
 		generated(proto_tree_add_uint(tree, hf_retransmission_of, tvb, 0, 0,
-					      it->other_frame));
+					      (guint32)rt->original_frame));
 	/* one summary for all, as -z expert groups them */
 	proto_tree_add_expert(tree, pinfo, &ei_retransmission, tvb, 0, 0);
 	col_append_str(pinfo->cinfo, COL_INFO, " [RC retransmission]");
+}
+
+/* Whether the payload in tvb starts with header h's xid and procedure (RFC
+ * 8166 §4.1: the first and fourth words) and is msg_len bytes long: the
+ * analyzer's message, seen again. */
+static bool starts_with(tvbuff_t *tvb, const struct rr_rpcrdma *h, uint32_t msg_len)
+{
+	return tvb_captured_length(tvb) >= 16 && tvb_get_ntohl(tvb, 0) == h->xid &&
+	       tvb_get_ntohl(tvb, 12) == h->proc && tvb_reported_length(tvb) == msg_len;
 }
 
 /*
  * The message item of the payload in tvb, if the analyzer saw that message
  * in this frame: where it lies in the frame, or for one the analyzer read
  * from a copy (an iWARP stream with MPA markers, which Wireshark takes out
- * too), its xid, procedure and length as header h has them.
+ * too), the same xid, procedure and length.
  */
-static const struct rr_ws_item *message_item(const struct rr_ws_frame *r, tvbuff_t *tvb,
-					     const struct rr_rpcrdma *h)
+static const struct rr_ws_item *message_item(const struct rr_ws_frame *r, tvbuff_t *tvb)
 {
 	gint at = tvb_raw_offset(tvb);
 	for (uint32_t i = 0; r && i < r->nitems; i++) {
 		const struct rr_ws_item *m = &r->items[i];
 		if (m->kind != RR_EV_MESSAGE)
 			continue;
-		if (m->frame_at ? at >= 0 && m->frame_at - 1 == (guint32)at :
-				  h && m->xid == h->xid && m->proc == h->proc &&
-					  m->msg_len == tvb_reported_length(tvb))
+		if (m->msg.frame_at ? at >= 0 && m->msg.frame_at - 1 == (guint32)at :
+				      starts_with(tvb, m->msg.hdr, m->msg.msg_len))
 			return m;
 	}
 	return NULL;
 }
 
-/* The retransmission item of a SEND's first packet sent again whose header
- * is h: the message is shown again, marked, as tshark shows a retransmitted
- * TCP segment's content. */
+/* The retransmission item of a SEND's first packet sent again, its header
+ * the one in tvb: the message is shown again, marked, as tshark shows a
+ * retransmitted TCP segment's content. */
 static const struct rr_ws_item *retransmitted_item(const struct rr_ws_frame *r,
-						   const struct rr_rpcrdma *h)
+						   tvbuff_t *tvb)
 {
 	for (uint32_t i = 0; r && i < r->nitems; i++) {
 		const struct rr_ws_item *m = &r->items[i];
-		if (m->kind == RR_EV_RETRANSMISSION && m->header_again &&
-		    m->xid == h->xid && m->proc == h->proc)
+		if (m->kind == RR_EV_RETRANSMISSION && m->retransmission.hdr &&
+		    starts_with(tvb, m->retransmission.hdr, tvb_reported_length(tvb)))
 			return m;
 	}
 	return NULL;
 }
 
-/* Whether the RPC message after header h is a reply, as libdissect reads it. */
+/* A header the analyzer did not see: whether the RPC message after it is
+ * a reply, as libdissect reads it. */
 static bool rpc_is_reply(tvbuff_t *tvb, const struct rr_rpcrdma *h)
 {
 	guint captured = tvb_captured_length(tvb);
@@ -305,7 +319,7 @@ static bool rebuilt_here(packet_info *pinfo, uint32_t xid)
 {
 	const struct rr_ws_frame *r = rr_ws_frame_of(pinfo);
 	for (uint32_t i = 0; r && i < r->nitems; i++)
-		if (r->items[i].kind == RR_EV_RPC_MESSAGE && r->items[i].xid == xid)
+		if (r->items[i].kind == RR_EV_RPC_MESSAGE && r->items[i].rebuilt.xid == xid)
 			return true;
 	return false;
 }
@@ -430,9 +444,6 @@ static rr_ws_heur_result heur_payload(tvbuff_t *tvb, packet_info *pinfo, proto_t
 {
 	const struct rr_ws_frame *r = rr_ws_frame_of(pinfo);
 	guint captured = tvb_captured_length(tvb);
-	struct rr_rpcrdma h;
-	struct rr_note note;
-	enum rr_status st = RR_MALFORMED;
 	/* tagged data (RDMA Write, Read Response) is chunk data, never a
 	 * message, even where one TCP segment also holds a SEND */
 	if (tagged) {
@@ -440,27 +451,25 @@ static rr_ws_heur_result heur_payload(tvbuff_t *tvb, packet_info *pinfo, proto_t
 			return FALSE;
 		goto chunk_data;
 	}
-	if (captured >= 16)
-		st = rr_rpcrdma_decode(tvb_get_ptr(tvb, 0, (gint)captured), 0, captured,
-				       tvb_reported_length(tvb), &h, &note);
-	const struct rr_ws_item *m = st != RR_MALFORMED ? message_item(r, tvb, &h) : NULL;
+	const struct rr_ws_item *m = message_item(r, tvb);
 	if (m) {
-		dissect_header(tvb, pinfo, tree, &h, m, true);
+		dissect_header(tvb, pinfo, tree, m->msg.hdr, m, true);
 		claim(tvb, pinfo, tree, r);
 		return TRUE;
 	}
-	const struct rr_ws_item *again = st != RR_MALFORMED ? retransmitted_item(r, &h) : NULL;
+	const struct rr_ws_item *again = retransmitted_item(r, tvb);
 	if (again) {
 		/* a SEND's first of several packets holds part of its RPC */
-		dissect_header(tvb, pinfo, tree, &h, again,
-			       again->whole_again && captured == tvb_reported_length(tvb));
+		dissect_header(tvb, pinfo, tree, again->retransmission.hdr, again,
+			       rr_rc_send_only(again->retransmission.opcode) &&
+				       captured == tvb_reported_length(tvb));
 		claim(tvb, pinfo, tree, r);
 		return TRUE;
 	}
 	/* the last packet of a SEND of several: the reassembled message */
 	for (uint32_t i = 0; r && i < r->nitems; i++) {
 		const struct rr_ws_item *w = &r->items[i];
-		if (w->kind != RR_EV_MESSAGE || w->frame_at)
+		if (w->kind != RR_EV_MESSAGE || w->msg.frame_at)
 			continue;
 		const uint8_t *bytes = rr_ws_item_bytes(pinfo, w);
 		if (!bytes) {
@@ -468,17 +477,16 @@ static rr_ws_heur_result heur_payload(tvbuff_t *tvb, packet_info *pinfo, proto_t
 							     ENC_NA);
 			proto_item_append_text(ti, ": last packet of a SEND of %u bytes, "
 					       "xid 0x%08x (not kept for a second look: "
-					       "memory budget spent)", w->msg_len, w->xid);
+					       "memory budget spent)", w->msg.msg_len,
+					       w->msg.hdr->xid);
 			claim(tvb, pinfo, tree, r);
 			return TRUE;
 		}
 		/* a long one is kept in part: its headers */
-		tvbuff_t *whole = tvb_new_child_real_data(tvb, bytes, w->data_len, w->msg_len);
+		const struct rr_ev_message *wm = &w->msg;
+		tvbuff_t *whole = tvb_new_child_real_data(tvb, bytes, wm->data_len, wm->msg_len);
 		add_new_data_source(pinfo, whole, "Reassembled RPC-over-RDMA message");
-		struct rr_rpcrdma wh;
-		if (rr_rpcrdma_decode(bytes, 0, w->data_len, w->msg_len, &wh, &note) !=
-		    RR_MALFORMED)
-			dissect_header(whole, pinfo, tree, &wh, w, w->data_len == w->msg_len);
+		dissect_header(whole, pinfo, tree, wm->hdr, w, wm->data_len == wm->msg_len);
 		claim(tvb, pinfo, tree, r);
 		return TRUE;
 	}
@@ -508,6 +516,14 @@ chunk_data:
 		claim(tvb, pinfo, tree, r);
 		return TRUE;
 	}
+	/* the analyzer saw no message here (analysis off, or a RoCEv2 port
+	 * it was not given): the header decoded on its own, by its bar */
+	if (captured < 16)
+		return FALSE;
+	struct rr_rpcrdma h;
+	struct rr_note note;
+	enum rr_status st = rr_rpcrdma_decode(tvb_get_ptr(tvb, 0, (gint)captured), 0, captured,
+					      tvb_reported_length(tvb), &h, &note);
 	if (!rr_rpcrdma_recognised(&h, st))
 		return FALSE;
 	dissect_header(tvb, pinfo, tree, &h, NULL, true);
@@ -577,12 +593,13 @@ static void mpa_private_data(tvbuff_t *tvb, proto_tree *tree, const struct rr_ws
 static void add_finding(proto_tree *t, packet_info *pinfo, tvbuff_t *tvb,
 			const struct rr_ws_item *f)
 {
-	const struct rr_finding_info *fi = rr_finding_info(f->finding);
+	const struct rr_finding_info *fi = rr_finding_info(f->finding.id);
 	if (!fi)
 		return;
-	proto_tree_add_expert_format(t, pinfo, &ei_findings[f->finding], tvb, 0, 0,
-				     "%s%s%s%s [%s]", fi->message, f->detail ? " (" : "",
-				     f->detail ? f->detail : "", f->detail ? ")" : "",
+	const char *detail = f->finding.detail;
+	proto_tree_add_expert_format(t, pinfo, &ei_findings[f->finding.id], tvb, 0, 0,
+				     "%s%s%s%s [%s]", fi->message, detail ? " (" : "",
+				     detail ? detail : "", detail ? ")" : "",
 				     fi->reference);
 }
 
@@ -593,16 +610,17 @@ static void add_rebuilt(proto_tree *tree, packet_info *pinfo, tvbuff_t *tvb,
 	proto_item *ti = generated(proto_tree_add_item(tree, proto_rpcrdma, tvb, 0, 0, ENC_NA));
 	proto_item_append_text(ti, ": rebuilt RPC message");
 	proto_tree *t = proto_item_add_subtree(ti, ett_analysis);
-	proto_item *it = generated(proto_tree_add_uint(t, hf_rebuilt, tvb, 0, 0, m->msg_len));
+	const struct rr_ev_rpc_message *rm = &m->rebuilt;
+	proto_item *it = generated(proto_tree_add_uint(t, hf_rebuilt, tvb, 0, 0, rm->data_len));
 	const uint8_t *bytes = rr_ws_item_bytes(pinfo, m);
-	proto_item_append_text(it, " bytes, xid 0x%08x, from the %s chunk%s", m->xid,
-			       val_to_str_const(m->source, kind_names, "?"),
+	proto_item_append_text(it, " bytes, xid 0x%08x, from the %s chunk%s", rm->xid,
+			       val_to_str_const(rm->source, kind_names, "?"),
 			       bytes ? "" : " (not kept for a second look: memory budget spent)");
-	generated(proto_tree_add_uint(t, hf_rebuilt_xid, tvb, 0, 0, m->xid));
-	generated(proto_tree_add_uint(t, hf_rebuilt_source, tvb, 0, 0, m->source));
+	generated(proto_tree_add_uint(t, hf_rebuilt_xid, tvb, 0, 0, rm->xid));
+	generated(proto_tree_add_uint(t, hf_rebuilt_source, tvb, 0, 0, rm->source));
 	if (!bytes)
 		return;
-	tvbuff_t *rebuilt = tvb_new_child_real_data(tvb, bytes, m->msg_len, m->msg_len);
+	tvbuff_t *rebuilt = tvb_new_child_real_data(tvb, bytes, rm->data_len, rm->data_len);
 	add_new_data_source(pinfo, rebuilt, "Rebuilt RPC message");
 	call_rpc(rebuilt, pinfo, tree, m);
 }
@@ -617,11 +635,12 @@ static void unclaimed_messages(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tr
 			       const struct rr_ws_frame *r)
 {
 	for (uint32_t i = 0; i < r->nitems; i++) {
-		const struct rr_ws_item *m = &r->items[i];
-		if (m->kind != RR_EV_MESSAGE)
+		const struct rr_ws_item *it = &r->items[i];
+		if (it->kind != RR_EV_MESSAGE)
 			continue;
+		const struct rr_ev_message *m = &it->msg;
 		tvbuff_t *msg = NULL;
-		const uint8_t *bytes = rr_ws_item_bytes(pinfo, m);
+		const uint8_t *bytes = rr_ws_item_bytes(pinfo, it);
 		if (m->frame_at && tvb_bytes_exist(tvb, (int)m->frame_at - 1, (int)m->msg_len)) {
 			msg = tvb_new_subset_length(tvb, (int)m->frame_at - 1, (int)m->msg_len);
 		} else if (bytes) {
@@ -631,13 +650,8 @@ static void unclaimed_messages(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tr
 		} else {
 			continue;
 		}
-		guint captured = tvb_captured_length(msg);
-		struct rr_rpcrdma h;
-		struct rr_note note;
-		if (rr_rpcrdma_decode(tvb_get_ptr(msg, 0, (gint)captured), 0, captured,
-				      m->msg_len, &h, &note) == RR_MALFORMED)
-			continue;
-		dissect_header(msg, pinfo, tree, &h, m, captured == m->msg_len);
+		dissect_header(msg, pinfo, tree, m->hdr, it,
+			       tvb_captured_length(msg) == m->msg_len);
 	}
 }
 
@@ -691,15 +705,15 @@ static int post_rpcrdma(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, voi
 			add_retransmission(t, pinfo, tvb, it);
 			break;
 		case RR_WS_CM_REJECT: /* a connection refused, its reason named */
-			if (!it->finding) {
+			if (!it->reject_reason) {
 				col_append_str(pinfo->cinfo, COL_INFO,
 					       " [rejected: reason not captured]");
 				break;
 			}
 			generated(proto_tree_add_uint(t, hf_cm_reject_reason, tvb, 0, 0,
-						      it->finding));
+						      it->reject_reason));
 			col_append_fstr(pinfo->cinfo, COL_INFO, " [rejected: %s]",
-					val_to_str_const(it->finding, cm_reject_reasons,
+					val_to_str_const(it->reject_reason, cm_reject_reasons,
 							 "unknown reason"));
 			break;
 		default:

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 
 #include "analyzer-int.h"
+#include "cursor.h"
 
 bool rra_report_alloc(struct rr_analyzer *a,
 		      void *(*alloc)(struct rr_analyzer *, size_t, size_t))
@@ -100,10 +101,23 @@ static const struct rr_rpcrdma *keep_header(struct report *r,
 					    const struct rr_rpcrdma *h)
 {
 	struct rr_rpcrdma *to = &r->hdrs[r->nhdrs++];
-	memcpy(to, h, offsetof(struct rr_rpcrdma, segs));
-	memcpy(to->segs, h->segs, h->nsegs * sizeof(h->segs[0]));
-	to->payload = h->payload;
+	memcpy(to, h, rr_rpcrdma_size(h));
 	return to;
+}
+
+/* A retransmitted SEND's headers as the frame's decode read them, their
+ * offsets made its message's as a message event's are. */
+static void keep_retransmitted(struct report *r, uint32_t i,
+			       struct rr_ev_retransmission *rt)
+{
+	uint32_t base = rt->hdr->off;
+	struct rr_rpcrdma *to = &r->hdrs[r->nhdrs++];
+	rr_rpcrdma_rebase(to, rt->hdr, base);
+	rt->hdr = to;
+	if (rt->rpc) {
+		rr_rpc_rebase(&r->rpcs[i], rt->rpc, base);
+		rt->rpc = &r->rpcs[i];
+	}
 }
 
 /* The connection of an event as it stands now: the last one kept when it
@@ -180,8 +194,10 @@ void rra_emit(struct rr_analyzer *a, struct rr_event *ev)
 	if (!rra_reporting(a))
 		return;
 	bool message = ev->kind == RR_EV_MESSAGE;
+	bool header = message ||
+		      (ev->kind == RR_EV_RETRANSMISSION && ev->retransmission.hdr);
 	if (r->pub.nevents == RR_REPORT_EVENTS ||
-	    (message && r->nhdrs == RR_REPORT_MESSAGES)) {
+	    (header && r->nhdrs == RR_REPORT_MESSAGES)) {
 		r->pub.unreported++;
 		if (message)
 			r->message = NULL;
@@ -206,6 +222,10 @@ void rra_emit(struct rr_analyzer *a, struct rr_event *ev)
 			r->nfs4[i] = *e->done.nfs4;
 			e->done.nfs4 = &r->nfs4[i];
 		}
+		break;
+	case RR_EV_RETRANSMISSION:
+		if (e->retransmission.hdr)
+			keep_retransmitted(r, i, &e->retransmission);
 		break;
 	case RR_EV_RPC_MESSAGE:
 		e->rebuilt.rpc = keep_rpc(r, i, e->rebuilt.rpc);

@@ -285,7 +285,11 @@ void rr_rpcrdma_rebase(struct rr_rpcrdma *to, const struct rr_rpcrdma *from,
 		to->segs[i].off = rr_off_rebase(from->segs[i].off, base);
 	}
 	to->payload.off = rr_off_rebase(from->payload.off, base);
-	to->payload.len = from->payload.len;
+}
+
+size_t rr_rpcrdma_size(const struct rr_rpcrdma *h)
+{
+	return offsetof(struct rr_rpcrdma, segs) + h->nsegs * sizeof(h->segs[0]);
 }
 
 bool rr_rpcrdma_recognised(const struct rr_rpcrdma *h, enum rr_status status)

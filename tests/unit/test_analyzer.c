@@ -612,6 +612,15 @@ static void ib_packets(void)
 			CHECK_EQ(r->events[0].kind, RR_EV_RETRANSMISSION);
 			CHECK_EQ(r->events[0].retransmission.original_frame, 1);
 			CHECK_EQ(r->events[0].retransmission.psn, 5);
+			/* its headers as a message event has them: offsets
+			 * from the message's start, not the frame's */
+			const struct rr_rpcrdma *h = r->events[0].retransmission.hdr;
+			const struct rr_rpc *rpc = r->events[0].retransmission.rpc;
+			CHECK(h && rpc);
+			CHECK_EQ(h->xid, 0x81);
+			CHECK_EQ(h->off, 0);
+			CHECK_EQ(h->payload.off, 28); /* four words, three empty lists */
+			CHECK_EQ(rpc->off, h->payload.off);
 		}
 	}
 	CHECK_EQ(a->st.total.retransmissions, 1);
@@ -813,6 +822,24 @@ static void files(void)
 					   .fh_hash = 7, .count = 100 };
 	rra_file_answered(a, &d);
 	CHECK(st->files[0].write_bytes == 100 && st->files[0].read_bytes == 0);
+	/* a full table gives a new handle the least called row, the first
+	 * of them as a scan would: rows 5 and 9 called once, the rest twice */
+	for (uint32_t pass = 0; pass < 2; pass++)
+		for (uint32_t r = pass; r < RR_FILE_ROWS; r++) {
+			if (pass && (r == 5 || r == 9))
+				continue;
+			d.target.fh_hash = 7 + r;
+			rra_file_answered(a, &d);
+		}
+	CHECK_EQ(st->file_rows, RR_FILE_ROWS);
+	const uint32_t taken[] = { 5, 9, 0 };
+	for (uint32_t i = 0; i < 3; i++) {
+		d.target.fh_hash = 0x5000 + i;
+		rra_file_answered(a, &d);
+		CHECK_EQ(st->files[taken[i]].fh_hash, 0x5000 + i);
+	}
+	CHECK(st->files[5].calls == 2 && st->files[5].overcount == 1);
+	CHECK(st->files[0].calls == 3 && st->files[0].overcount == 2);
 	rr_analyzer_free(a);
 }
 

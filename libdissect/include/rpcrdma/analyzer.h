@@ -576,9 +576,9 @@ struct rr_ev_retransmission {
 	uint64_t original_frame;
 	/* a SEND's first packet sent again: the RPC-over-RDMA header and RPC
 	 * header it carries, as the frame's decode read them (offsets from
-	 * the frame's unit), NULL when it starts no message or they could not
-	 * be read; the event's dir is then the message's.  Shown, never
-	 * counted: the receiver drops the packet. */
+	 * the message's start, as a message event's), NULL when it starts no
+	 * message or they could not be read; the event's dir is then the
+	 * message's.  Shown, never counted: the receiver drops the packet. */
 	const struct rr_rpcrdma *hdr;
 	const struct rr_rpc *rpc;
 };

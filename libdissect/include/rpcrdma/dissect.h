@@ -400,9 +400,10 @@ struct rr_rpcrdma {
 	bool has_reply_chunk;
 	bool pzrc;           /* a read chunk at position zero */
 	uint32_t read_list_off, write_list_off, reply_chunk_off;
-	struct rr_rdma_seg segs[RR_MAX_SEGMENTS];
 	/* RDMA_MSG / RDMA_MSGP: where the RPC payload stream starts */
 	struct rr_span payload;
+	/* last: a copy of rr_rpcrdma_size() bytes holds the nsegs in use */
+	struct rr_rdma_seg segs[RR_MAX_SEGMENTS];
 };
 
 /* ---- ONC RPC (RFC 5531 §9) --------------------------------------------- */
@@ -646,6 +647,10 @@ RR_API enum rr_status rr_rpcrdma_decode(const uint8_t *msg, uint32_t base,
 					uint32_t captured, uint32_t len,
 					struct rr_rpcrdma *out,
 					struct rr_note *note);
+
+/* The bytes of h up to its last segment in use: a copy that long is the
+ * header whole (the full array of segments is 2 KiB). */
+RR_API size_t rr_rpcrdma_size(const struct rr_rpcrdma *h);
 
 /*
  * Whether a decoded header shows by itself that its message is
