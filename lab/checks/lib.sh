@@ -575,13 +575,18 @@ check_nfs4_ops() {
 		jq -r 'select(.type == "message" and .rpc.msg_type == "CALL" and .rpc.ops) |
 			"\(.rpc.xid) \(.rpc.ops | join(",")) \(.frame)"' "$work/dump.json" |
 			sort >"$work/calls-ours-all"
-		awk 'FILENAME == ARGV[1] { lost[$1]; next } !($1 in lost)' \
-			"$work/calls-tshark-lost" "$work/calls-ours-all" >"$work/calls-ours-framed"
+		# ours split: the calls tshark read (with their frames), and the
+		# operations of those it lost its way in
+		: >"$work/calls-lost-ours"
+		awk -v lost_ours="$work/calls-lost-ours" '
+			FILENAME == ARGV[1] { lost[$1]; next }
+			$1 in lost { print $2 >lost_ours; next }
+			{ print }' "$work/calls-tshark-lost" "$work/calls-ours-all" >"$work/calls-ours-framed"
 		cut -d' ' -f1,2 "$work/calls-ours-framed" >"$work/calls-ours"
 		if [ -s "$work/calls-tshark-lost" ]; then
 			check_eq "$1/$t: the calls tshark's NFS dissector lost its way in ($(wc -l <"$work/calls-tshark-lost"): an operation number below 3, or fewer than counted), each decoded here (missing)" \
 				0 "$(cut -d' ' -f1 "$work/calls-ours-all" | sort -u | comm -13 - "$work/calls-tshark-lost" | wc -l)"
-			echo "# $1/$t: tshark's NFS dissector lost its way in $(wc -l <"$work/calls-tshark-lost") calls, this decode read them as: $(awk 'FILENAME == ARGV[1] { lost[$1]; next } $1 in lost { print $2 }' "$work/calls-tshark-lost" "$work/calls-ours-all" | sort | uniq -c | awk '{ printf "%s (%s) ", $2, $1 }')"
+			echo "# $1/$t: tshark's NFS dissector lost its way in $(wc -l <"$work/calls-tshark-lost") calls, this decode read them as: $(sort "$work/calls-lost-ours" | uniq -c | awk '{ printf "%s (%s) ", $2, $1 }')"
 		fi
 		check_eq "$1/$t: each call tshark's NFS dissector reads (xid, nfs.opcode), decoded with the same operations ($(wc -l <"$work/calls-tshark") calls; missing or different)" \
 			0 "$(comm -23 "$work/calls-tshark" "$work/calls-ours" | wc -l)"
