@@ -22,6 +22,10 @@ check_ge "nconnect/$t: calls on the wire, at least the transports' sends summed 
 # each connection's requester is the client, with a QP of its own
 check_eq "nconnect/$t: the connections carrying calls have distinct requester QPs (TCP ports on iWARP)" "$xprts" \
 	"$(jq '[.connections[] | select(.calls > 0) | .requester_id] | unique | length' "$work/stats.json")"
+# transports opened beside each other, none after another closed: no
+# reconnect, and none named as one (the job restarts nothing)
+check_eq "nconnect/$t: the transports side by side, none a reconnect" "0 0" \
+	"$(jq -r '"\(.reconnects) \([.connections[] | select(.previous != null)] | length)"' "$work/stats.json")"
 check_live nconnect
 check_nfs4_ops nconnect
 # the exporter: a series per connection, summed as the capture

@@ -81,6 +81,7 @@ struct conn {
 	bool crc : 1;
 	bool setup_cut : 1;   /* the capture cut its setup: R bits unknown */
 	bool previous_known : 1; /* info.previous looked for */
+	bool replaced : 1;    /* a later connection's previous */
 	/* 1 + the client table's row of its requester (RR_CLIENT_ROWS + 1:
 	 * the rest's sum), 0 until looked for or once the requester changed */
 	uint8_t client_row;

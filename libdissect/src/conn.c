@@ -354,9 +354,12 @@ static void conn_thresholds(struct conn *k)
 }
 
 /* The connection this one replaced: the last one before it with calls
- * between the same requester and responder (the Linux client reconnects
- * after an error and resends what was unanswered); its id.  Looked for
- * once, at the connection's first call, when both ends are known. */
+ * between the same requester and responder, its close seen by then and
+ * not replaced already (the Linux client reconnects after an error and
+ * resends what was unanswered); its id.  One still open is another
+ * transport beside it (nconnect, another mount), and one replaced before
+ * came back already: neither is this one's.  Looked for once, at the
+ * connection's first call, when both ends are known. */
 static uint32_t previous_conn(struct rr_analyzer *a, uint32_t cn)
 {
 	struct conn *k = &a->conns[cn];
@@ -370,7 +373,7 @@ static uint32_t previous_conn(struct rr_analyzer *a, uint32_t cn)
 	     n++, i = a->conns[i].link[LIST_PAIR].next) {
 		const struct conn *o = &a->conns[i];
 		if (i == cn || o->info.transport != k->info.transport ||
-		    o->info.first_ns > k->info.first_ns ||
+		    !o->info.closed || o->replaced || o->info.first_ns > k->info.first_ns ||
 		    memcmp(o->info.requester_addr, k->info.requester_addr, 16) ||
 		    memcmp(o->info.responder_addr, k->info.responder_addr, 16))
 			continue;
@@ -380,8 +383,10 @@ static uint32_t previous_conn(struct rr_analyzer *a, uint32_t cn)
 	}
 	rra_list_add(a, LIST_PAIR, cn);
 	k->info.previous = best != RR_CONN_NONE ? a->conns[best].info.id : RR_CONN_NONE;
-	if (best != RR_CONN_NONE)
+	if (best != RR_CONN_NONE) {
+		a->conns[best].replaced = true;
 		a->st.reconnects++;
+	}
 	return k->info.previous;
 }
 

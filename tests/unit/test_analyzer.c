@@ -107,30 +107,53 @@ static uint32_t iwarp_conn(struct rr_analyzer *a, uint32_t port)
 			    RR_NFS_RDMA_PORT, true, &to);
 }
 
+/* An iWARP connection from port, opened a millisecond on, and its first
+ * call, xid in frame: the frame that first carried that xid (0: this). */
+static uint32_t conn_with_call(struct rr_analyzer *a, uint32_t port, uint64_t frame,
+			       uint32_t xid, uint64_t *first)
+{
+	a->now_ns += 1000000;
+	uint32_t cn = iwarp_conn(a, port);
+	a->frame_no = frame;
+	*first = rra_resent_of(a, cn, xid);
+	return cn;
+}
+
 static void reconnects(void)
 {
 	check_ctx = "reconnects";
 	struct rr_analyzer *a = analyzer(8, 16);
-	uint32_t old = iwarp_conn(a, 40000);
-	a->frame_no = 10;
-	CHECK_EQ(rra_resent_of(a, old, 0x1234), 0);
-	a->now_ns += 1000000;
-	uint32_t new = iwarp_conn(a, 40001);
+	uint64_t first;
+	uint32_t old = conn_with_call(a, 40000, 10, 0x1234, &first);
+	CHECK_EQ(first, 0);
+	/* a second transport while the first is open (nconnect, another
+	 * mount): beside it, not a reconnect, whatever xids it reuses */
+	uint32_t beside = conn_with_call(a, 39999, 15, 0x1234, &first);
+	CHECK_EQ(first, 0);
+	CHECK_EQ(a->conns[beside].info.previous, RR_CONN_NONE);
+	CHECK_EQ(a->st.reconnects, 0);
+	/* the first closed, then a new one: the one it replaced, and the
+	 * same xid on it a resend of frame 10 */
+	rra_conn_closed(a, old, false);
+	uint32_t new = conn_with_call(a, 40001, 20, 0x1234, &first);
 	CHECK(new != old);
-	a->frame_no = 20;
-	/* the same xid on the connection that replaced it: a resend of frame 10 */
-	CHECK_EQ(rra_resent_of(a, new, 0x1234), 10);
+	CHECK_EQ(first, 10);
 	CHECK_EQ(a->conns[new].info.previous, a->conns[old].info.id);
 	CHECK_EQ(a->st.reconnects, 1);
 	CHECK_EQ(rra_resent_of(a, new, 0x9999), 0);
 	CHECK_EQ(a->st.calls_resent, 1);
 	/* resent again after a second reconnect: still the first sending */
-	a->now_ns += 1000000;
-	uint32_t third = iwarp_conn(a, 40002);
-	a->frame_no = 30;
-	CHECK_EQ(rra_resent_of(a, third, 0x1234), 10);
+	rra_conn_closed(a, new, false);
+	uint32_t third = conn_with_call(a, 40002, 30, 0x1234, &first);
+	CHECK_EQ(first, 10);
 	CHECK_EQ(rra_resent_of(a, third, 0x9999), 20);
 	CHECK_EQ(a->st.calls_resent, 3);
+	/* each closed one replaced already, the rest open: another mount's
+	 * first connection, no reconnect */
+	uint32_t other = conn_with_call(a, 40003, 40, 0x5555, &first);
+	CHECK_EQ(first, 0);
+	CHECK_EQ(a->conns[other].info.previous, RR_CONN_NONE);
+	CHECK_EQ(a->st.reconnects, 2);
 	rr_analyzer_free(a);
 }
 

@@ -355,7 +355,7 @@ enum rr_stat_json {
 	  "TCP RSTs of iWARP connections or to or from the iWARP port (refused)") \
 	X(RR_STAT_RECONNECTS, reconnects, RR_STAT_JSON_TOP, "reconnects", \
 	  "rpcrdma_reconnects_total", "", "reconnects", "", \
-	  "connections with calls between two ends an earlier one joined") \
+	  "connections with calls that replaced a closed one between the same two ends") \
 	X(RR_STAT_CALLS_RESENT, calls_resent, RR_STAT_JSON_TOP, "calls_resent", \
 	  "rpcrdma_calls_resent_total", "", "calls resent after a reconnect", "", \
 	  "forward calls sent again after a reconnect, with the same xid") \
@@ -409,8 +409,9 @@ struct rr_conn_info {
 	uint8_t addr_len;
 	uint8_t requester_addr[16], responder_addr[16];
 	uint32_t requester_qpn, responder_qpn;   /* or TCP ports (iWARP) */
-	/* the last connection before it between the same requester and
-	 * responder addresses (a reconnect): its id, RR_CONN_NONE */
+	/* the connection it replaced (a reconnect): the last one before it
+	 * between the same requester and responder addresses, closed by its
+	 * first call and not replaced already; its id, else RR_CONN_NONE */
 	uint32_t previous;
 	/* its number in the run: the connections seen before it, never
 	 * reused, where an index (rr_analyzer_conn) is reused once the
