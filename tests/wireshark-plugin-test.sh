@@ -301,10 +301,18 @@ for capture in ${PLUGIN_CAPTURES:-"$src"/samples/*.pcap "$src"/tests/linux/*/cli
 			map($calls["\(.conn) \(.xid)"] | select(. != null and startswith("NFS"))) |
 			group_by(.)[] | "\(.[0]) \(length)"' "$work/dump.json"
 	} | sort >"$work/rpc.dump"
-	awk '$1 ~ /^NFS\(100003\)$/ { print "NFS " $2 " " $3 }
-	     $1 ~ /^NFSACL\(100227\)$/ { print "NFS_ACL " $2 " " $3 }
-	     $1 == "NFS" && $2 == "CB(1073741824)" { print "NFS4_CB " $3 " " $4 }' \
-		"$work/taps" | sort >"$work/rpc.ts"
+	# (RPC over RDMA only: the tap also counts what went over plain TCP,
+	# as nfsd's callbacks to an NFSv4.0 mount, whose callback netid is
+	# tcp; those replies are taken off its counts)
+	ts -r "$capture" -Y 'rpc.msgtyp == 1 && rpc.replystat == 0 && rpc.state_accept == 0 &&
+			      !(rpcrdma || infiniband || iwarp_ddp_rdmap)' \
+		-T fields -E occurrence=f -e rpc.program -e rpc.programversion 2>/dev/null >"$work/rpc.tcp"
+	awk 'FILENAME == ARGV[1] { tcp[$1 " " $2]++; next }
+	     $1 ~ /^NFS\(100003\)$/ { p = 100003; name = "NFS"; v = $2; n = $3 }
+	     $1 ~ /^NFSACL\(100227\)$/ { p = 100227; name = "NFS_ACL"; v = $2; n = $3 }
+	     $1 == "NFS" && $2 == "CB(1073741824)" { p = 1073741824; name = "NFS4_CB"; v = $3; n = $4 }
+	     p { n -= tcp[p " " v]; if (n > 0) print name " " v " " n; p = 0 }' \
+		"$work/rpc.tcp" "$work/taps" | sort >"$work/rpc.ts"
 	if [ -s "$work/rpc.dump" ]; then
 		same "$name: tshark -z rpc,programs counts the answered NFS calls" \
 			"$work/rpc.dump" "$work/rpc.ts"

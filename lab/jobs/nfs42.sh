@@ -20,7 +20,10 @@
 # NFS3ERR_EXIST, RMDIR NFS3ERR_NOTEMPTY, CREATE NFS3ERR_ACCES, CREATE
 # NFS3ERR_ROFS, a file the server removed while the client held it
 # open -> GETATTR NFS3ERR_STALE, and a write to a file the NFSv4 mount
-# holds a delegation of -> WRITE NFS3ERR_JUKEBOX, CB_RECALL.
+# holds a delegation of -> WRITE NFS3ERR_JUKEBOX, CB_RECALL; and a file
+# the NFSv4.2 mount holds a delegation of opened for writing by an NFSv4.0
+# mount (a second client to nfsd: its client ID string is not the
+# NFSv4.1+ one) -> OPEN NFS4ERR_DELAY (RFC 8881 §15.1.1.3), CB_RECALL.
 . "$lab/jobs/workload.sh"
 
 server_job() {
@@ -31,6 +34,7 @@ server_job() {
 	exportfs -ra
 	: >/export/v3/removed-by-server
 	echo hello >/export/v3/recalled
+	echo hello >/export/v3/delegated
 	(
 		# the name the client looked up and found missing, made behind
 		# it; over NFSv4, then over NFSv3
@@ -120,6 +124,19 @@ workload_recall() {
 	exec 4<&-
 }
 
+# workload_delay V42DIR V40DIR: a file the NFSv4.2 mount holds open for
+# reading (a read delegation) opened for writing through the NFSv4.0
+# mount, another client to nfsd: nfsd recalls the delegation and, until it
+# is returned, answers the OPEN NFS4ERR_DELAY, which the client sends
+# again later.  (nfsd gives the NFSv4.0 client no delegation of its own:
+# its callback netid is "rdma", which NFSv4.0's callback cannot use.)
+workload_delay() {
+	exec 4<"$1/delegated"
+	cat <&4 >/dev/null
+	echo more >>"$2/delegated" && record opened_while_delegated yes
+	exec 4<&-
+}
+
 # workload_stale DIR: a file held open while the server removes it; its
 # attributes asked again (acregmax=0 caches none) name a handle the
 # server no longer knows.
@@ -160,6 +177,10 @@ client_job() {
 		192.0.2.1:/export /mnt3 || return 1
 	mount -t nfs -o vers=3,proto=rdma,port=20049,nolock 192.0.2.1:/export/ro /mnt3/v3/ro || return 1
 	workload_recall /mnt/v3 /mnt3/v3
+	mkdir -p /mnt40
+	mount -t nfs -o vers=4.0,proto=rdma,port=20049 192.0.2.1:/ /mnt40 || return 1
+	workload_delay /mnt/v3 /mnt40/v3
+	umount /mnt40 || return 1
 	# the mount's own statistics: the read-only export, mounted by the
 	# client where it crossed into it, repeats the transport's line
 	awk '/^device / { keep = $5 == "/mnt" } keep' /proc/self/mountstats >"$out/mountstats"
