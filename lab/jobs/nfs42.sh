@@ -128,8 +128,8 @@ workload_recall() {
 # reading (a read delegation) opened for writing through the NFSv4.0
 # mount, another client to nfsd: nfsd recalls the delegation and, until it
 # is returned, answers the OPEN NFS4ERR_DELAY, which the client sends
-# again later.  (nfsd gives the NFSv4.0 client no delegation of its own:
-# its callback netid is "rdma", which NFSv4.0's callback cannot use.)
+# again later.  (nfsd calls the NFSv4.0 client back over plain TCP, its
+# callback service's: CB_NULL probes in the capture beside the RDMA.)
 workload_delay() {
 	exec 4<"$1/delegated"
 	cat <&4 >/dev/null
