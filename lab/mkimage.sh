@@ -1,8 +1,8 @@
 #!/bin/sh
 # Builds a guest image for the NFS/RDMA lab from Debian's archive alone:
 # a debootstrap (minbase) root of release SUITE with its stock kernel, the
-# NFS server and client, rdma-core, perftest, tcpdump, tmux (a terminal for
-# rpcrdma-top's screen), the libraries the
+# NFS server and client, a Kerberos KDC (the krb5 job's), rdma-core,
+# perftest, tcpdump, tmux (a terminal for rpcrdma-top's screen), the libraries the
 # project's binaries load, and soft-iWARP (siw.ko) built out of tree from
 # the linux-source package of the guest's own kernel version (Debian's
 # configurations leave CONFIG_RDMA_SIW unset).
@@ -59,7 +59,7 @@ in_root apt-get -o Acquire::Check-Valid-Until=false update -qq >"$work/apt.log" 
 	{ tail -n 30 "$work/apt.log"; exit 1; }
 in_root apt-get install -y -qq --no-install-recommends \
 	linux-image-amd64 initramfs-tools kmod iproute2 procps psmisc acl \
-	nfs-kernel-server nfs-common rpcbind \
+	nfs-kernel-server nfs-common rpcbind krb5-kdc krb5-admin-server \
 	rdma-core ibverbs-providers rdmacm-utils perftest tcpdump tmux \
 	libibverbs1 librdmacm1 zlib1g $libs \
 	gcc make libc6-dev linux-headers-amd64 linux-source xz-utils \

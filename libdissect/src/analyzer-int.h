@@ -180,6 +180,9 @@ struct call {
 	 * operation is one of them (set with the call, data_last_of) */
 	bool data_last : 1;
 	bool nfs4 : 1;        /* an NFSv4 COMPOUND: its operations below */
+	/* RPCSEC_GSS wraps its arguments and results (rr_rpc_body_wrapped):
+	 * neither is read as the procedure's */
+	bool body_wrapped : 1;
 	bool nfs_counted : 1; /* its reply's NFS status is in the statistics */
 	/* a COMPOUND's operations (rr_nfs4_compound, kept small: numbers
 	 * past 254 as 255) for its reply's report */

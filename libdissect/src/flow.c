@@ -179,6 +179,7 @@ static void on_call(struct rr_analyzer *a, uint32_t cn, uint8_t dir,
 		c->prog = rpc->prog;
 		c->vers = rpc->vers;
 		c->proc = rpc->proc;
+		c->body_wrapped = rr_rpc_body_wrapped(rpc);
 		c->slot = (uint16_t)rr_analyzer_proc_slot(rpc->prog, rpc->vers,
 							  rpc->proc);
 	} else {
@@ -189,7 +190,7 @@ static void on_call(struct rr_analyzer *a, uint32_t cn, uint8_t dir,
 	a->st.rpc_calls[c->slot]++;
 	if (dir == RR_DIR_FWD_CALL)
 		rra_client_of(a, cn)->calls++;
-	if (dir == RR_DIR_FWD_CALL && rpc) {
+	if (dir == RR_DIR_FWD_CALL && rpc && !c->body_wrapped) {
 		c->data_last = rra_data_last_of(a, c, m, rpc, kept,
 						h->payload.off + h->payload.len, h);
 		struct rr_nfs4_compound ops;

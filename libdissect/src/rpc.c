@@ -7,6 +7,8 @@
  *                 | MSG_DENIED   | RPC_MISMATCH low high
  *                                | AUTH_ERROR auth_stat
  *  opaque_auth (§8.2): flavor | length (<= 400) | body padded to 4
+ *  RPCSEC_GSS credential body (RFC 2203 §5): version=1 | gss_proc |
+ *      seq_num | service | handle<>
  */
 #include "cursor.h"
 
@@ -23,6 +25,28 @@ static bool opaque_auth(struct rr_cur *c, uint32_t *flavor, uint32_t *len,
 		return cur_fail(c, RR_MALFORMED, RR_PROBLEM_OVER_CAP, field);
 	}
 	return cur_skip(c, (uint32_t)xdr_padded(*len), field);
+}
+
+/* The RPCSEC_GSS fields of a call's credential, read whole by then
+ * (opaque_auth skipped its body within the capture). */
+static void gss_credential(const uint8_t *msg, struct rr_rpc *r)
+{
+	const uint8_t *body = msg + r->cred_off + 8;
+	if (r->cred_flavor != RR_AUTH_RPCSEC_GSS || r->cred_len < 16 ||
+	    rd_be32(body) != 1) /* RPCSEC_GSS_VERS_1 */
+		return;
+	r->gss = true;
+	r->gss_proc = rd_be32(body + 4);
+	r->gss_seq = rd_be32(body + 8);
+	r->gss_service = rd_be32(body + 12);
+}
+
+bool rr_rpc_body_wrapped(const struct rr_rpc *call)
+{
+	if (call->cred_flavor != RR_AUTH_RPCSEC_GSS)
+		return false;
+	/* RPCSEC_GSS_DATA (0) with rpc_gss_svc_none (1): the body as is */
+	return !call->gss || call->gss_proc != 0 || call->gss_service != 1;
 }
 
 enum rr_status rr_rpc_decode(const uint8_t *msg, uint32_t base,
@@ -55,6 +79,7 @@ enum rr_status rr_rpc_decode(const uint8_t *msg, uint32_t base,
 		    !opaque_auth(&c, &r->verf_flavor, &r->verf_len,
 				 &r->verf_off, "verifier"))
 			return (enum rr_status)note->status;
+		gss_credential(msg, r);
 	} else if (r->msg_type == RR_RPC_REPLY) {
 		r->reply_stat = cur_be32(&c, "reply_stat");
 		if (!cur_ok(&c))

@@ -131,10 +131,13 @@ static void count_nfs_error(struct rr_stats *st, unsigned slot, uint16_t op,
  * with m's first `have` bytes readable: an accepted, successful reply to
  * NFS or a companion program (rr_nfs_reply_decode), a callback's too; or,
  * when the message does not hold it, the one read from the head of its
- * reply chunk.  A failed one counts once in the statistics. */
+ * reply chunk; none where RPCSEC_GSS wraps the results.  A failed one
+ * counts once in the statistics. */
 bool rra_nfs_reply(struct rr_analyzer *a, struct call *c, const struct rr_rpc *rpc,
 		   const uint8_t *m, uint32_t have, struct rr_nfs_reply *out)
 {
+	if (c->body_wrapped)
+		return false;
 	if (!rpc || rpc->msg_type != RR_RPC_REPLY ||
 	    rpc->reply_stat != RR_RPC_MSG_ACCEPTED || rpc->accept_stat != RR_RPC_SUCCESS ||
 	    rpc->body.off > have ||
@@ -192,10 +195,11 @@ void rra_name_long_call(struct rr_analyzer *a, uint32_t ci,
 	c->prog = rpc.prog;
 	c->vers = rpc.vers;
 	c->proc = rpc.proc;
+	c->body_wrapped = rr_rpc_body_wrapped(&rpc);
 	c->slot = (uint16_t)rr_analyzer_proc_slot(rpc.prog, rpc.vers, rpc.proc);
 	/* on_call counted it as unknown */
 	a->st.rpc_calls[RR_PROC_SLOTS - 1]--;
 	a->st.rpc_calls[c->slot]++;
-	if (c->dir == RR_DIR_FWD_CALL)
+	if (c->dir == RR_DIR_FWD_CALL && !c->body_wrapped)
 		c->data_last = rra_data_last_of(a, c, p, &rpc, have, UINT32_MAX, NULL);
 }

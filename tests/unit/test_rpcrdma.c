@@ -323,6 +323,45 @@ static void test_rpc(void)
 	CHECK_EQ(d.verf_off, 24 + 8 + 20);
 	CHECK(strcmp(rr_rpc_proc_str(100005, 3, 1), "MNT") == 0);
 
+	check_ctx = "RPCSEC_GSS credential (RFC 2203 §5)";
+	CHECK(!rr_rpc_body_wrapped(&d)); /* AUTH_SYS */
+	uint8_t gss[24];
+	/* version 1, RPCSEC_GSS_DATA, seq_num 42, rpc_gss_svc_integrity,
+	 * a 4-byte context handle */
+	words(gss, (const uint32_t[]){ 1, 0, 42, 2, 4, 0xdeadbeef }, 6);
+	r.prog = 100003;
+	r.vers = 4;
+	r.cred_flavor = RR_AUTH_RPCSEC_GSS;
+	r.cred_len = sizeof(gss);
+	rr_buf_init(&b, p, sizeof(p));
+	CHECK(rr_rpc_encode(&b, &r, gss, NULL));
+	CHECK_EQ(rr_rpc_decode(p, 0, (uint32_t)b.len, (uint32_t)b.len, &d, &rn),
+		 RR_COMPLETE);
+	CHECK(d.gss);
+	CHECK_EQ(d.gss_proc, 0);
+	CHECK_EQ(d.gss_seq, 42);
+	CHECK_EQ(d.gss_service, 2);
+	CHECK(rr_rpc_body_wrapped(&d)); /* integrity: in rpc_gss_integ_data */
+	d.gss_service = 3;
+	CHECK(rr_rpc_body_wrapped(&d)); /* privacy: encrypted */
+	d.gss_service = 1;
+	CHECK(!rr_rpc_body_wrapped(&d)); /* none: the arguments as they are */
+	d.gss_proc = 1;
+	CHECK(rr_rpc_body_wrapped(&d)); /* RPCSEC_GSS_INIT: a GSS token */
+	/* a credential too short for its service: not read, the body not
+	 * taken as the procedure's */
+	r.cred_len = 8;
+	rr_buf_init(&b, p, sizeof(p));
+	CHECK(rr_rpc_encode(&b, &r, gss, NULL));
+	CHECK_EQ(rr_rpc_decode(p, 0, (uint32_t)b.len, (uint32_t)b.len, &d, &rn),
+		 RR_COMPLETE);
+	CHECK(!d.gss);
+	CHECK(rr_rpc_body_wrapped(&d));
+	r.cred_flavor = RR_AUTH_SYS;
+	r.cred_len = 17;
+	rr_buf_init(&b, p, sizeof(p));
+	CHECK(rr_rpc_encode(&b, &r, cred, NULL));
+
 	check_ctx = "credential longer than 400 bytes";
 	/* the credential length word follows the flavor at offset 24 */
 	words(p + 28, (const uint32_t[]){ RR_RPC_MAX_AUTH + 1 }, 1);

@@ -417,6 +417,10 @@ struct rr_rpc {
 	bool named;
 	uint32_t cred_flavor, cred_len, verf_flavor, verf_len;
 	uint32_t cred_off, verf_off;
+	/* a call's RPCSEC_GSS credential (RFC 2203 §5): gss when its version
+	 * 1 body was captured up to the service */
+	bool gss;
+	uint32_t gss_proc, gss_seq, gss_service;
 	/* REPLY */
 	uint32_t reply_stat, accept_stat, reject_stat, auth_stat;
 	uint32_t mismatch_low, mismatch_high;
@@ -668,6 +672,16 @@ RR_API bool rr_rpcrdma_recognised(const struct rr_rpcrdma *h,
 RR_API enum rr_status rr_rpc_decode(const uint8_t *msg, uint32_t base,
 				    uint32_t captured, uint32_t len,
 				    struct rr_rpc *out, struct rr_note *note);
+
+/*
+ * Whether call's arguments, and its reply's results, are not the
+ * procedure's own XDR: an RPCSEC_GSS call (RFC 2203 §5.3.2) whose service
+ * wraps them (integrity: a length, a sequence number and a checksum around
+ * them; privacy: encrypted), whose credential the capture cut, or which
+ * makes or destroys a context (a GSS token, not the procedure's).  Such
+ * bodies are not read as the procedure's.
+ */
+RR_API bool rr_rpc_body_wrapped(const struct rr_rpc *call);
 
 /*
  * Search CM private data for an RFC 8797 block (§4.1: at any offset).
