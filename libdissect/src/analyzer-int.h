@@ -429,6 +429,7 @@ void rra_report_message_ops(struct rr_analyzer *a, uint32_t xid,
 bool rra_data_last_of(struct rr_analyzer *a, struct call *c, const uint8_t *m,
 		      const struct rr_rpc *rpc, uint32_t kept, uint32_t end,
 		      const struct rr_rpcrdma *h);
+void rra_call_named(struct call *c, const struct rr_rpc *rpc);
 void rra_name_long_call(struct rr_analyzer *a, uint32_t ci,
 			const uint8_t *p, uint32_t have);
 void rra_record_status(struct rr_analyzer *a, struct call *c, const struct rr_rpc *rpc);

@@ -175,13 +175,7 @@ static void on_call(struct rr_analyzer *a, uint32_t cn, uint8_t dir,
 	c->bytes_inline = len;
 	c->has_reply_chunk = h->has_reply_chunk;
 	if (rpc && rpc->named) {
-		c->named = true;
-		c->prog = rpc->prog;
-		c->vers = rpc->vers;
-		c->proc = rpc->proc;
-		c->body_wrapped = rr_rpc_body_wrapped(rpc);
-		c->slot = (uint16_t)rr_analyzer_proc_slot(rpc->prog, rpc->vers,
-							  rpc->proc);
+		rra_call_named(c, rpc);
 	} else {
 		c->slot = RR_PROC_SLOTS - 1;
 	}
@@ -190,7 +184,7 @@ static void on_call(struct rr_analyzer *a, uint32_t cn, uint8_t dir,
 	a->st.rpc_calls[c->slot]++;
 	if (dir == RR_DIR_FWD_CALL)
 		rra_client_of(a, cn)->calls++;
-	if (dir == RR_DIR_FWD_CALL && rpc && !c->body_wrapped) {
+	if (dir == RR_DIR_FWD_CALL && rpc) {
 		c->data_last = rra_data_last_of(a, c, m, rpc, kept,
 						h->payload.off + h->payload.len, h);
 		struct rr_nfs4_compound ops;

@@ -92,11 +92,14 @@ static bool is_nfs4_compound(const struct rr_rpc *rpc)
 /* A forward call's statistics of what it asks, what it acts on (kept
  * with it), and whether its reply ends with the data a write chunk
  * carries: the last item of an NFSv3 READ or READLINK result (RFC 1813
- * §3.3.6, §3.3.5), or of a COMPOUND's last operation's. */
+ * §3.3.6, §3.3.5), or of a COMPOUND's last operation's; nothing where
+ * RPCSEC_GSS wraps the arguments. */
 bool rra_data_last_of(struct rr_analyzer *a, struct call *c, const uint8_t *m,
 		      const struct rr_rpc *rpc, uint32_t kept, uint32_t end,
 		      const struct rr_rpcrdma *h)
 {
+	if (c->body_wrapped)
+		return false;
 	if (is_nfs4_compound(rpc))
 		return count_nfs4_ops(a, c, m, rpc, kept, end, h);
 	if (rpc->prog != RR_PROG_NFS)
@@ -180,6 +183,18 @@ bool rra_call_ops(const struct call *c, struct rr_nfs4_compound *out)
 	return true;
 }
 
+/* A call named by its RPC header: program, version, procedure, its
+ * statistics slot, and whether RPCSEC_GSS wraps its body. */
+void rra_call_named(struct call *c, const struct rr_rpc *rpc)
+{
+	c->named = true;
+	c->prog = rpc->prog;
+	c->vers = rpc->vers;
+	c->proc = rpc->proc;
+	c->body_wrapped = rr_rpc_body_wrapped(rpc);
+	c->slot = (uint16_t)rr_analyzer_proc_slot(rpc->prog, rpc->vers, rpc->proc);
+}
+
 /* The start of a Long Call's message names the call's procedure, slot or
  * not, so statistics count it under its name. */
 void rra_name_long_call(struct rr_analyzer *a, uint32_t ci,
@@ -191,15 +206,10 @@ void rra_name_long_call(struct rr_analyzer *a, uint32_t ci,
 	    rr_rpc_decode(p, 0, have, UINT32_MAX, &rpc, &a->note) == RR_MALFORMED ||
 	    rpc.msg_type != RR_RPC_CALL || !rpc.named || rpc.xid != c->xid)
 		return;
-	c->named = true;
-	c->prog = rpc.prog;
-	c->vers = rpc.vers;
-	c->proc = rpc.proc;
-	c->body_wrapped = rr_rpc_body_wrapped(&rpc);
-	c->slot = (uint16_t)rr_analyzer_proc_slot(rpc.prog, rpc.vers, rpc.proc);
+	rra_call_named(c, &rpc);
 	/* on_call counted it as unknown */
 	a->st.rpc_calls[RR_PROC_SLOTS - 1]--;
 	a->st.rpc_calls[c->slot]++;
-	if (c->dir == RR_DIR_FWD_CALL && !c->body_wrapped)
+	if (c->dir == RR_DIR_FWD_CALL)
 		c->data_last = rra_data_last_of(a, c, p, &rpc, have, UINT32_MAX, NULL);
 }
