@@ -291,9 +291,12 @@ check "tmux: '/' filters by address (none matches 10.9.9.9)" \
 keys screen6.txt 0.5 q
 check "tmux: 'q' quits" grep -q TOP-EXITED "$work/screen6.txt"
 # help and scrolling, in a window too small for every procedure of a Linux capture
-tmux kill-session -t "$tag" 2>/dev/null
-tmux new-session -d -s "$tag" -x 80 -y 11 \
+# (the new session starts before the first is killed: killing the last
+# session ends tmux's server, and a session started while it exits is lost)
+tmux new-session -d -s "${tag}s" -x 80 -y 11 \
 	"$top -r $src/tests/linux/bookworm-rxe-nfs3/client/capture.pcap -d 0.3; echo TOP-EXITED; sleep 30"
+tmux kill-session -t "$tag" 2>/dev/null
+tag=${tag}s
 sleep 1.2
 keys scroll1.txt 0.6 v v
 keys scroll2.txt 0.6 End
