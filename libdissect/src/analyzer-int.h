@@ -147,6 +147,10 @@ struct rebuild {
 
 /* A call outstanding, packed (bench/analyzer-memory): its small values
  * share one word. */
+/* The I/O an NFS call's range is: its READ's, its WRITE's, or neither (a
+ * COMMIT's, or none). */
+enum rra_io { RRA_IO_NONE, RRA_IO_READ, RRA_IO_WRITE };
+
 #define REBUILD_SLOT_BITS 11
 #define NO_REBUILD ((1u << REBUILD_SLOT_BITS) - 1)
 struct call {
@@ -189,8 +193,10 @@ struct call {
 	uint8_t nfs4_minor, nfs4_named;
 	uint16_t nfs4_numops;
 	uint8_t nfs4_op[RR_NFS4_OPS_KEPT];
-	/* what an NFS call acts on (rr_nfs_target), for its reply's report */
+	/* what an NFS call acts on (rr_nfs_target), for its reply's report,
+	 * and whether its range is a READ's or a WRITE's (enum rra_io) */
 	bool fh_known : 1, range_known : 1;
+	unsigned io : 2;
 	uint32_t fh_hash, io_count;
 	uint64_t io_offset;
 	/* head_nfs: the NFS status read with head_status */
@@ -248,15 +254,34 @@ struct report {
 	uint32_t finish_at;         /* rr_analyzer_finish: the next call */
 };
 
+/* The file table's index: four slots a row, so that a handle not in the
+ * table is told so after one or two probes (linear probing at a load of
+ * 1/4). */
+#define RR_FILE_INDEX_SLOTS (4 * RR_FILE_ROWS)
+
+/* The file table's rows grouped by their count of calls (files.c): a
+ * group for each count some row has, in a list from the fewest calls up;
+ * in a group, its rows in the order they reached that count.  Links are
+ * a row or a group + 1, 0 for none, so a zeroed analyzer starts empty. */
+struct file_counts {
+	uint16_t row_prev[RR_FILE_ROWS], row_next[RR_FILE_ROWS];
+	uint16_t group_of[RR_FILE_ROWS];
+	uint16_t first[RR_FILE_ROWS], last[RR_FILE_ROWS]; /* a group's rows */
+	uint16_t more[RR_FILE_ROWS], fewer[RR_FILE_ROWS]; /* its neighbours */
+	uint16_t fewest;          /* the group with the fewest calls */
+	uint16_t spare;           /* groups free for use, linked by more */
+	uint16_t groups_made;
+};
+
 struct rr_analyzer {
 	struct rr_config cfg;
 	struct rr_analyzer_limits lim;
 	struct report rep;
 	struct rr_stats st;
 	/* st.files by fh_hash: open addressing, row + 1 (0: empty); and
-	 * their rows in a min-heap by calls (files.c), with where each is */
-	uint16_t file_index[2 * RR_FILE_ROWS];
-	uint16_t file_heap[RR_FILE_ROWS], file_heap_at[RR_FILE_ROWS];
+	 * their rows grouped by calls (files.c) */
+	uint16_t file_index[RR_FILE_INDEX_SLOTS];
+	struct file_counts file_counts;
 	uint64_t frame_no, now_ns;
 	/* connections and their endpoint hash */
 	struct conn *conns;
@@ -401,7 +426,7 @@ void rra_seg_add(struct rr_analyzer *a, uint32_t ci,
 		 const struct rr_rdma_seg *s, uint8_t list);
 
 /* files.c: answered NFS calls by file handle */
-void rra_file_answered(struct rr_analyzer *a, const struct rr_ev_rpc_done *d);
+void rra_file_answered(struct rr_analyzer *a, const struct call *c, uint64_t latency_ns);
 
 /* clients.c: forward RPCs by requester */
 struct rr_client_stats *rra_client_find(struct rr_analyzer *a, uint32_t cn);
@@ -414,8 +439,17 @@ static inline struct rr_client_stats *rra_client_of(struct rr_analyzer *a, uint3
 		return rra_client_find(a, cn);
 	return row > RR_CLIENT_ROWS ? &a->st.clients_other : &a->st.clients[row - 1];
 }
-void rra_client_answered(struct rr_analyzer *a, uint32_t cn,
-			 const struct rr_ev_rpc_done *d);
+/* A forward call answered, its reply's SEND counted in bytes_inline: the
+ * bytes its RPC moved (its latency went in with its procedure's,
+ * record_latency); inline, as every reply counts so. */
+static inline void rra_client_answered(struct rr_analyzer *a, uint32_t cn, const struct call *c)
+{
+	struct rr_client_stats *r = rra_client_of(a, cn);
+	r->replies++;
+	r->bytes_send += c->bytes_inline;
+	r->bytes_read += c->bytes_read;
+	r->bytes_write += c->bytes_write;
+}
 
 /* rpc_stats.c: reply statuses, NFSv4 operations, Long Calls named */
 bool rra_call_ops(const struct call *c, struct rr_nfs4_compound *out);

@@ -26,14 +26,3 @@ struct rr_client_stats *rra_client_find(struct rr_analyzer *a, uint32_t cn)
 	k->client_row = (uint8_t)(i + 1);
 	return i < RR_CLIENT_ROWS ? &st->clients[i] : &st->clients_other;
 }
-
-/* A forward call answered: the bytes its RPC moved (its latency went in
- * with its procedure's, record_latency). */
-void rra_client_answered(struct rr_analyzer *a, uint32_t cn, const struct rr_ev_rpc_done *d)
-{
-	struct rr_client_stats *r = rra_client_of(a, cn);
-	r->replies++;
-	r->bytes_send += d->bytes_inline;
-	r->bytes_read += d->bytes_read;
-	r->bytes_write += d->bytes_write;
-}

@@ -38,6 +38,13 @@ static uint32_t slice8(uint32_t tab[8][256], uint32_t crc, const uint8_t *p,
 		p += 8;
 		len -= 8;
 	}
+	if (len >= 4) { /* four at once: a file handle's tail is often so */
+		uint32_t w = crc ^ rd_le32(p);
+		crc = tab[3][w & 0xff] ^ tab[2][(w >> 8) & 0xff] ^
+		      tab[1][(w >> 16) & 0xff] ^ tab[0][w >> 24];
+		p += 4;
+		len -= 4;
+	}
 	while (len--)
 		crc = (crc >> 8) ^ tab[0][(crc ^ *p++) & 0xff];
 	return ~crc;

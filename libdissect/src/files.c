@@ -5,12 +5,13 @@
  * Agrawal, El Abbadi, 2005): a handle new to a full table takes the
  * least called one's row and count, so that a handle called more often
  * than that is never lost, and each count is over by at most what it
- * inherited.  The least called row is the root of a min-heap of the rows
- * by (calls, row): a full table finds it, the first of them as a scan
- * would, in log2(RR_FILE_ROWS) steps instead of a scan of every row. */
+ * inherited.  The rows are kept grouped by their count of calls (struct
+ * file_counts), so that a full table finds the least called row, of
+ * those the first to reach that count, and a call moves its row up, in a
+ * few steps each instead of a scan of every row. */
 #include "analyzer-int.h"
 
-#define INDEX_SLOTS (2 * RR_FILE_ROWS)
+#define INDEX_SLOTS (RR_FILE_INDEX_SLOTS)
 _Static_assert((INDEX_SLOTS & (INDEX_SLOTS - 1)) == 0 && RR_FILE_ROWS < UINT16_MAX,
 	       "files.c's index");
 
@@ -40,40 +41,91 @@ static void unindex(struct rr_analyzer *a, uint32_t i)
 	}
 }
 
-static bool lighter(const struct rr_analyzer *a, uint16_t r, uint16_t s)
+static uint16_t group_new(struct file_counts *g)
 {
-	const struct rr_file_stats *f = a->st.files;
-	return f[r].calls < f[s].calls || (f[r].calls == f[s].calls && r < s);
+	uint16_t n = g->spare;
+	if (n)
+		g->spare = g->more[n - 1];
+	else
+		n = ++g->groups_made; /* never more groups than rows */
+	g->first[n - 1] = g->last[n - 1] = g->more[n - 1] = g->fewer[n - 1] = 0;
+	return n;
 }
 
-static void heap_put(struct rr_analyzer *a, uint32_t at, uint16_t r)
+/* Group n goes into the list above group below (0: at the bottom). */
+static void group_link(struct file_counts *g, uint16_t n, uint16_t below)
 {
-	a->file_heap[at] = r;
-	a->file_heap_at[r] = (uint16_t)at;
+	uint16_t above = below ? g->more[below - 1] : g->fewest;
+	g->fewer[n - 1] = below;
+	g->more[n - 1] = above;
+	if (above)
+		g->fewer[above - 1] = n;
+	if (below)
+		g->more[below - 1] = n;
+	else
+		g->fewest = n;
 }
 
-static void sift_up(struct rr_analyzer *a, uint32_t at)
+static void group_drop(struct file_counts *g, uint16_t n)
 {
-	uint16_t r = a->file_heap[at];
-	while (at > 0 && lighter(a, r, a->file_heap[(at - 1) / 2])) {
-		heap_put(a, at, a->file_heap[(at - 1) / 2]);
-		at = (at - 1) / 2;
-	}
-	heap_put(a, at, r);
+	uint16_t below = g->fewer[n - 1], above = g->more[n - 1];
+	if (above)
+		g->fewer[above - 1] = below;
+	if (below)
+		g->more[below - 1] = above;
+	else
+		g->fewest = above;
+	g->more[n - 1] = g->spare;
+	g->spare = n;
 }
 
-/* Row r's calls grew: it moves down past lighter rows. */
-static void sift_down(struct rr_analyzer *a, uint16_t r)
+static void row_append(struct file_counts *g, uint32_t r, uint16_t n)
 {
-	uint32_t at = a->file_heap_at[r], n = a->st.file_rows;
-	for (uint32_t c; (c = 2 * at + 1) < n; at = c) {
-		if (c + 1 < n && lighter(a, a->file_heap[c + 1], a->file_heap[c]))
-			c++;
-		if (!lighter(a, a->file_heap[c], r))
-			break;
-		heap_put(a, at, a->file_heap[c]);
-	}
-	heap_put(a, at, r);
+	uint16_t tail = g->last[n - 1];
+	g->row_prev[r] = tail;
+	g->row_next[r] = 0;
+	if (tail)
+		g->row_next[tail - 1] = (uint16_t)(r + 1);
+	else
+		g->first[n - 1] = (uint16_t)(r + 1);
+	g->last[n - 1] = (uint16_t)(r + 1);
+	g->group_of[r] = n;
+}
+
+static void row_unlink(struct file_counts *g, uint32_t r)
+{
+	uint16_t n = g->group_of[r], prev = g->row_prev[r], next = g->row_next[r];
+	if (prev)
+		g->row_next[prev - 1] = next;
+	else
+		g->first[n - 1] = next;
+	if (next)
+		g->row_prev[next - 1] = prev;
+	else
+		g->last[n - 1] = prev;
+}
+
+/* Row r is called once more: it joins the group of its new count, at
+ * its end (Metwally et al.'s Stream-Summary), in a few steps whatever
+ * the table holds. */
+static void count_call(struct rr_analyzer *a, uint32_t r)
+{
+	struct file_counts *g = &a->file_counts;
+	struct rr_file_stats *f = a->st.files;
+	uint16_t n = g->group_of[r], above = g->more[n - 1];
+	bool alone = g->first[n - 1] == g->last[n - 1];
+	uint64_t calls = ++f[r].calls;
+	if (above && f[g->first[above - 1] - 1].calls == calls) {
+		row_unlink(g, r);
+		if (alone)
+			group_drop(g, n);
+		row_append(g, r, above);
+	} else if (!alone) {
+		uint16_t m = group_new(g);
+		group_link(g, m, n);
+		row_unlink(g, r);
+		row_append(g, r, m);
+	} /* else it is alone in its group, whose count rises with it */
 }
 
 static struct rr_file_stats *row_of(struct rr_analyzer *a, uint32_t hash)
@@ -84,12 +136,17 @@ static struct rr_file_stats *row_of(struct rr_analyzer *a, uint32_t hash)
 		return &st->files[a->file_index[i] - 1];
 	uint32_t r;
 	uint64_t inherited = 0;
-	bool added = st->file_rows < RR_FILE_ROWS;
-	if (added) {
+	struct file_counts *g = &a->file_counts;
+	if (st->file_rows < RR_FILE_ROWS) {
+		/* a new row, no calls yet: in a group of its own below all */
 		r = st->file_rows++;
+		uint16_t n = group_new(g);
+		group_link(g, n, 0);
+		row_append(g, r, n);
 	} else {
-		/* the least called row keeps its calls, so its place */
-		r = a->file_heap[0];
+		/* the least called row, the first to reach that count, keeps
+		 * its calls, so its place */
+		r = g->first[g->fewest - 1] - 1u;
 		inherited = st->files[r].calls;
 		unindex(a, slot_of(a, st->files[r].fh_hash));
 		i = slot_of(a, hash);
@@ -97,49 +154,22 @@ static struct rr_file_stats *row_of(struct rr_analyzer *a, uint32_t hash)
 	st->files[r] = (struct rr_file_stats){ .fh_hash = hash, .calls = inherited,
 					       .overcount = inherited };
 	a->file_index[i] = (uint16_t)(r + 1);
-	if (added) {
-		heap_put(a, r, (uint16_t)r);
-		sift_up(a, r);
-	}
 	return &st->files[r];
 }
 
-enum io { IO_NONE, IO_READ, IO_WRITE };
-
-/* Which I/O the range of an NFS call's target is: READ's or WRITE's (a
- * COMMIT's is neither); an NFSv4 COMPOUND's first of them. */
-static enum io io_of(const struct rr_ev_rpc_done *d)
+void rra_file_answered(struct rr_analyzer *a, const struct call *c, uint64_t latency_ns)
 {
-	if (d->nfs4) {
-		for (uint32_t i = 0; i < d->nfs4->named && i < RR_NFS4_OPS_KEPT; i++) {
-			uint16_t op = d->nfs4->op[i];
-			if (op == RR_OP_READ || op == RR_OP_WRITE || op == RR_OP_COMMIT)
-				return op == RR_OP_READ ? IO_READ : op == RR_OP_WRITE ? IO_WRITE :
-									   IO_NONE;
-		}
-		return IO_NONE;
-	}
-	if (d->proc == 6) /* READ in both (RFC 1094 §2.2.7, RFC 1813 §3.3.6) */
-		return IO_READ;
-	return (d->vers == 3 && d->proc == 7) || (d->vers == 2 && d->proc == 8) ? IO_WRITE :
-										    IO_NONE;
-}
-
-void rra_file_answered(struct rr_analyzer *a, const struct rr_ev_rpc_done *d)
-{
-	if (!d->target.fh_known)
+	if (!c->fh_known)
 		return;
-	struct rr_file_stats *f = row_of(a, d->target.fh_hash);
-	f->calls++;
-	sift_down(a, (uint16_t)(f - a->st.files));
-	f->latency_sum_ns += d->latency_ns;
-	if (d->latency_ns > f->latency_max_ns)
-		f->latency_max_ns = d->latency_ns;
-	enum io io = d->target.range_known ? io_of(d) : IO_NONE;
-	if (io == IO_READ)
-		f->read_bytes += d->target.count;
-	else if (io == IO_WRITE)
-		f->write_bytes += d->target.count;
+	struct rr_file_stats *f = row_of(a, c->fh_hash);
+	count_call(a, (uint32_t)(f - a->st.files));
+	f->latency_sum_ns += latency_ns;
+	if (latency_ns > f->latency_max_ns)
+		f->latency_max_ns = latency_ns;
+	if (c->range_known && c->io == RRA_IO_READ)
+		f->read_bytes += c->io_count;
+	else if (c->range_known && c->io == RRA_IO_WRITE)
+		f->write_bytes += c->io_count;
 }
 
 uint64_t rr_file_latency_mean_ns(const struct rr_file_stats *f)

@@ -188,7 +188,7 @@ static void on_call(struct rr_analyzer *a, uint32_t cn, uint8_t dir,
 		c->data_last = rra_data_last_of(a, c, m, rpc, kept,
 						h->payload.off + h->payload.len, h);
 		struct rr_nfs4_compound ops;
-		if (rra_call_ops(c, &ops))
+		if (rra_reporting(a) && rra_call_ops(c, &ops))
 			rra_report_message_ops(a, c->xid, &ops);
 	}
 	if (dir == RR_DIR_FWD_CALL) {
@@ -255,6 +255,33 @@ static uint64_t record_latency(struct rr_analyzer *a, uint32_t cn, const struct 
 	else
 		rr_latency_record(&a->st.latency[c->slot], lat);
 	return lat;
+}
+
+/* A call's completion event: what it asked, what it moved (its reply's
+ * SEND counted), how long it took, its NFS status when its reply's results
+ * were seen. */
+static void report_done(struct rr_analyzer *a, uint32_t cn, uint8_t dir, const struct call *c,
+			uint64_t lat, const struct rr_nfs_reply *nfs)
+{
+	struct rr_nfs4_compound ops;
+	bool compound = rra_call_ops(c, &ops);
+	struct rr_event ev = {
+		.kind = RR_EV_RPC_DONE, .conn = cn, .dir = dir,
+		.done = { .xid = c->xid, .rpc_known = c->named,
+			  .prog = c->prog, .vers = c->vers,
+			  .proc = c->proc, .latency_ns = lat,
+			  .bytes_inline = c->bytes_inline,
+			  .bytes_read = c->bytes_read,
+			  .bytes_write = c->bytes_write,
+			  /* calls age out long before 2^32 frames */
+			  .call_frame = a->frame_no -
+				(uint32_t)((uint32_t)a->frame_no - c->frame),
+			  .nfs4 = compound ? &ops : NULL,
+			  .nfs_known = nfs != NULL } };
+	if (nfs)
+		ev.done.nfs = *nfs;
+	rra_call_target(c, &ev.done.target);
+	rra_emit(a, &ev);
 }
 
 static void on_reply(struct rr_analyzer *a, uint32_t cn, uint8_t dir,
@@ -324,32 +351,15 @@ static void on_reply(struct rr_analyzer *a, uint32_t cn, uint8_t dir,
 		}
 		/* forward and backward (RFC 8167) calls alike */
 		uint64_t lat = record_latency(a, cn, c, dir == RR_DIR_FWD_REPLY);
-		struct rr_nfs4_compound ops;
+		c->bytes_inline += len;
 		struct rr_nfs_reply nfs;
 		bool nfs_known = rra_nfs_reply(a, c, rpc, m, kept, &nfs);
-		bool compound = rra_call_ops(c, &ops);
-		struct rr_event ev = {
-			.kind = RR_EV_RPC_DONE, .conn = cn, .dir = dir,
-			.done = { .xid = c->xid, .rpc_known = c->named,
-				  .prog = c->prog, .vers = c->vers,
-				  .proc = c->proc, .latency_ns = lat,
-				  .bytes_inline = c->bytes_inline + len,
-				  .bytes_read = c->bytes_read,
-				  .bytes_write = c->bytes_write,
-				  /* calls age out long before 2^32 frames */
-				  .call_frame = a->frame_no -
-					(uint32_t)((uint32_t)a->frame_no - c->frame),
-				  .nfs4 = compound ? &ops : NULL,
-				  .nfs_known = nfs_known } };
-		if (nfs_known)
-			ev.done.nfs = nfs;
-		rra_call_target(c, &ev.done.target);
 		if (dir == RR_DIR_FWD_REPLY) {
-			rra_client_answered(a, cn, &ev.done);
-			rra_file_answered(a, &ev.done);
+			rra_client_answered(a, cn, c);
+			rra_file_answered(a, c, lat);
 		}
 		if (rra_reporting(a))
-			rra_emit(a, &ev);
+			report_done(a, cn, dir, c, lat, nfs_known ? &nfs : NULL);
 		/* a reply chunk rebuilt names the status first */
 		if (dir == RR_DIR_FWD_REPLY)
 			rra_reply_rebuild(a, ci, h, m, kept, len);

@@ -12,9 +12,10 @@
  * The handle is kept as its CRC-32, as Wireshark's nfs.fh.hash.
  */
 #include <rpcrdma/nfs.h>
-#include <rpcrdma/xdr.h>
 
 #include <string.h>
+
+#include "cursor.h"
 
 enum { NFS2_FHSIZE = 32, NFS3_FHSIZE = 64 };
 enum { NFS2_READ = 6, NFS2_WRITE = 8, NFS3_READ = 6, NFS3_WRITE = 7,
@@ -38,37 +39,40 @@ bool rr_nfs_call_target_decode(const uint8_t *msg, uint32_t off, uint32_t have,
 	memset(out, 0, sizeof(*out));
 	if (!msg || off > have || !names_a_file(vers, proc))
 		return false;
-	struct rr_xdr x;
-	rr_xdr_init(&x, msg + off, have - off);
-	const uint8_t *fh;
-	uint32_t len = NFS2_FHSIZE;
-	if (vers == 2) {
-		fh = x.len >= NFS2_FHSIZE ? x.p : NULL;
-		rr_xdr_skip(&x, NFS2_FHSIZE);
-	} else {
-		fh = rr_xdr_opaque(&x, NFS3_FHSIZE, &len);
-	}
-	if (!fh || x.error)
+	/* read in place, word by word, as rr_nfs_reply_decode: on every
+	 * NFS call */
+	const uint8_t *p = msg + off;
+	uint32_t left = have - off, len = NFS2_FHSIZE, at = 0;
+	if (vers == 3) { /* nfs_fh3: opaque<NFS3_FHSIZE> */
+		if (left < 4)
+			return false;
+		len = rd_be32(p);
+		at = 4;
+		if (len > NFS3_FHSIZE || xdr_padded(len) > left - at)
+			return false;
+	} else if (left < NFS2_FHSIZE) {
 		return false;
-	out->fh_known = true;
-	out->fh_hash = rr_crc32(0, fh, len);
-	if (vers == 2 && proc == NFS2_READ) {
-		out->offset = rr_xdr_u32(&x);
-		out->count = rr_xdr_u32(&x);
-	} else if (vers == 2 && proc == NFS2_WRITE) {
-		rr_xdr_u32(&x); /* beginoffset, unused */
-		out->offset = rr_xdr_u32(&x);
-		rr_xdr_u32(&x); /* totalcount, unused */
-		out->count = rr_xdr_u32(&x); /* the data's length */
-	} else if (vers == 3 && (proc == NFS3_READ || proc == NFS3_WRITE ||
-				 proc == NFS3_COMMIT)) {
-		out->offset = rr_xdr_u64(&x);
-		out->count = rr_xdr_u32(&x);
-	} else {
-		return true;
 	}
-	out->range_known = !x.error;
-	if (x.error)
-		out->offset = out->count = 0;
+	out->fh_known = true;
+	out->fh_hash = rr_crc32(0, p + at, len);
+	uint32_t pos = at + (uint32_t)xdr_padded(len), need;
+	if (vers == 2 && proc == NFS2_READ)
+		need = 8;  /* offset | count */
+	else if (vers == 2 && proc == NFS2_WRITE)
+		need = 16; /* beginoffset | offset | totalcount | data's length */
+	else if (vers == 3 && (proc == NFS3_READ || proc == NFS3_WRITE || proc == NFS3_COMMIT))
+		need = 12; /* offset3 | count3 */
+	else
+		return true;
+	if (left - pos < need)
+		return true;
+	if (vers == 2) {
+		out->offset = rd_be32(p + pos + (proc == NFS2_WRITE ? 4 : 0));
+		out->count = rd_be32(p + pos + (proc == NFS2_WRITE ? 12 : 4));
+	} else {
+		out->offset = rd_be64(p + pos);
+		out->count = rd_be32(p + pos + 8);
+	}
+	out->range_known = true;
 	return true;
 }

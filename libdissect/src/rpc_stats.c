@@ -20,9 +20,11 @@ void rra_record_status(struct rr_analyzer *a, struct call *c, const struct rr_rp
 		rra_client_of(a, c->conn)->errors++;
 }
 
-/* What an NFS call acts on, kept with it for its reply's report. */
-static void keep_target(struct call *c, const struct rr_nfs_target *t)
+/* What an NFS call acts on, and which I/O its range is, kept with it for
+ * its reply's report and the file table. */
+static void keep_target(struct call *c, const struct rr_nfs_target *t, enum rra_io io)
 {
+	c->io = io;
 	c->fh_known = t->fh_known;
 	c->range_known = t->range_known;
 	c->fh_hash = t->fh_hash;
@@ -37,6 +39,22 @@ void rra_call_target(const struct call *c, struct rr_nfs_target *out)
 				       .fh_hash = c->fh_hash,
 				       .offset = c->io_offset,
 				       .count = c->io_count };
+}
+
+/* The I/O of a COMPOUND's range: that of its first READ, WRITE or COMMIT
+ * (RFC 8881 §18.22, §18.32, §18.3), the operation the range is read from,
+ * among those kept. */
+static enum rra_io nfs4_io(const struct rr_nfs4_compound *cp)
+{
+	for (uint32_t i = 0; i < cp->named && i < RR_NFS4_OPS_KEPT; i++) {
+		if (cp->op[i] == RR_OP_READ)
+			return RRA_IO_READ;
+		if (cp->op[i] == RR_OP_WRITE)
+			return RRA_IO_WRITE;
+		if (cp->op[i] == RR_OP_COMMIT)
+			return RRA_IO_NONE;
+	}
+	return RRA_IO_NONE;
 }
 
 /* An NFSv4 COMPOUND call's operations, counted as nfsstat counts them;
@@ -75,7 +93,7 @@ static bool count_nfs4_ops(struct rr_analyzer *a, struct call *c, const uint8_t 
 	/* bounded by the array too: gcc -O3 cannot follow kept_ops's bound */
 	for (uint32_t i = 0; i < kept_ops && i < RR_NFS4_OPS_KEPT; i++)
 		c->nfs4_op[i] = (uint8_t)(cp.op[i] < 255 ? cp.op[i] : 255);
-	keep_target(c, &cp.target);
+	keep_target(c, &cp.target, cp.target.range_known ? nfs4_io(&cp) : RRA_IO_NONE);
 	/* READ (RFC 8881 §18.22.2) and READLINK (§18.24.2) end their
 	 * results with the data a write chunk carries */
 	uint16_t last = cp.named ? cp.op[(cp.named - 1) % RR_NFS4_OPS_KEPT] : 0;
@@ -106,7 +124,12 @@ bool rra_data_last_of(struct rr_analyzer *a, struct call *c, const uint8_t *m,
 		return false;
 	struct rr_nfs_target t;
 	rr_nfs_call_target_decode(m, rpc->body.off, kept, rpc->vers, rpc->proc, &t);
-	keep_target(c, &t);
+	/* READ is procedure 6 in both; WRITE 7 in NFSv3, 8 in NFSv2 (RFC
+	 * 1813 §3.3.6-7, RFC 1094 §2.2.7-9) */
+	enum rra_io io = rpc->proc == 6 ? RRA_IO_READ :
+			 (rpc->vers == 3 && rpc->proc == 7) || (rpc->vers == 2 && rpc->proc == 8) ?
+			 RRA_IO_WRITE : RRA_IO_NONE;
+	keep_target(c, &t, io);
 	return rpc->vers == 3 && (rpc->proc == 6 || rpc->proc == 5);
 }
 

@@ -790,19 +790,16 @@ static void files(void)
 	CHECK(a != NULL);
 	if (!a)
 		return;
-	struct rr_ev_rpc_done d = { .vers = 3, .proc = 6, .latency_ns = 1000 };
-	d.target.fh_known = true;
-	d.target.range_known = true;
-	d.target.count = 4096;
+	/* an NFSv3 READ's call, as rra_data_last_of keeps it */
+	struct call d = { .vers = 3, .proc = 6, .fh_known = true, .range_known = true,
+			  .io = RRA_IO_READ, .io_count = 4096 };
 	/* a busy file, then three tables' worth of handles called once */
-	d.target.fh_hash = 0xb0b0;
-	d.latency_ns = 5000;
+	d.fh_hash = 0xb0b0;
 	for (int i = 0; i < 50; i++)
-		rra_file_answered(a, &d);
-	d.latency_ns = 1000;
+		rra_file_answered(a, &d, 5000);
 	for (uint32_t h = 1; h <= 3 * RR_FILE_ROWS; h++) {
-		d.target.fh_hash = h * 0x9e3779b1u; /* spread over the index */
-		rra_file_answered(a, &d);
+		d.fh_hash = h * 0x9e3779b1u; /* spread over the index */
+		rra_file_answered(a, &d, 1000);
 	}
 	const struct rr_stats *st = rr_analyzer_stats(a);
 	CHECK_EQ(st->file_rows, RR_FILE_ROWS);
@@ -820,8 +817,8 @@ static void files(void)
 	for (uint32_t i = 0; i < st->file_rows; i++)
 		before += st->files[i].calls;
 	for (uint32_t i = 0; i < RR_FILE_ROWS; i++) {
-		d.target.fh_hash = st->files[i].fh_hash;
-		rra_file_answered(a, &d);
+		d.fh_hash = st->files[i].fh_hash;
+		rra_file_answered(a, &d, 1000);
 	}
 	uint64_t after = 0;
 	for (uint32_t i = 0; i < st->file_rows; i++)
@@ -831,8 +828,8 @@ static void files(void)
 	CHECK_EQ(rr_stats_slowest_files(st, top, 3), 3);
 	CHECK(top[0]->fh_hash == 0xb0b0);
 	/* no handle, nothing counted; a WRITE's bytes are written */
-	d.target.fh_known = false;
-	rra_file_answered(a, &d);
+	d.fh_known = false;
+	rra_file_answered(a, &d, 1000);
 	CHECK_EQ(st->file_rows, RR_FILE_ROWS);
 	rr_analyzer_free(a);
 	a = rr_analyzer_new(&cfg, NULL);
@@ -840,10 +837,9 @@ static void files(void)
 	if (!a)
 		return;
 	st = rr_analyzer_stats(a);
-	d = (struct rr_ev_rpc_done){ .vers = 3, .proc = 7, .latency_ns = 1 };
-	d.target = (struct rr_nfs_target){ .fh_known = true, .range_known = true,
-					   .fh_hash = 7, .count = 100 };
-	rra_file_answered(a, &d);
+	d = (struct call){ .vers = 3, .proc = 7, .fh_known = true, .range_known = true,
+			   .io = RRA_IO_WRITE, .fh_hash = 7, .io_count = 100 };
+	rra_file_answered(a, &d, 1000);
 	CHECK(st->files[0].write_bytes == 100 && st->files[0].read_bytes == 0);
 	/* a full table gives a new handle the least called row, the first
 	 * of them as a scan would: rows 5 and 9 called once, the rest twice */
@@ -851,18 +847,68 @@ static void files(void)
 		for (uint32_t r = pass; r < RR_FILE_ROWS; r++) {
 			if (pass && (r == 5 || r == 9))
 				continue;
-			d.target.fh_hash = 7 + r;
-			rra_file_answered(a, &d);
+			d.fh_hash = 7 + r;
+			rra_file_answered(a, &d, 1000);
 		}
 	CHECK_EQ(st->file_rows, RR_FILE_ROWS);
 	const uint32_t taken[] = { 5, 9, 0 };
 	for (uint32_t i = 0; i < 3; i++) {
-		d.target.fh_hash = 0x5000 + i;
-		rra_file_answered(a, &d);
+		d.fh_hash = 0x5000 + i;
+		rra_file_answered(a, &d, 1000);
 		CHECK_EQ(st->files[taken[i]].fh_hash, 0x5000 + i);
 	}
 	CHECK(st->files[5].calls == 2 && st->files[5].overcount == 1);
 	CHECK(st->files[0].calls == 3 && st->files[0].overcount == 2);
+	rr_analyzer_free(a);
+}
+
+/* The file table against a plain model of Space-Saving: a handle new to
+ * a full table takes the row with the fewest calls, of those the one that
+ * reached its count first; every count and overcount agrees, call after
+ * call, on handles drawn so that the table keeps turning over. */
+static void files_model(void)
+{
+	check_ctx = "files_model";
+	struct rr_config cfg;
+	rr_config_init(&cfg);
+	struct rr_analyzer *a = rr_analyzer_new(&cfg, NULL);
+	CHECK(a != NULL);
+	if (!a)
+		return;
+	static uint32_t hash[RR_FILE_ROWS];
+	static uint64_t calls[RR_FILE_ROWS], over[RR_FILE_ROWS], reached[RR_FILE_ROWS];
+	uint32_t rows = 0, x = 12345, bad = 0;
+	struct call c = { .vers = 3, .proc = 1, .fh_known = true };
+	for (uint64_t t = 1; t <= 200000; t++) {
+		x ^= x << 13;
+		x ^= x >> 17;
+		x ^= x << 5;
+		/* a few hot handles, many lukewarm ones, more than the rows */
+		c.fh_hash = x % 4 == 0 ? 1 + x % 8 : 100 + x % (3 * RR_FILE_ROWS);
+		uint32_t r = 0;
+		while (r < rows && hash[r] != c.fh_hash)
+			r++;
+		if (r == rows && rows < RR_FILE_ROWS) {
+			rows++;
+			hash[r] = c.fh_hash;
+			calls[r] = over[r] = 0;
+		} else if (r == rows) {
+			r = 0;
+			for (uint32_t i = 1; i < rows; i++)
+				if (calls[i] < calls[r] ||
+				    (calls[i] == calls[r] && reached[i] < reached[r]))
+					r = i;
+			hash[r] = c.fh_hash;
+			over[r] = calls[r];
+		}
+		calls[r]++;
+		reached[r] = t;
+		rra_file_answered(a, &c, 1);
+		const struct rr_file_stats *f = &rr_analyzer_stats(a)->files[r];
+		bad += f->fh_hash != hash[r] || f->calls != calls[r] || f->overcount != over[r];
+	}
+	CHECK_EQ(bad, 0);
+	CHECK_EQ(rr_analyzer_stats(a)->file_rows, RR_FILE_ROWS);
 	rr_analyzer_free(a);
 }
 
@@ -945,6 +991,7 @@ int main(void)
 	markers();
 	clients();
 	files();
+	files_model();
 	statistics_list();
 	unit_list();
 	return check_done();

@@ -252,6 +252,13 @@ static void call_target(void)
 	CHECK(t.range_known && t.offset == 4096 && t.count == 1000);
 	CHECK(!rr_nfs_call_target_decode(buf, 0, len, 2, 3 /* ROOT */, &t));
 	CHECK(!rr_nfs_call_target_decode(buf, 0, 31, 2, 1, &t));
+	len = 0;
+	counting(32);                     /* fhandle[32] */
+	put32(8192); put32(512); put32(0); /* offset, count, totalcount */
+	CHECK(rr_nfs_call_target_decode(buf, 0, len, 2, 6 /* READ */, &t));
+	CHECK(t.range_known && t.offset == 8192 && t.count == 512);
+	CHECK(rr_nfs_call_target_decode(buf, 0, 39, 2, 6, &t)); /* cut in the count */
+	CHECK(t.fh_known && !t.range_known && t.count == 0);
 }
 
 int main(void)
