@@ -1,7 +1,8 @@
 # Checks of the krb5 job, run in its run folder: each Kerberos flavour
-# mounted and used, every call counted by procedure and answered, and no
-# NFS status or operation read from a body RPCSEC_GSS wraps (integrity,
-# privacy: RFC 2203 §5.3.2), where it would be invented.
+# mounted and used, every call counted by procedure and answered; NFS
+# statuses and operations read under krb5 and, inside the integrity
+# wrapping (RFC 2203 §5.3.2.2), under krb5i, as tshark reads them; none
+# read from krb5p's encrypted bodies, where it would be invented.
 t=$transport
 check_eq "krb5/$t: server job exit status" 0 "$(cat server/job.status 2>/dev/null)"
 check_eq "krb5/$t: client job exit status" 0 "$(cat client/job.status 2>/dev/null)"
@@ -17,12 +18,12 @@ check_eq "krb5/$t: every call answered" "0 $(jq .total.calls "$work/stats.json")
 	"$(jq -r '"\(.total.unanswered) \(.total.replies)"' "$work/stats.json")"
 check_ge "krb5/$t: NFSv4 COMPOUND calls counted by procedure, wrapped or not" 100 \
 	"$(jq '[.procedures[] | select(.program == "NFS" and .procedure == "COMPOUND") | .calls] | add // 0' "$work/stats.json")"
-# The failed replies: only the sec=krb5 mount's LOOKUP of a missing name,
-# whose results are plain; under krb5i and krb5p the same LOOKUP's status
-# is inside the wrapped body, and none is read from there
-check_eq "krb5/$t: NFS errors: the plain mount's LOOKUP NFS4ERR_NOENT alone" "LOOKUP NFS4ERR_NOENT 1" \
+# The failed replies: the LOOKUP of a missing name, by the krb5 mount and,
+# read inside its integrity wrapping, by the krb5i mount; the krb5p
+# mount's is encrypted, and none is read from there
+check_eq "krb5/$t: NFS errors: LOOKUP NFS4ERR_NOENT of the krb5 and krb5i mounts" "LOOKUP NFS4ERR_NOENT 2" \
 	"$(jq -r '[.nfs_errors[] | "\(.operation // .procedure) \(.status) \(.count)"] | join(",")' "$work/stats.json")"
-check_eq "krb5/$t: the client's errors, that one alone" 1 \
+check_eq "krb5/$t: the client's errors, those two" 2 \
 	"$(jq '[.clients[].errors] | add' "$work/stats.json")"
 # every call tshark reads over RoCE, RPCSEC_GSS ones among them
 if command -v tshark >/dev/null && [ "$t" = rxe ]; then
@@ -31,4 +32,36 @@ if command -v tshark >/dev/null && [ "$t" = rxe ]; then
 	check_eq "krb5/$t: calls as tshark reads them over RoCE" "$(grep -c . "$work/flavors")" \
 		"$(jq .total.calls "$work/stats.json")"
 	check_ge "krb5/$t: calls with an RPCSEC_GSS credential (tshark)" 100 "$(grep -c '^6$' "$work/flavors")"
+	# NFSv4 operations, call by call (xid), as tshark's NFS dissector reads
+	# them under krb5 and krb5i; this decode's from each answered call (a
+	# Long call's too, named once its message was read).  tshark lists in
+	# nfs.opcode the operations an EXCHANGE_ID's SP4_MACH_CRED bitmaps name
+	# (spo_must_enforce, spo_must_allow: RFC 8881 §18.35.1) after the
+	# COMPOUND's own; where the COMPOUND counts one operation (numops, RFC
+	# 8881 §16.2.3) and that is EXCHANGE_ID, only it is compared.
+	op_names=$(sed -n 's/.*X(RR_OP_[A-Z0-9_]*, \([0-9]*\), "\([A-Z0-9_]*\)").*/\1 \2/p' \
+		"$lab/../libdissect/include/rpcrdma/nfs4.h")
+	tshark -r client/capture.pcap -Y 'rpc.msgtyp == 0 && nfs && infiniband' -T fields -E separator=';' \
+		-e rpc.xid -e nfs.opcode -e nfs.ops.count -e nfs.exchange_id.state_protect 2>/dev/null |
+		perl -pe 's/\b0x([0-9a-fA-F]+)\b/hex($1)/ge' |
+		awk -F';' -v names="$op_names" -v bitmaps="$work/sp4-mach-cred" '
+			BEGIN { n = split(names, w, /[ \n]/); for (i = 1; i < n; i += 2) name[w[i]] = w[i + 1] }
+			$2 != "" { split($1, x, ","); m = split($2, o, ","); split($3, c, ",")
+				   if ($4 + 0 == 1 && c[1] + 0 == 1 && o[1] + 0 == 42 && m > 1) {
+					   print x[1] >bitmaps; m = 1 }
+				   s = ""
+				   for (i = 1; i <= m; i++) s = s (i > 1 ? "," : "") (o[i] in name ? name[o[i]] : "other")
+				   print x[1], s }' | sort >"$work/calls-tshark"
+	"$LAB_DUMP" -j -r client/capture.pcap 2>/dev/null |
+		jq -r 'select(.type == "message" and .dir == "reply" and .completed.ops) |
+			"\(.xid) \(.completed.ops | join(","))"' | sort >"$work/calls-ours"
+	echo "# krb5/$t: EXCHANGE_ID calls with SP4_MACH_CRED, compared by their one operation: $(sort -u "$work/sp4-mach-cred" 2>/dev/null | wc -l)"
+	check_ge "krb5/$t: NFSv4 calls tshark reads under krb5 and krb5i" 100 "$(wc -l <"$work/calls-tshark")"
+	check_eq "krb5/$t: each of them decoded here with the same operations, and no other (different)" \
+		"0 0" "$(comm -23 "$work/calls-tshark" "$work/calls-ours" | wc -l) $(comm -13 "$work/calls-tshark" "$work/calls-ours" | wc -l)"
+	# the failed replies tshark reads (a COMPOUND's status, first)
+	check_eq "krb5/$t: failed NFSv4 replies as tshark reads them (krb5, krb5i)" "2 NFS4ERR_NOENT" \
+		"$(tshark -r client/capture.pcap -Y 'rpc.msgtyp == 1 && nfs && infiniband' -T fields \
+			-e nfs.nfsstat4 -E occurrence=f 2>/dev/null | awk '$1 != "" && $1 != 0' | sort | uniq -c |
+			awk '{ printf "%s %s", $1, ($2 == 2 ? "NFS4ERR_NOENT" : $2) }')"
 fi

@@ -185,8 +185,9 @@ struct call {
 	bool data_last : 1;
 	bool nfs4 : 1;        /* an NFSv4 COMPOUND: its operations below */
 	/* RPCSEC_GSS wraps its arguments and results (rr_rpc_body_wrapped):
-	 * neither is read as the procedure's */
-	bool body_wrapped : 1;
+	 * neither is read as the procedure's, unless the wrapping is
+	 * integrity's (body_integ), read inside it (rpc_stats.c) */
+	bool body_wrapped : 1, body_integ : 1;
 	bool nfs_counted : 1; /* its reply's NFS status is in the statistics */
 	/* a COMPOUND's operations (rr_nfs4_compound, kept small: numbers
 	 * past 254 as 255) for its reply's report */
@@ -202,6 +203,7 @@ struct call {
 	/* head_nfs: the NFS status read with head_status */
 	uint32_t head_nfs_status;
 	uint16_t head_nfs_numres;
+	uint32_t gss_seq;     /* body_integ: its credential's sequence number */
 };
 _Static_assert(RR_PROC_SLOTS <= 128 && RR_DIR_BWD_CALL < 4 &&
 	       RR_REPLY_STATUS_COUNT < 16, "struct call's bit fields");
@@ -453,6 +455,26 @@ static inline void rra_client_answered(struct rr_analyzer *a, uint32_t cn, const
 
 /* rpc_stats.c: reply statuses, NFSv4 operations, Long Calls named */
 bool rra_call_ops(const struct call *c, struct rr_nfs4_compound *out);
+bool rra_integ_body_at(const struct call *c, const uint8_t *m, uint32_t off, uint32_t have,
+		       uint32_t *at, uint32_t *stop);
+/* The procedure's results in call c's reply rpc, m's first `have` bytes
+ * readable: an accepted, successful reply's status (rr_nfs_reply_decode),
+ * read inside an RPCSEC_GSS integrity wrapping too (rra_integ_body_at).
+ * Inline: asked of every reply. */
+static inline bool rra_reply_results(const struct call *c, const struct rr_rpc *rpc,
+				     const uint8_t *m, uint32_t have, struct rr_nfs_reply *out)
+{
+	if (rpc->reply_stat != RR_RPC_MSG_ACCEPTED || rpc->accept_stat != RR_RPC_SUCCESS ||
+	    rpc->body.off > have)
+		return false;
+	uint32_t body = rpc->body.off, stop;
+	if (c->body_wrapped) {
+		if (!rra_integ_body_at(c, m, body, have, &body, &stop))
+			return false;
+		have = have < stop ? have : stop;
+	}
+	return rr_nfs_reply_decode(m, body, have - body, c->prog, c->vers, c->proc, out);
+}
 void rra_call_target(const struct call *c, struct rr_nfs_target *out);
 bool rra_nfs_reply(struct rr_analyzer *a, struct call *c, const struct rr_rpc *rpc,
 		   const uint8_t *m, uint32_t have, struct rr_nfs_reply *out);

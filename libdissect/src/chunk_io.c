@@ -106,10 +106,7 @@ static void reply_chunk_head(struct rr_analyzer *a, uint32_t si, uint64_t va,
 		return;
 	c->head_status = (uint8_t)(rr_reply_status_of(&rpc) + 1);
 	struct rr_nfs_reply nfs;
-	if (!c->body_wrapped && rpc.reply_stat == RR_RPC_MSG_ACCEPTED &&
-	    rpc.accept_stat == RR_RPC_SUCCESS && rpc.body.off <= have &&
-	    rr_nfs_reply_decode(p, rpc.body.off, have - rpc.body.off, c->prog, c->vers,
-				c->proc, &nfs)) {
+	if (rra_reply_results(c, &rpc, p, have, &nfs)) {
 		c->head_nfs = true;
 		c->head_nfs_status = nfs.status;
 		c->head_nfs_numres = (uint16_t)(nfs.numres < UINT16_MAX ? nfs.numres : UINT16_MAX);

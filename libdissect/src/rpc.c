@@ -9,6 +9,8 @@
  *  opaque_auth (§8.2): flavor | length (<= 400) | body padded to 4
  *  RPCSEC_GSS credential body (RFC 2203 §5): version=1 | gss_proc |
  *      seq_num | service | handle<>
+ *  RPCSEC_GSS integrity body (§5.3.2.2): databody_integ<> = seq_num |
+ *      args or results; checksum<>
  */
 #include "cursor.h"
 
@@ -47,6 +49,28 @@ bool rr_rpc_body_wrapped(const struct rr_rpc *call)
 		return false;
 	/* RPCSEC_GSS_DATA (0) with rpc_gss_svc_none (1): the body as is */
 	return !call->gss || call->gss_proc != 0 || call->gss_service != 1;
+}
+
+bool rr_rpc_body_integrity(const struct rr_rpc *call)
+{
+	/* RPCSEC_GSS_DATA (0) with rpc_gss_svc_integrity (2) */
+	return call->cred_flavor == RR_AUTH_RPCSEC_GSS && call->gss && call->gss_proc == 0 &&
+	       call->gss_service == 2;
+}
+
+bool rr_rpc_gss_integ_body(const uint8_t *msg, uint32_t off, uint32_t have,
+			   uint32_t *inner, uint32_t *inner_end, uint32_t *seq)
+{
+	if (!msg || have < 8)
+		return false;
+	uint32_t len = rd_be32(msg + off);
+	if (len < 4 || len % 4)
+		return false;
+	*seq = rd_be32(msg + off + 4);
+	*inner = off + 8;
+	uint64_t end = (uint64_t)off + 4 + len;
+	*inner_end = end > UINT32_MAX ? UINT32_MAX : (uint32_t)end;
+	return true;
 }
 
 enum rr_status rr_rpc_decode(const uint8_t *msg, uint32_t base,

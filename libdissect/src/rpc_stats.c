@@ -61,7 +61,7 @@ static enum rra_io nfs4_io(const struct rr_nfs4_compound *cp)
  * those that cannot be named (past a cut or an operation the walker does
  * not know) count under the last slot, so the counts add up to numops. */
 static bool count_nfs4_ops(struct rr_analyzer *a, struct call *c, const uint8_t *m,
-			   const struct rr_rpc *rpc, uint32_t kept, uint32_t end,
+			   uint32_t stream_base, uint32_t body, uint32_t kept, uint32_t end,
 			   const struct rr_rpcrdma *h)
 {
 	struct rr_nfs4_moved moved[RR_MAX_CHUNKS];
@@ -78,8 +78,7 @@ static bool count_nfs4_ops(struct rr_analyzer *a, struct call *c, const uint8_t 
 	}
 	struct rr_nfs4_compound cp;
 	struct rr_note note;
-	rr_nfs4_compound_decode(m, rpc->off, rpc->body.off, kept, end, moved,
-				nmoved, &cp, &note);
+	rr_nfs4_compound_decode(m, stream_base, body, kept, end, moved, nmoved, &cp, &note);
 	for (uint32_t i = 0; i < cp.named && i < RR_NFS4_OPS_KEPT; i++)
 		a->st.nfs4_ops[rr_nfs4_op_slot(cp.op[i])]++;
 	/* past the kept ones, named or not, the slot is unknown */
@@ -107,23 +106,34 @@ static bool is_nfs4_compound(const struct rr_rpc *rpc)
 	       rpc->proc == 1; /* COMPOUND (RFC 8881 §16.2) */
 }
 
-/* A forward call's statistics of what it asks, what it acts on (kept
- * with it), and whether its reply ends with the data a write chunk
- * carries: the last item of an NFSv3 READ or READLINK result (RFC 1813
- * §3.3.6, §3.3.5), or of a COMPOUND's last operation's; nothing where
- * RPCSEC_GSS wraps the arguments. */
-bool rra_data_last_of(struct rr_analyzer *a, struct call *c, const uint8_t *m,
-		      const struct rr_rpc *rpc, uint32_t kept, uint32_t end,
+/* Where an RPCSEC_GSS integrity body at m[off] holds call c's procedure
+ * XDR, `have` bytes of m readable: inside databody_integ past its sequence
+ * number, which must repeat the call's credential's (RFC 2203 §5.3.2.2),
+ * to *stop.  False where the body is not the procedure's XDR to read:
+ * encrypted, a context's token, or an integrity body that does not fit. */
+bool rra_integ_body_at(const struct call *c, const uint8_t *m, uint32_t off, uint32_t have,
+		       uint32_t *at, uint32_t *stop)
+{
+	uint32_t seq;
+	return c->body_integ && off <= have &&
+	       rr_rpc_gss_integ_body(m, off, have - off, at, stop, &seq) && seq == c->gss_seq;
+}
+
+/* What a forward call's arguments at m[body] ask and act on (kept with
+ * it), m's first `kept` bytes readable of `end`; whether its reply ends
+ * with the data a write chunk carries: the last item of an NFSv3 READ or
+ * READLINK result (RFC 1813 §3.3.6, §3.3.5), or of a COMPOUND's last
+ * operation's. */
+static bool read_args(struct rr_analyzer *a, struct call *c, const uint8_t *m,
+		      const struct rr_rpc *rpc, uint32_t body, uint32_t kept, uint32_t end,
 		      const struct rr_rpcrdma *h)
 {
-	if (c->body_wrapped)
-		return false;
 	if (is_nfs4_compound(rpc))
-		return count_nfs4_ops(a, c, m, rpc, kept, end, h);
+		return count_nfs4_ops(a, c, m, rpc->off, body, kept, end, h);
 	if (rpc->prog != RR_PROG_NFS)
 		return false;
 	struct rr_nfs_target t;
-	rr_nfs_call_target_decode(m, rpc->body.off, kept, rpc->vers, rpc->proc, &t);
+	rr_nfs_call_target_decode(m, body, kept, rpc->vers, rpc->proc, &t);
 	/* READ is procedure 6 in both; WRITE 7 in NFSv3, 8 in NFSv2 (RFC
 	 * 1813 §3.3.6-7, RFC 1094 §2.2.7-9) */
 	enum rra_io io = rpc->proc == 6 ? RRA_IO_READ :
@@ -131,6 +141,25 @@ bool rra_data_last_of(struct rr_analyzer *a, struct call *c, const uint8_t *m,
 			 RRA_IO_WRITE : RRA_IO_NONE;
 	keep_target(c, &t, io);
 	return rpc->vers == 3 && (rpc->proc == 6 || rpc->proc == 5);
+}
+
+/* A forward call's statistics of what it asks, what it acts on, and
+ * whether its reply's data comes by write chunk (read_args).  Under
+ * RPCSEC_GSS integrity the arguments are read inside the wrapping; no
+ * chunk reduces a wrapped body (RFC 8166 §8.2.2.3), so none moved an item
+ * out of it and no write chunk carries its reply's data.  Nothing where
+ * the arguments cannot be read. */
+bool rra_data_last_of(struct rr_analyzer *a, struct call *c, const uint8_t *m,
+		      const struct rr_rpc *rpc, uint32_t kept, uint32_t end,
+		      const struct rr_rpcrdma *h)
+{
+	if (!c->body_wrapped)
+		return read_args(a, c, m, rpc, rpc->body.off, kept, end, h);
+	uint32_t body, stop;
+	if (rra_integ_body_at(c, m, rpc->body.off, kept, &body, &stop))
+		read_args(a, c, m, rpc, body, kept < stop ? kept : stop, end < stop ? end : stop,
+			  NULL);
+	return false;
 }
 
 /* One more NFS error of (slot, op, status): its row, a new one while
@@ -155,20 +184,16 @@ static void count_nfs_error(struct rr_stats *st, unsigned slot, uint16_t op,
 
 /* The status of call c's reply rpc, whose results lie at m[rpc->body.off]
  * with m's first `have` bytes readable: an accepted, successful reply to
- * NFS or a companion program (rr_nfs_reply_decode), a callback's too; or,
+ * NFS or a companion program (rra_reply_results), a callback's too; or,
  * when the message does not hold it, the one read from the head of its
- * reply chunk; none where RPCSEC_GSS wraps the results.  A failed one
+ * reply chunk; none where RPCSEC_GSS encrypts the results.  A failed one
  * counts once in the statistics. */
 bool rra_nfs_reply(struct rr_analyzer *a, struct call *c, const struct rr_rpc *rpc,
 		   const uint8_t *m, uint32_t have, struct rr_nfs_reply *out)
 {
-	if (c->body_wrapped)
+	if (c->body_wrapped && !c->body_integ)
 		return false;
-	if (!rpc || rpc->msg_type != RR_RPC_REPLY ||
-	    rpc->reply_stat != RR_RPC_MSG_ACCEPTED || rpc->accept_stat != RR_RPC_SUCCESS ||
-	    rpc->body.off > have ||
-	    !rr_nfs_reply_decode(m, rpc->body.off, have - rpc->body.off, c->prog, c->vers,
-				 c->proc, out)) {
+	if (!rpc || rpc->msg_type != RR_RPC_REPLY || !rra_reply_results(c, rpc, m, have, out)) {
 		if (!c->head_nfs)
 			return false;
 		*out = (struct rr_nfs_reply){ .status = c->head_nfs_status,
@@ -214,7 +239,11 @@ void rra_call_named(struct call *c, const struct rr_rpc *rpc)
 	c->prog = rpc->prog;
 	c->vers = rpc->vers;
 	c->proc = rpc->proc;
-	c->body_wrapped = rr_rpc_body_wrapped(rpc);
+	/* only an RPCSEC_GSS credential wraps a body (RFC 2203 §5.3.2) */
+	bool gss = rpc->cred_flavor == RR_AUTH_RPCSEC_GSS;
+	c->body_wrapped = gss && rr_rpc_body_wrapped(rpc);
+	c->body_integ = gss && rr_rpc_body_integrity(rpc);
+	c->gss_seq = rpc->gss_seq;
 	c->slot = (uint16_t)rr_analyzer_proc_slot(rpc->prog, rpc->vers, rpc->proc);
 }
 

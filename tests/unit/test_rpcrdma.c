@@ -348,6 +348,33 @@ static void test_rpc(void)
 	CHECK(!rr_rpc_body_wrapped(&d)); /* none: the arguments as they are */
 	d.gss_proc = 1;
 	CHECK(rr_rpc_body_wrapped(&d)); /* RPCSEC_GSS_INIT: a GSS token */
+	CHECK(!rr_rpc_body_integrity(&d));
+	d.gss_proc = 0;
+	d.gss_service = 2;
+	CHECK(rr_rpc_body_integrity(&d));
+	d.gss_service = 3;
+	CHECK(!rr_rpc_body_integrity(&d)); /* privacy: not readable */
+
+	check_ctx = "RPCSEC_GSS integrity body (RFC 2203 §5.3.2.2)";
+	{
+		/* 8 bytes before the body; databody_integ of 12 bytes (seq_num
+		 * 42, 8 bytes of arguments), then a 4-byte checksum */
+		uint8_t ib[32];
+		words(ib, (const uint32_t[]){ 0, 0, 12, 42, 0x11111111, 0x22222222, 4, 0xc0ffee },
+		      8);
+		uint32_t inner, inner_end, seq;
+		CHECK(rr_rpc_gss_integ_body(ib, 8, 24, &inner, &inner_end, &seq));
+		CHECK(inner == 16 && inner_end == 24 && seq == 42);
+		/* cut after the sequence number: the arguments' end is still
+		 * where databody_integ says */
+		CHECK(rr_rpc_gss_integ_body(ib, 8, 8, &inner, &inner_end, &seq));
+		CHECK(inner == 16 && inner_end == 24);
+		CHECK(!rr_rpc_gss_integ_body(ib, 8, 7, &inner, &inner_end, &seq)); /* no seq_num */
+		words(ib + 8, (const uint32_t[]){ 13 }, 1); /* not XDR's length */
+		CHECK(!rr_rpc_gss_integ_body(ib, 8, 24, &inner, &inner_end, &seq));
+		words(ib + 8, (const uint32_t[]){ 0 }, 1); /* no room for seq_num */
+		CHECK(!rr_rpc_gss_integ_body(ib, 8, 24, &inner, &inner_end, &seq));
+	}
 	/* a credential too short for its service: not read, the body not
 	 * taken as the procedure's */
 	r.cred_len = 8;

@@ -684,6 +684,27 @@ RR_API enum rr_status rr_rpc_decode(const uint8_t *msg, uint32_t base,
 RR_API bool rr_rpc_body_wrapped(const struct rr_rpc *call);
 
 /*
+ * Whether call's arguments, and its reply's results, are wrapped by the
+ * RPCSEC_GSS integrity service (RFC 2203 §5.3.2.2, sec=krb5i): readable
+ * with rr_rpc_gss_integ_body.
+ */
+RR_API bool rr_rpc_body_integrity(const struct rr_rpc *call);
+
+/*
+ * The procedure's own XDR inside an RPCSEC_GSS integrity body (RFC 2203
+ * §5.3.2.2): rpc_gss_integ_data is databody_integ<>, a sequence number
+ * followed by the arguments (a call's) or the results (a reply's), then a
+ * checksum<>.  The body starts at msg[off], `have` bytes readable from
+ * there.  On success *inner is where the arguments or results start,
+ * *inner_end where databody_integ ends (past the readable bytes when the
+ * capture cut it) and *seq its sequence number, which repeats the
+ * credential's.  False when the bytes end before the sequence number or
+ * databody_integ's length is not XDR's (a multiple of 4, at least 4).
+ */
+RR_API bool rr_rpc_gss_integ_body(const uint8_t *msg, uint32_t off, uint32_t have,
+				  uint32_t *inner, uint32_t *inner_end, uint32_t *seq);
+
+/*
  * Search CM private data for an RFC 8797 block (§4.1: at any offset).
  * Returns false when absent; when found, out->status tells whether it is
  * complete (version 1, 8 bytes), truncated or malformed.
