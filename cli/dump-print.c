@@ -267,6 +267,25 @@ static void print_procedure(uint32_t prog, uint32_t vers, uint32_t proc,
 		print_nfs4_ops(ops);
 }
 
+/* An RPCSEC_GSS credential (RFC 2203 §5): a data call's service, which
+ * says whether its body is plain, checksummed (integrity) or encrypted
+ * (privacy), or the context's control procedure; and the sequence
+ * number. */
+static void print_gss(const struct rr_rpc *r)
+{
+	const char *service = rr_gss_service_str(r->gss_service);
+	const char *proc = rr_gss_proc_str(r->gss_proc);
+	if (r->gss_proc == RR_GSS_DATA && service)
+		printf(" RPCSEC_GSS %s", service);
+	else if (r->gss_proc == RR_GSS_DATA)
+		printf(" RPCSEC_GSS service %" PRIu32, r->gss_service);
+	else if (proc)
+		printf(" %s", proc);
+	else
+		printf(" RPCSEC_GSS proc %" PRIu32, r->gss_proc);
+	printf(" seq %" PRIu32, r->gss_seq);
+}
+
 /* An RPC header; a call's NFSv4 operations when it is a COMPOUND (ops). */
 static void print_rpc(const struct rr_rpc *r, uint32_t rdma_xid, uint8_t dir,
 		      const struct rr_nfs4_compound *ops)
@@ -279,6 +298,8 @@ static void print_rpc(const struct rr_rpc *r, uint32_t rdma_xid, uint8_t dir,
 			print_procedure(r->prog, r->vers, r->proc, ops);
 		else
 			fputs(" procedure cut", stdout);
+		if (r->gss)
+			print_gss(r);
 	} else {
 		printf(" REPLY %s", rr_rpc_reply_stat_str(r->reply_stat) ?
 					    rr_rpc_reply_stat_str(r->reply_stat) : "?");

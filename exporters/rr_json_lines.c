@@ -244,6 +244,18 @@ static void procedure_if(struct rr_json_writer *w, bool known, uint32_t prog,
 		LIT(w, ",\"prog\":null,\"prog_name\":null,\"vers\":null,\"proc\":null,\"proc_name\":null");
 }
 
+/* An RPCSEC_GSS credential (RFC 2203 §5): its control procedure,
+ * sequence number and service. */
+static void gss_credential(struct rr_json_writer *w, const struct rr_rpc *r)
+{
+	LIT(w, ",\"gss\":{\"proc\":");
+	name_or_num(w, rr_gss_proc_str(r->gss_proc), r->gss_proc);
+	NUM(w, ",\"seq\":", r->gss_seq);
+	LIT(w, ",\"service\":");
+	name_or_num(w, rr_gss_service_str(r->gss_service), r->gss_service);
+	LIT(w, "}");
+}
+
 static void rpc(struct rr_json_writer *w, const struct rr_rpc *r,
 		const struct rr_nfs4_compound *ops)
 {
@@ -260,6 +272,8 @@ static void rpc(struct rr_json_writer *w, const struct rr_rpc *r,
 			NUM(w, ",\"cred_flavor\":", r->cred_flavor);
 		else
 			LIT(w, ",\"cred_flavor\":null");
+		if (r->gss)
+			gss_credential(w, r);
 		if (ops)
 			nfs4_ops(w, ops);
 	} else {

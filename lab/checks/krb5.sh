@@ -18,6 +18,21 @@ check_eq "krb5/$t: every call answered" "0 $(jq .total.calls "$work/stats.json")
 	"$(jq -r '"\(.total.unanswered) \(.total.replies)"' "$work/stats.json")"
 check_ge "krb5/$t: NFSv4 COMPOUND calls counted by procedure, wrapped or not" 100 \
 	"$(jq '[.procedures[] | select(.program == "NFS" and .procedure == "COMPOUND") | .calls] | add // 0' "$work/stats.json")"
+# The credentials (RFC 2203 §5): each mount's calls under its service,
+# each context destroyed at unmount shown; no operation read from a
+# call krb5p encrypts, and every COMPOUND's read under krb5i
+"$LAB_DUMP" -j -r client/capture.pcap 2>/dev/null |
+	jq -c 'select(.type == "message" and .rpc.gss) | .rpc' >"$work/gss-calls"
+check_eq "krb5/$t: RPCSEC_GSS data calls by service (none, integrity, privacy: each mount's)" "yes yes yes" \
+	"$(for sv in none integrity privacy; do
+		[ "$(jq -s --arg sv "$sv" '[.[] | select(.gss.proc == "RPCSEC_GSS_DATA" and .gss.service == $sv)] | length' "$work/gss-calls")" -ge 40 ] &&
+			echo yes || echo no; done | paste -sd' ')"
+check_ge "krb5/$t: contexts destroyed at unmount (RPCSEC_GSS_DESTROY on NULL, a line each)" 3 \
+	"$("$LAB_DUMP" -r client/capture.pcap 2>/dev/null | grep -c 'CALL NFS v4 NULL RPCSEC_GSS_DESTROY seq ')"
+check_eq "krb5/$t: privacy's COMPOUND calls with operations read (none: encrypted)" 0 \
+	"$(jq -s '[.[] | select(.gss.service == "privacy" and .proc_name == "COMPOUND" and .ops)] | length' "$work/gss-calls")"
+check_eq "krb5/$t: integrity's COMPOUND calls whose operations were not read" 0 \
+	"$(jq -s '[.[] | select(.gss.service == "integrity" and .gss.proc == "RPCSEC_GSS_DATA" and .proc_name == "COMPOUND" and (.ops | not))] | length' "$work/gss-calls")"
 # The failed replies: the LOOKUP of a missing name, by the krb5 mount and,
 # read inside its integrity wrapping, by the krb5i mount; the krb5p
 # mount's is encrypted, and none is read from there

@@ -28,6 +28,8 @@ RR_NAME_FN(rr_rpc_accept_stat_str, RR_RPC_ACCEPT_STAT_LIST)
 RR_NAME_FN(rr_rpc_reject_stat_str, RR_RPC_REJECT_STAT_LIST)
 RR_NAME_FN(rr_rpc_auth_stat_str, RR_RPC_AUTH_STAT_LIST)
 RR_NAME_FN(rr_rpc_auth_flavor_str, RR_RPC_AUTH_FLAVOR_LIST)
+RR_NAME_FN(rr_gss_proc_str, RR_GSS_PROC_LIST)
+RR_NAME_FN(rr_gss_service_str, RR_GSS_SERVICE_LIST)
 RR_NAME_FN(rr_rpc_program_str, RR_RPC_PROGRAM_LIST)
 
 RR_NAME_FN(rr_link_str, RR_LINK_LIST)

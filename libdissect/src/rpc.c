@@ -47,15 +47,14 @@ bool rr_rpc_body_wrapped(const struct rr_rpc *call)
 {
 	if (call->cred_flavor != RR_AUTH_RPCSEC_GSS)
 		return false;
-	/* RPCSEC_GSS_DATA (0) with rpc_gss_svc_none (1): the body as is */
-	return !call->gss || call->gss_proc != 0 || call->gss_service != 1;
+	/* RPCSEC_GSS_DATA with rpc_gss_svc_none: the body as is */
+	return !call->gss || call->gss_proc != RR_GSS_DATA || call->gss_service != RR_GSS_SVC_NONE;
 }
 
 bool rr_rpc_body_integrity(const struct rr_rpc *call)
 {
-	/* RPCSEC_GSS_DATA (0) with rpc_gss_svc_integrity (2) */
-	return call->cred_flavor == RR_AUTH_RPCSEC_GSS && call->gss && call->gss_proc == 0 &&
-	       call->gss_service == 2;
+	return call->cred_flavor == RR_AUTH_RPCSEC_GSS && call->gss &&
+	       call->gss_proc == RR_GSS_DATA && call->gss_service == RR_GSS_SVC_INTEGRITY;
 }
 
 bool rr_rpc_gss_integ_body(const uint8_t *msg, uint32_t off, uint32_t have,

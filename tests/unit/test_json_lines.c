@@ -123,6 +123,36 @@ int main(void)
 		"\"vers\":3,\"proc\":5,\"proc_name\":null,\"cred_flavor\":1},"
 		"\"completed\":null,\"findings\":[]}");
 
+	/* RPCSEC_GSS credentials (RFC 2203 §5): a context's destruction,
+	 * and a procedure and service past the RFC's, as numbers */
+	struct rr_rpc gss = { .xid = 3, .msg_type = RR_RPC_CALL, .prog = RR_PROG_NFS, .vers = 4,
+			      .proc = 0, .named = true, .cred_flavor = RR_AUTH_RPCSEC_GSS,
+			      .gss = true, .gss_proc = RR_GSS_DESTROY, .gss_seq = 47,
+			      .gss_service = RR_GSS_SVC_INTEGRITY };
+	struct rr_event gm = { .kind = RR_EV_MESSAGE, .frame = 6, .ts_ns = 1,
+			       .dir = RR_DIR_FWD_CALL, .msg = { .hdr = &odd, .rpc = &gss } };
+	struct rr_frame_report r5 = { .frame = 6, .events = &gm, .nevents = 1 };
+	line_is("an RPCSEC_GSS context destroyed",
+		rr_json_writer_message(w, &r5, &gm),
+		"{\"type\":\"message\",\"schema\":1,\"frame\":6,\"ts\":0.000000,"
+		"\"conn\":0,\"dir\":\"call\",\"xid\":1,\"vers\":1,\"credits\":0,"
+		"\"proc\":77,\"len\":0,\"reads\":[],\"writes\":[],\"reply\":null,"
+		"\"rpc\":{\"xid\":3,\"msg_type\":\"CALL\",\"prog\":100003,\"prog_name\":\"NFS\","
+		"\"vers\":4,\"proc\":0,\"proc_name\":\"NULL\",\"cred_flavor\":6,"
+		"\"gss\":{\"proc\":\"RPCSEC_GSS_DESTROY\",\"seq\":47,\"service\":\"integrity\"}},"
+		"\"completed\":null,\"findings\":[]}");
+	gss.gss_proc = 9;
+	gss.gss_service = 4;
+	line_is("an RPCSEC_GSS procedure and service without names",
+		rr_json_writer_message(w, &r5, &gm),
+		"{\"type\":\"message\",\"schema\":1,\"frame\":6,\"ts\":0.000000,"
+		"\"conn\":0,\"dir\":\"call\",\"xid\":1,\"vers\":1,\"credits\":0,"
+		"\"proc\":77,\"len\":0,\"reads\":[],\"writes\":[],\"reply\":null,"
+		"\"rpc\":{\"xid\":3,\"msg_type\":\"CALL\",\"prog\":100003,\"prog_name\":\"NFS\","
+		"\"vers\":4,\"proc\":0,\"proc_name\":\"NULL\",\"cred_flavor\":6,"
+		"\"gss\":{\"proc\":9,\"seq\":47,\"service\":4}},"
+		"\"completed\":null,\"findings\":[]}");
+
 	/* a call header cut before its procedure, and the reply to it: no
 	 * number the capture did not hold */
 	struct rr_rpc cut = { .xid = 2, .msg_type = RR_RPC_CALL, .prog = RR_PROG_NFS };

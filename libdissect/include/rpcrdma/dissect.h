@@ -76,6 +76,8 @@ enum rr_rpc_accept_stat { RR_RPC_ACCEPT_STAT_LIST(RR_X_ENUM) };
 enum rr_rpc_reject_stat { RR_RPC_REJECT_STAT_LIST(RR_X_ENUM) };
 enum rr_rpc_auth_stat { RR_RPC_AUTH_STAT_LIST(RR_X_ENUM) };
 enum rr_rpc_auth_flavor { RR_RPC_AUTH_FLAVOR_LIST(RR_X_ENUM) };
+enum rr_gss_proc { RR_GSS_PROC_LIST(RR_X_ENUM) };
+enum rr_gss_service { RR_GSS_SERVICE_LIST(RR_X_ENUM) };
 enum rr_rpc_program { RR_RPC_PROGRAM_LIST(RR_X_ENUM) };
 
 /* The library's version at run time (rpcrdma/version.h: at build time). */
@@ -104,6 +106,8 @@ RR_API const char *rr_rpc_accept_stat_str(unsigned v);
 RR_API const char *rr_rpc_reject_stat_str(unsigned v);
 RR_API const char *rr_rpc_auth_stat_str(unsigned v);
 RR_API const char *rr_rpc_auth_flavor_str(unsigned v);
+RR_API const char *rr_gss_proc_str(unsigned v);
+RR_API const char *rr_gss_service_str(unsigned v);
 RR_API const char *rr_rpc_program_str(unsigned v);
 /* Procedure name for a program and version, or NULL. */
 RR_API const char *rr_rpc_proc_str(uint32_t prog, uint32_t vers, uint32_t proc);

@@ -298,6 +298,18 @@
 	X(RR_AUTH_RPCSEC_GSS, 6, "RPCSEC_GSS") \
 	X(RR_AUTH_TLS, 7, "AUTH_TLS")
 
+/* An RPCSEC_GSS credential's control procedure and service (RFC 2203 §5:
+ * rpc_gss_proc_t, rpc_gss_service_t). */
+#define RR_GSS_PROC_LIST(X) \
+	X(RR_GSS_DATA, 0, "RPCSEC_GSS_DATA") \
+	X(RR_GSS_INIT, 1, "RPCSEC_GSS_INIT") \
+	X(RR_GSS_CONTINUE_INIT, 2, "RPCSEC_GSS_CONTINUE_INIT") \
+	X(RR_GSS_DESTROY, 3, "RPCSEC_GSS_DESTROY")
+#define RR_GSS_SERVICE_LIST(X) \
+	X(RR_GSS_SVC_NONE, 1, "none") \
+	X(RR_GSS_SVC_INTEGRITY, 2, "integrity") \
+	X(RR_GSS_SVC_PRIVACY, 3, "privacy")
+
 /* RPC programs with names; the NFSv4 callback number is Linux's choice. */
 #define RR_RPC_PROGRAM_LIST(X) \
 	X(RR_PROG_PORTMAP, 100000, "portmap") \
