@@ -347,10 +347,29 @@ static void without_write_data(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tr
 	call_rpc(inl, pinfo, tree, m);
 }
 
+/* A message item of the frame's report shown in this dissection: marked,
+ * so that the post-dissector shows those no payload brought (proto data
+ * key 1 + its index; key 0 marks the frame claimed). */
+static void mark_shown(packet_info *pinfo, const struct rr_ws_item *m)
+{
+	const struct rr_ws_frame *r = rr_ws_frame_of(pinfo);
+	if (r && m >= r->items && m < r->items + r->nitems)
+		p_add_proto_data(pinfo->pool, pinfo, proto_rpcrdma, 1 + (guint32)(m - r->items),
+				 GUINT_TO_POINTER(1));
+}
+
+static bool shown(packet_info *pinfo, const struct rr_ws_frame *r, const struct rr_ws_item *m)
+{
+	return p_get_proto_data(pinfo->pool, pinfo, proto_rpcrdma,
+				1 + (guint32)(m - r->items)) != NULL;
+}
+
 static void dissect_header(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree,
 			   const struct rr_rpcrdma *h, const struct rr_ws_item *m,
 			   bool whole)
 {
+	if (m && m->kind == RR_EV_MESSAGE)
+		mark_shown(pinfo, m);
 	col_set_str(pinfo->cinfo, COL_PROTOCOL, "RPCRDMA");
 	const char *proc = try_val_to_str(h->proc, proc_names);
 	if (proc)
@@ -473,6 +492,7 @@ static rr_ws_heur_result heur_payload(tvbuff_t *tvb, packet_info *pinfo, proto_t
 			continue;
 		const uint8_t *bytes = rr_ws_item_bytes(pinfo, w);
 		if (!bytes) {
+			mark_shown(pinfo, w);
 			proto_item *ti = proto_tree_add_item(tree, proto_rpcrdma, tvb, 0, -1,
 							     ENC_NA);
 			proto_item_append_text(ti, ": last packet of a SEND of %u bytes, "
@@ -628,15 +648,17 @@ static void add_rebuilt(proto_tree *tree, packet_info *pinfo, tvbuff_t *tvb,
 /*
  * Messages that Wireshark handed to no heuristic: iWARP whose MPA exchange
  * the capture missed (Wireshark's MPA dissector then leaves the stream to
- * TCP), RoCE on a port configured in libdissect only.  The analyzer found
- * them in the frame.
+ * TCP), RoCE on a port configured in libdissect only, a SEND that shares
+ * its TCP segment with chunk data where Wireshark 4.0's iWARP dissector,
+ * on tshark -2's second pass after a first without a tree, hands on only
+ * the first.  The analyzer found them in the frame.
  */
-static void unclaimed_messages(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree,
-			       const struct rr_ws_frame *r)
+static void unshown_messages(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree,
+			     const struct rr_ws_frame *r)
 {
 	for (uint32_t i = 0; i < r->nitems; i++) {
 		const struct rr_ws_item *it = &r->items[i];
-		if (it->kind != RR_EV_MESSAGE)
+		if (it->kind != RR_EV_MESSAGE || shown(pinfo, r, it))
 			continue;
 		const struct rr_ev_message *m = &it->msg;
 		tvbuff_t *msg = NULL;
@@ -671,8 +693,11 @@ static int post_rpcrdma(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, voi
 		if (r->items[i].kind == RR_WS_MPA_PRIVATE)
 			mpa_private_data(tvb, tree, &r->items[i]);
 	bool claimed = p_get_proto_data(pinfo->pool, pinfo, proto_rpcrdma, 0) != NULL;
-	if (!claimed)
-		unclaimed_messages(tvb, pinfo, tree, r);
+	/* a message no payload brought: a frame whose payloads the plugin
+	 * did not see, or one of several in a TCP segment that Wireshark's
+	 * iWARP dissector did not hand on (4.0 on a second pass, after a
+	 * first without a tree) */
+	unshown_messages(tvb, pinfo, tree, r);
 	bool shown = false;
 	for (uint32_t i = 0; i < r->nitems; i++) {
 		shown |= r->items[i].kind == RR_EV_FINDING ||
