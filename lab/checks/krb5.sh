@@ -33,6 +33,21 @@ check_eq "krb5/$t: privacy's COMPOUND calls with operations read (none: encrypte
 	"$(jq -s '[.[] | select(.gss.service == "privacy" and .proc_name == "COMPOUND" and .ops)] | length' "$work/gss-calls")"
 check_eq "krb5/$t: integrity's COMPOUND calls whose operations were not read" 0 \
 	"$(jq -s '[.[] | select(.gss.service == "integrity" and .gss.proc == "RPCSEC_GSS_DATA" and .proc_name == "COMPOUND" and (.ops | not))] | length' "$work/gss-calls")"
+# Under integrity and privacy no chunk reduces the wrapped body (RFC 8166
+# §8.2.2.3): a call's read chunks are at position zero (a Long call, its
+# message rebuilt here), and it has no write chunk; its reply may come
+# by reply chunk
+"$LAB_DUMP" -j -r client/capture.pcap 2>/dev/null |
+	jq -c 'select((.type == "message" or .type == "rpc_message") and .dir == "call")' |
+	jq -rs '
+		[.[] | select(.rpc.gss.service == "integrity" or .rpc.gss.service == "privacy") |
+		 "\(.conn) \(.xid)"] as $wrapped |
+		[.[] | select(.type == "message" and ("\(.conn) \(.xid)" | IN($wrapped[]))) |
+		 select(([.reads[] | select(.position != 0)] | length) > 0 or (.writes | length) > 0)] |
+		"\($wrapped | length) \(length)"' >"$work/wrapped-chunks"
+check_ge "krb5/$t: calls under integrity or privacy" 100 "$(cut -d' ' -f1 "$work/wrapped-chunks")"
+check_eq "krb5/$t: of them, calls that reduce their body (a read chunk past position zero, a write chunk)" 0 \
+	"$(cut -d' ' -f2 "$work/wrapped-chunks")"
 # The failed replies: the LOOKUP of a missing name, by the krb5 mount and,
 # read inside its integrity wrapping, by the krb5i mount; the krb5p
 # mount's is encrypted, and none is read from there
