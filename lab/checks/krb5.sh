@@ -21,8 +21,8 @@ check_ge "krb5/$t: NFSv4 COMPOUND calls counted by procedure, wrapped or not" 10
 # The credentials (RFC 2203 §5): each mount's calls under its service,
 # each context destroyed at unmount shown; no operation read from a
 # call krb5p encrypts, and every COMPOUND's read under krb5i
-"$LAB_DUMP" -j -r client/capture.pcap 2>/dev/null |
-	jq -c 'select(.type == "message" and .rpc.gss) | .rpc' >"$work/gss-calls"
+"$LAB_DUMP" -j -r client/capture.pcap >"$work/dump.json" 2>/dev/null
+jq -c 'select(.type == "message" and .rpc.gss) | .rpc' "$work/dump.json" >"$work/gss-calls"
 check_eq "krb5/$t: RPCSEC_GSS data calls by service (none, integrity, privacy: each mount's)" "yes yes yes" \
 	"$(for sv in none integrity privacy; do
 		[ "$(jq -s --arg sv "$sv" '[.[] | select(.gss.proc == "RPCSEC_GSS_DATA" and .gss.service == $sv)] | length' "$work/gss-calls")" -ge 40 ] &&
@@ -37,8 +37,7 @@ check_eq "krb5/$t: integrity's COMPOUND calls whose operations were not read" 0 
 # §8.2.2.3): a call's read chunks are at position zero (a Long call, its
 # message rebuilt here), and it has no write chunk; its reply may come
 # by reply chunk
-"$LAB_DUMP" -j -r client/capture.pcap 2>/dev/null |
-	jq -c 'select((.type == "message" or .type == "rpc_message") and .dir == "call")' |
+jq -c 'select((.type == "message" or .type == "rpc_message") and .dir == "call")' "$work/dump.json" |
 	jq -rs '
 		[.[] | select(.rpc.gss.service == "integrity" or .rpc.gss.service == "privacy") |
 		 "\(.conn) \(.xid)"] as $wrapped |
@@ -69,8 +68,7 @@ if command -v tshark >/dev/null && [ "$t" = rxe ]; then
 	# (spo_must_enforce, spo_must_allow: RFC 8881 §18.35.1) after the
 	# COMPOUND's own; where the COMPOUND counts one operation (numops, RFC
 	# 8881 §16.2.3) and that is EXCHANGE_ID, only it is compared.
-	op_names=$(sed -n 's/.*X(RR_OP_[A-Z0-9_]*, \([0-9]*\), "\([A-Z0-9_]*\)").*/\1 \2/p' \
-		"$lab/../libdissect/include/rpcrdma/nfs4.h")
+	op_names=$(nfs4_op_names)
 	tshark -r client/capture.pcap -Y 'rpc.msgtyp == 0 && nfs && infiniband' -T fields -E separator=';' \
 		-e rpc.xid -e nfs.opcode -e nfs.ops.count -e nfs.exchange_id.state_protect 2>/dev/null |
 		perl -pe 's/\b0x([0-9a-fA-F]+)\b/hex($1)/ge' |
@@ -82,9 +80,8 @@ if command -v tshark >/dev/null && [ "$t" = rxe ]; then
 				   s = ""
 				   for (i = 1; i <= m; i++) s = s (i > 1 ? "," : "") (o[i] in name ? name[o[i]] : "other")
 				   print x[1], s }' | sort >"$work/calls-tshark"
-	"$LAB_DUMP" -j -r client/capture.pcap 2>/dev/null |
-		jq -r 'select(.type == "message" and .dir == "reply" and .completed.ops) |
-			"\(.xid) \(.completed.ops | join(","))"' | sort >"$work/calls-ours"
+	jq -r 'select(.type == "message" and .dir == "reply" and .completed.ops) |
+		"\(.xid) \(.completed.ops | join(","))"' "$work/dump.json" | sort >"$work/calls-ours"
 	echo "# krb5/$t: EXCHANGE_ID calls with SP4_MACH_CRED, compared by their one operation: $(sort -u "$work/sp4-mach-cred" 2>/dev/null | wc -l)"
 	check_ge "krb5/$t: NFSv4 calls tshark reads under krb5 and krb5i" 100 "$(wc -l <"$work/calls-tshark")"
 	check_eq "krb5/$t: each of them decoded here with the same operations, and no other (different)" \

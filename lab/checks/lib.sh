@@ -532,13 +532,19 @@ check_live() {
 	check_sniffer "$1"
 }
 
+# The NFSv4 operations by number, "NUMBER NAME" a line, as nfs4.h lists
+# them: to name the numbers tshark's nfs.opcode gives.
+nfs4_op_names() {
+	sed -n 's/.*X(RR_OP_[A-Z0-9_]*, \([0-9]*\), "\([A-Z0-9_]*\)").*/\1 \2/p' \
+		"$lab/../libdissect/include/rpcrdma/nfs4.h"
+}
+
 # check_nfs4_ops JOB: the operations of every NFSv4 COMPOUND call, named and
 # counted as tshark's NFS dissector reads them, and the exporter's the same.
 check_nfs4_ops() {
 	# NFSv4 operations: those of every COMPOUND call, by number, as tshark's
 	# NFS dissector lists them (nfs.opcode); the exporter's the same.
-	op_names=$(sed -n 's/.*X(RR_OP_[A-Z0-9_]*, \([0-9]*\), "\([A-Z0-9_]*\)").*/\1 \2/p' \
-		"$lab/../libdissect/include/rpcrdma/nfs4.h")
+	op_names=$(nfs4_op_names)
 	ours=$(jq -r '(.nfs4_operations // {}) | to_entries[] | "\(.key) \(.value)"' "$work/stats.json" | sort)
 	check_ge "$1/$t: NFSv4 operations counted (SEQUENCE among them)" 1 \
 		"$(echo "$ours" | awk '$1 == "SEQUENCE" { print $2 }')"

@@ -145,14 +145,14 @@ struct rebuild {
 	uint32_t positions[RR_MAX_SEGMENTS]; /* of the call's segments */
 };
 
-/* A call outstanding, packed (bench/analyzer-memory): its small values
- * share one word. */
 /* The I/O an NFS call's range is: its READ's, its WRITE's, or neither (a
  * COMMIT's, or none). */
 enum rra_io { RRA_IO_NONE, RRA_IO_READ, RRA_IO_WRITE };
 
 #define REBUILD_SLOT_BITS 11
 #define NO_REBUILD ((1u << REBUILD_SLOT_BITS) - 1)
+/* A call outstanding, packed (bench/analyzer-memory): its small values
+ * share one word. */
 struct call {
 	uint32_t xid, conn;
 	uint32_t prog, vers, proc;

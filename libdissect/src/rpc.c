@@ -53,8 +53,9 @@ bool rr_rpc_body_wrapped(const struct rr_rpc *call)
 
 bool rr_rpc_body_integrity(const struct rr_rpc *call)
 {
-	return call->cred_flavor == RR_AUTH_RPCSEC_GSS && call->gss &&
-	       call->gss_proc == RR_GSS_DATA && call->gss_service == RR_GSS_SVC_INTEGRITY;
+	/* gss: an RPCSEC_GSS credential read (gss_credential) */
+	return call->gss && call->gss_proc == RR_GSS_DATA &&
+	       call->gss_service == RR_GSS_SVC_INTEGRITY;
 }
 
 bool rr_rpc_gss_integ_body(const uint8_t *msg, uint32_t off, uint32_t have,

@@ -191,8 +191,6 @@ static void count_nfs_error(struct rr_stats *st, unsigned slot, uint16_t op,
 bool rra_nfs_reply(struct rr_analyzer *a, struct call *c, const struct rr_rpc *rpc,
 		   const uint8_t *m, uint32_t have, struct rr_nfs_reply *out)
 {
-	if (c->body_wrapped && !c->body_integ)
-		return false;
 	if (!rpc || rpc->msg_type != RR_RPC_REPLY || !rra_reply_results(c, rpc, m, have, out)) {
 		if (!c->head_nfs)
 			return false;
@@ -239,10 +237,9 @@ void rra_call_named(struct call *c, const struct rr_rpc *rpc)
 	c->prog = rpc->prog;
 	c->vers = rpc->vers;
 	c->proc = rpc->proc;
-	/* only an RPCSEC_GSS credential wraps a body (RFC 2203 §5.3.2) */
-	bool gss = rpc->cred_flavor == RR_AUTH_RPCSEC_GSS;
-	c->body_wrapped = gss && rr_rpc_body_wrapped(rpc);
-	c->body_integ = gss && rr_rpc_body_integrity(rpc);
+	c->body_wrapped = rr_rpc_body_wrapped(rpc);
+	/* integrity is one of the wrappings (RFC 2203 §5.3.2) */
+	c->body_integ = c->body_wrapped && rr_rpc_body_integrity(rpc);
 	c->gss_seq = rpc->gss_seq;
 	c->slot = (uint16_t)rr_analyzer_proc_slot(rpc->prog, rpc->vers, rpc->proc);
 }
