@@ -18,6 +18,10 @@ check_eq "krb5/$t: every call answered" "0 $(jq .total.calls "$work/stats.json")
 	"$(jq -r '"\(.total.unanswered) \(.total.replies)"' "$work/stats.json")"
 check_ge "krb5/$t: NFSv4 COMPOUND calls counted by procedure, wrapped or not" 100 \
 	"$(jq '[.procedures[] | select(.program == "NFS" and .procedure == "COMPOUND") | .calls] | add // 0' "$work/stats.json")"
+# Three mounts one after the other, no restart: three connections with
+# calls, each a new client's (its first call a NULL), none a reconnect
+check_eq "krb5/$t: connections with calls, each mount's, none named a reconnect" "3 0 0" \
+	"$(jq -r '"\([.connections[] | select(.calls > 0)] | length) \(.reconnects) \([.connections[] | select(.previous != null)] | length)"' "$work/stats.json")"
 # The credentials (RFC 2203 §5): each mount's calls under its service,
 # each context destroyed at unmount shown; no operation read from a
 # call krb5p encrypts, and every COMPOUND's read under krb5i

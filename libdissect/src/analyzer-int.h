@@ -391,7 +391,8 @@ uint32_t rra_conn_new(struct rr_analyzer *a, uint32_t c, uint8_t transport);
 uint32_t rra_tcp_conn_find(struct rr_analyzer *a, const uint8_t *src,
 			   uint32_t sport, const uint8_t *dst,
 			   uint32_t dport, int *to);
-uint64_t rra_resent_of(struct rr_analyzer *a, uint32_t cn, uint32_t xid);
+uint64_t rra_resent_of(struct rr_analyzer *a, uint32_t cn, uint32_t xid,
+		       bool is_null);
 void rra_conn_closed(struct rr_analyzer *a, uint32_t cn, bool reset);
 void rra_conn_touch(struct rr_analyzer *a, uint32_t c);
 void rra_frame_addrs(const struct rr_frame *f, uint8_t src[16],

@@ -358,14 +358,22 @@ static void conn_thresholds(struct conn *k)
  * not replaced already (the Linux client reconnects after an error and
  * resends what was unanswered); its id.  One still open is another
  * transport beside it (nconnect, another mount), and one replaced before
- * came back already: neither is this one's.  Looked for once, at the
+ * came back already: neither is this one's.  A connection whose first call
+ * is a NULL (procedure 0, RFC 5531 §12.1) replaces none: an RPC client
+ * pings its server so when it starts (a new mount: Linux's rpc_create),
+ * where a reconnecting one sends on its calls.  Looked for once, at the
  * connection's first call, when both ends are known. */
-static uint32_t previous_conn(struct rr_analyzer *a, uint32_t cn)
+static uint32_t previous_conn(struct rr_analyzer *a, uint32_t cn,
+			      bool first_is_null)
 {
 	struct conn *k = &a->conns[cn];
 	if (k->previous_known)
 		return k->info.previous;
 	k->previous_known = true;
+	rra_list_add(a, LIST_PAIR, cn);
+	k->info.previous = RR_CONN_NONE;
+	if (first_is_null)
+		return RR_CONN_NONE;
 	uint32_t best = RR_CONN_NONE;
 	/* the connections with calls between the same two ends, newest first */
 	uint32_t i = *list_head(a, LIST_PAIR, k);
@@ -381,9 +389,8 @@ static uint32_t previous_conn(struct rr_analyzer *a, uint32_t cn)
 		    o->info.first_ns >= a->conns[best].info.first_ns)
 			best = i;
 	}
-	rra_list_add(a, LIST_PAIR, cn);
-	k->info.previous = best != RR_CONN_NONE ? a->conns[best].info.id : RR_CONN_NONE;
 	if (best != RR_CONN_NONE) {
+		k->info.previous = a->conns[best].info.id;
 		a->conns[best].replaced = true;
 		a->st.reconnects++;
 	}
@@ -394,15 +401,16 @@ static uint32_t previous_conn(struct rr_analyzer *a, uint32_t cn)
  * replaced: the frame that first carried it (a call resent after two
  * reconnects names its first sending), else 0.  Then remembers it, by that
  * first frame.  Both named by id: an evicted connection's index may serve
- * another. */
+ * another.  is_null: the call is a NULL (previous_conn). */
 static unsigned sent_hash(uint32_t conn, uint32_t xid)
 {
 	return ((xid * 2654435761u) ^ (conn * 40503u)) % SENT_HASH;
 }
 
-uint64_t rra_resent_of(struct rr_analyzer *a, uint32_t cn, uint32_t xid)
+uint64_t rra_resent_of(struct rr_analyzer *a, uint32_t cn, uint32_t xid,
+		       bool is_null)
 {
-	uint32_t prev = previous_conn(a, cn), id = a->conns[cn].info.id;
+	uint32_t prev = previous_conn(a, cn, is_null), id = a->conns[cn].info.id;
 	uint64_t first = 0;
 	if (prev != RR_CONN_NONE) {
 		/* the newest call with that xid on it, unless a later call

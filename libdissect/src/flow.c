@@ -560,7 +560,8 @@ static void message(struct rr_analyzer *a, uint32_t cn, int to,
 	a->st.total.bytes_send += len;
 
 	/* the message first, then what is wrong with it */
-	uint64_t resent_of = dir == RR_DIR_FWD_CALL ? rra_resent_of(a, cn, h->xid) : 0;
+	uint64_t resent_of = dir == RR_DIR_FWD_CALL ?
+		rra_resent_of(a, cn, h->xid, rpc && rpc->named && rpc->proc == 0) : 0;
 	if (rra_reporting(a)) {
 		struct rr_event ev = { .kind = RR_EV_MESSAGE, .conn = cn, .dir = dir,
 				       .msg = { .hdr = h, .rpc = rpc, .msg_len = len,

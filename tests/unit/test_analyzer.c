@@ -108,15 +108,22 @@ static uint32_t iwarp_conn(struct rr_analyzer *a, uint32_t port)
 }
 
 /* An iWARP connection from port, opened a millisecond on, and its first
- * call, xid in frame: the frame that first carried that xid (0: this). */
-static uint32_t conn_with_call(struct rr_analyzer *a, uint32_t port, uint64_t frame,
-			       uint32_t xid, uint64_t *first)
+ * call, xid in frame (a NULL when is_null): the frame that first carried
+ * that xid (0: this). */
+static uint32_t conn_with(struct rr_analyzer *a, uint32_t port, uint64_t frame,
+			  uint32_t xid, bool is_null, uint64_t *first)
 {
 	a->now_ns += 1000000;
 	uint32_t cn = iwarp_conn(a, port);
 	a->frame_no = frame;
-	*first = rra_resent_of(a, cn, xid);
+	*first = rra_resent_of(a, cn, xid, is_null);
 	return cn;
+}
+
+static uint32_t conn_with_call(struct rr_analyzer *a, uint32_t port, uint64_t frame,
+			       uint32_t xid, uint64_t *first)
+{
+	return conn_with(a, port, frame, xid, false, first);
 }
 
 static void reconnects(void)
@@ -140,13 +147,13 @@ static void reconnects(void)
 	CHECK_EQ(first, 10);
 	CHECK_EQ(a->conns[new].info.previous, a->conns[old].info.id);
 	CHECK_EQ(a->st.reconnects, 1);
-	CHECK_EQ(rra_resent_of(a, new, 0x9999), 0);
+	CHECK_EQ(rra_resent_of(a, new, 0x9999, false), 0);
 	CHECK_EQ(a->st.calls_resent, 1);
 	/* resent again after a second reconnect: still the first sending */
 	rra_conn_closed(a, new, false);
 	uint32_t third = conn_with_call(a, 40002, 30, 0x1234, &first);
 	CHECK_EQ(first, 10);
-	CHECK_EQ(rra_resent_of(a, third, 0x9999), 20);
+	CHECK_EQ(rra_resent_of(a, third, 0x9999, false), 20);
 	CHECK_EQ(a->st.calls_resent, 3);
 	/* each closed one replaced already, the rest open: another mount's
 	 * first connection, no reconnect */
@@ -154,6 +161,21 @@ static void reconnects(void)
 	CHECK_EQ(first, 0);
 	CHECK_EQ(a->conns[other].info.previous, RR_CONN_NONE);
 	CHECK_EQ(a->st.reconnects, 2);
+	/* the third closed, then one whose first call is a NULL: a new
+	 * client's ping (a new mount), no reconnect; and none of its later
+	 * calls a resend, whatever xid they reuse */
+	rra_conn_closed(a, third, false);
+	uint32_t pinged = conn_with(a, 40004, 50, 0x7777, true, &first);
+	CHECK_EQ(first, 0);
+	CHECK_EQ(a->conns[pinged].info.previous, RR_CONN_NONE);
+	CHECK_EQ(rra_resent_of(a, pinged, 0x1234, false), 0);
+	CHECK_EQ(a->st.reconnects, 2);
+	CHECK_EQ(a->st.calls_resent, 3);
+	/* the third still free to be replaced by a connection that resends */
+	uint32_t resends = conn_with_call(a, 40005, 60, 0x1234, &first);
+	CHECK_EQ(first, 10);
+	CHECK_EQ(a->conns[resends].info.previous, a->conns[third].info.id);
+	CHECK_EQ(a->st.reconnects, 3);
 	rr_analyzer_free(a);
 }
 
