@@ -539,12 +539,50 @@ nfs4_op_names() {
 		"$lab/../libdissect/include/rpcrdma/nfs4.h"
 }
 
+# tshark_nfs4_calls FILTER: the NFSv4 COMPOUND calls tshark's NFS
+# dissector reads in the frames FILTER keeps, "XID OPERATIONS" a line in
+# $work/calls-tshark, and in $work/calls-tshark-lost the xids of those it
+# lost its way in (its errors, each checked against the RFC here):
+# - an operation number below 3, or fewer operations than the COMPOUND
+#   counts: no NFSv4 operation is numbered below OP_ACCESS (3, RFC 8881
+#   §16.2.3).  Wireshark 4.0 does so with two arguments Linux 7.2 sends:
+#   an OPEN with claim CLAIM_DELEG_CUR_FH (5, RFC 8881 §18.16.1), whose
+#   stateid it does not read, and GET_DIR_DELEGATION (RFC 8881 §18.39),
+#   where it stops.  Such a call is not compared; this decode must still
+#   read it.
+# - more operations than the COMPOUND counts, in an EXCHANGE_ID that asks
+#   for SP4_MACH_CRED: tshark lists in nfs.opcode the operations its
+#   bitmaps name (spo_must_enforce, spo_must_allow: RFC 8881 §18.35.1)
+#   after the COMPOUND's own.  Where the COMPOUND counts one operation
+#   (numops, §16.2.3) and that is EXCHANGE_ID (42), only it is compared;
+#   such calls' xids go to $work/sp4-mach-cred.
+tshark_nfs4_calls() {
+	op_names=$(nfs4_op_names)
+	: >"$work/calls-tshark-lost"
+	: >"$work/sp4-mach-cred"
+	tshark -r client/capture.pcap -Y "$1" -T fields -E separator=';' -e rpc.xid -e nfs.opcode \
+		-e nfs.ops.count -e nfs.exchange_id.state_protect 2>/dev/null |
+		perl -pe 's/\b0x([0-9a-fA-F]+)\b/hex($1)/ge' |
+		awk -F';' -v names="$op_names" -v lost="$work/calls-tshark-lost" -v bitmaps="$work/sp4-mach-cred" '
+			BEGIN { n = split(names, w, /[ \n]/); for (i = 1; i < n; i += 2) name[w[i]] = w[i + 1] }
+			$2 != "" { split($1, x, ","); m = split($2, o, ","); split($3, c, ",")
+				   if ($4 + 0 == 1 && c[1] + 0 == 1 && o[1] + 0 == 42 && m > 1) {
+					   print x[1] >bitmaps; m = 1 }
+				   astray = m < c[1] + 0; s = ""
+				   for (i = 1; i <= m; i++) {
+					   s = s (i > 1 ? "," : "") (o[i] in name ? name[o[i]] : "other")
+					   astray += o[i] + 0 < 3
+				   }
+				   if (astray) print x[1] >lost
+				   else print x[1], s }' | sort >"$work/calls-tshark"
+	sort -o "$work/calls-tshark-lost" "$work/calls-tshark-lost"
+}
+
 # check_nfs4_ops JOB: the operations of every NFSv4 COMPOUND call, named and
 # counted as tshark's NFS dissector reads them, and the exporter's the same.
 check_nfs4_ops() {
 	# NFSv4 operations: those of every COMPOUND call, by number, as tshark's
 	# NFS dissector lists them (nfs.opcode); the exporter's the same.
-	op_names=$(nfs4_op_names)
 	ours=$(jq -r '(.nfs4_operations // {}) | to_entries[] | "\(.key) \(.value)"' "$work/stats.json" | sort)
 	check_ge "$1/$t: NFSv4 operations counted (SEQUENCE among them)" 1 \
 		"$(echo "$ours" | awk '$1 == "SEQUENCE" { print $2 }')"
@@ -555,29 +593,7 @@ check_nfs4_ops() {
 		again=$(jq -r 'select(.type == "retransmission") | .frame' "$work/dump.json" | paste -sd, -)
 		filter='rpc.msgtyp == 0 && nfs'
 		[ -z "$again" ] || filter="$filter && !(frame.number in {$again})"
-		# A call in which tshark reads an operation number below 3, or fewer
-		# operations than the COMPOUND counts, is one its dissector lost its
-		# way in: no NFSv4 operation is numbered below OP_ACCESS (3, RFC 8881
-		# §16.2.3).  Wireshark 4.0 does so with two arguments Linux 7.2
-		# sends: an OPEN with claim CLAIM_DELEG_CUR_FH (5, RFC 8881
-		# §18.16.1), whose stateid it does not read, and GET_DIR_DELEGATION
-		# (RFC 8881 §18.39), where it stops.  Such a call is not compared;
-		# this decode must still read it.
-		tshark -r client/capture.pcap -Y "$filter" -T fields -e rpc.xid -e nfs.opcode \
-			-e nfs.ops.count 2>/dev/null |
-			perl -pe 's/\b0x([0-9a-fA-F]+)\b/hex($1)/ge' |
-			awk -v names="$op_names" -v lost="$work/calls-tshark-lost" '
-				BEGIN { n = split(names, w, /[ \n]/); for (i = 1; i < n; i += 2) name[w[i]] = w[i + 1] }
-				$2 != "" { split($1, x, ","); m = split($2, o, ","); s = ""
-					   split($3, c, ","); astray = m < c[1] + 0
-					   for (i = 1; i <= m; i++) {
-						   s = s (i > 1 ? "," : "") (o[i] in name ? name[o[i]] : "other")
-						   astray += o[i] + 0 < 3
-					   }
-					   if (astray) print x[1] >lost
-					   else print x[1], s }' | sort >"$work/calls-tshark"
-		touch "$work/calls-tshark-lost"
-		sort -o "$work/calls-tshark-lost" "$work/calls-tshark-lost"
+		tshark_nfs4_calls "$filter"
 		jq -r 'select(.type == "message" and .rpc.msg_type == "CALL" and .rpc.ops) |
 			"\(.rpc.xid) \(.rpc.ops | join(",")) \(.frame)"' "$work/dump.json" |
 			sort >"$work/calls-ours-all"
