@@ -24,6 +24,11 @@ struct rr_tp_stats {
 	uint64_t requests, requests_by_proc[RR_TPB_RDMA_PROCS];
 	uint32_t requested_credits;    /* the last a request carried */
 	uint64_t server_read_segments, server_write_segments, server_segment_bytes;
+	/* events the kernel raised and did not hand over: a BPF program it
+	 * skipped (another ran on that CPU: the programs' recursion_misses,
+	 * counted from Linux 5.12), a record lost from a full perf ring.  The
+	 * counts above are short by up to that many. */
+	uint64_t events_missed;
 };
 
 /*

@@ -93,6 +93,22 @@ void rr_tpb_close(struct rr_tpb *t)
 	free(t);
 }
 
+uint64_t rr_tpb_missed(const struct rr_tpb *t)
+{
+	uint64_t missed = 0;
+	for (int e = 0; e < RR_TP_EVENTS; e++) {
+		const struct bpf_program *p =
+			bpf_object__find_program_by_name(t->skel->obj, events[e].name);
+		int fd = p ? bpf_program__fd(p) : -1;
+		struct bpf_prog_info info;
+		__u32 len = sizeof(info);
+		memset(&info, 0, sizeof(info));
+		if (fd >= 0 && bpf_obj_get_info_by_fd(fd, &info, &len) == 0)
+			missed += info.recursion_misses;
+	}
+	return missed;
+}
+
 int rr_tpb_each(const struct rr_tpb *t, enum rr_tpb_map m,
 		void (*fn)(void *ctx, const void *key, const void *value), void *ctx)
 {

@@ -26,6 +26,10 @@ struct rr_tpb *rr_tpb_open(const struct rr_tpb_config *cfg,
 			   const bool present[RR_TP_EVENTS], bool attach,
 			   char *msg, size_t msglen);
 void rr_tpb_close(struct rr_tpb *t);
+/* Runs of the programs the kernel skipped since they were loaded, summed
+ * over the programs (bpf_prog_info's recursion_misses: a tracing program
+ * does not run while another runs on that CPU; Linux 5.12 on, 0 before). */
+uint64_t rr_tpb_missed(const struct rr_tpb *t);
 
 /* The maps, by the key and value each holds. */
 enum rr_tpb_map {

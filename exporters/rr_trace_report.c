@@ -66,8 +66,13 @@ void rr_trace_report_text(FILE *out, const struct rr_tp_stats *s,
 			  const struct rr_tp_stats *prev,
 			  const struct rr_tp_detail *d, double dt)
 {
-	fprintf(out, "rpcrdma-top  kernel tracepoints\n"
-		"client: calls/s %.0f  replies/s %.0f  credits %u  chunk segments "
+	if (s->events_missed)
+		fprintf(out, "rpcrdma-top  kernel tracepoints  events missed %llu "
+			"(counts short by up to that)\n",
+			(unsigned long long)s->events_missed);
+	else
+		fprintf(out, "rpcrdma-top  kernel tracepoints\n");
+	fprintf(out, "client: calls/s %.0f  replies/s %.0f  credits %u  chunk segments "
 		"read %llu write %llu reply %llu (%.2f MB)\n"
 		"server: requests/s %.0f  credits asked %u  segments read %llu "
 		"write %llu\n\n",
@@ -322,6 +327,7 @@ void rr_trace_report_json(FILE *out, const struct rr_tp_stats *s,
 	json_object_object_add(o, "source", json_object_new_string("tracepoints"));
 	json_object_object_add(o, "client", c);
 	json_object_object_add(o, "server", v);
+	add_u64(o, "events_missed", s->events_missed);
 	if (d) {
 		json_object *a = json_object_new_array();
 		for (unsigned i = 0; i < d->nclients; i++)
@@ -391,6 +397,10 @@ static void totals_prom(struct rr_prom *w, const struct rr_tp_stats *s)
 		  "read segments the server decoded", offsetof(struct rr_tp_stats, server_read_segments), false },
 		{ "rpcrdma_trace_server_write_segments_total", "counter",
 		  "write segments the server decoded", offsetof(struct rr_tp_stats, server_write_segments), false },
+		{ "rpcrdma_trace_events_missed_total", "counter",
+		  "events the kernel raised and did not hand over (BPF programs it skipped, "
+		  "records a full perf ring lost): the other counts are short by up to that many",
+		  offsetof(struct rr_tp_stats, events_missed), false },
 	};
 	for (size_t i = 0; i < sizeof(m) / sizeof(m[0]); i++) {
 		uint64_t v = 0;

@@ -479,5 +479,6 @@ void rr_trace_bpf_read(struct rr_trace_bpf *b, struct rr_tp_stats *s,
 		s->server_write_segments += v->write_segments;
 		s->server_segment_bytes += v->segment_bytes;
 	}
+	s->events_missed = rr_tpb_missed(b->tpb);
 }
 #endif

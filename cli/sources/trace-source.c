@@ -333,7 +333,8 @@ struct rr_trace *rr_trace_open(char *msg, size_t msglen)
 	return t;
 }
 
-/* Reads what a ring holds: PERF_RECORD_SAMPLE carries u32 size + raw. */
+/* Reads what a ring holds: PERF_RECORD_SAMPLE carries u32 size + raw;
+ * PERF_RECORD_LOST, after its id, how many records a full ring lost. */
 static int drain(struct rr_trace *t, struct ring *r)
 {
 	struct perf_event_mmap_page *meta = r->base;
@@ -359,6 +360,10 @@ static int drain(struct rr_trace *t, struct ring *r)
 					      rec + sizeof(h) + 4, raw);
 				n++;
 			}
+		} else if (h.type == PERF_RECORD_LOST && h.size >= sizeof(h) + 16) {
+			uint64_t lost;
+			memcpy(&lost, rec + sizeof(h) + 8, 8);
+			t->st.events_missed += lost;
 		}
 		tail += h.size;
 	}

@@ -134,15 +134,15 @@ watch_start() {
 		sleep 1
 	done 2>/dev/null
 }
-# rpcrdma-top -t on a terminal (tmux's, 100x24: the tables run past it)
-# for the whole workload; at its end the keys are typed and each screen
-# kept (screen-NAME.txt).
+# rpcrdma-top -t on a terminal (tmux's, 100x16: short enough that the
+# tables run past it on every kernel and job) for the whole workload; at
+# its end the keys are typed and each screen kept (screen-NAME.txt).
 screen_start() {
 	if ! command -v tmux >/dev/null; then
 		say "no tmux in the guest: rpcrdma-top -t's screen is not tried"
 		return
 	fi
-	TERM=xterm tmux new-session -d -s top -x 100 -y 24 \
+	TERM=xterm tmux new-session -d -s top -x 100 -y 16 \
 		"$bin/rpcrdma-top -t -d 1 2>$out/screen.err; echo TOP-EXITED; sleep 300"
 }
 screen_keys() { # NAME [KEY...]: the screen once the keys are typed

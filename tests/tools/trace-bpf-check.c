@@ -5,7 +5,8 @@
  * the lab's Debian guests): each field read where that kernel puts it,
  * strings through their __data_loc word, a missing required event refused
  * by name; then the programs so configured pass the running kernel's
- * verifier (exit 77 without the privilege to load them).
+ * verifier and read back, nothing counted and no run skipped (exit 77
+ * without the privilege to load them).
  * usage: trace-bpf-check DIR (tests/kernel/tracepoints)
  */
 #include <stdio.h>
@@ -175,6 +176,16 @@ int main(int argc, char **argv)
 		check_ctx = kernels[k].dir;
 		if (!CHECK(b != NULL))
 			printf("#   %s\n", msg);
+		if (b) {
+			/* read back: nothing counted, the kernel's skipped runs
+			 * (recursion_misses) read and none */
+			struct rr_tp_stats st = { .events_missed = 99 };
+			struct rr_tp_detail d = { 0 };
+			rr_trace_bpf_read(b, &st, &d);
+			CHECK_EQ(st.calls + st.replies + st.requests, 0);
+			CHECK_EQ(st.events_missed, 0);
+			rr_tp_detail_free(&d);
+		}
 		rr_trace_bpf_close(b);
 	}
 	return check_done();
