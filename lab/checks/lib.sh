@@ -165,7 +165,9 @@ check_trace_nfsiostat() {
 	mountstats_op_times client/mountstats >"$work/mountstats-times"
 	# mountstats sums nanoseconds and prints whole ms; the events give
 	# each task's times in whole microseconds: at most a microsecond a
-	# task less, or up to 1 ms more
+	# task less, or up to 1 ms more.  Each run of the programs the kernel
+	# skipped (events_missed) may leave one procedure's sums short.
+	missed=$(echo "$trace_last" | jq '.events_missed // 0')
 	for what in errors:3:6 queue:4:3 RTT:5:4 execute:6:5; do
 		set -- "$1" "${what%%:*}" "$(echo "$what" | cut -d: -f2)" "${what##*:}"
 		got=$(awk -v tc="$3" -v mc="$4" -v what="$2" '
@@ -177,6 +179,12 @@ check_trace_nfsiostat() {
 			  if (d > 1 + ops[$1] / 1000) bad = bad " " $1 "(" int($tc / 1000) "/" m[$1] ")" }
 			END { printf "%d %s", n, bad == "" ? "none differs" : "differ:" bad }' \
 			"$work/mountstats-times" "$work/trace-times")
+		differ=$(echo "${got#* }" | sed -n 's/^differ://p' | wc -w)
+		if [ "$differ" -gt 0 ] && [ "$differ" -le "$missed" ]; then
+			got="${got%% *} none differs but$(echo "${got#* differ:}" | tr -s ' '), within the $missed runs the kernel skipped"
+			check_line ok "$1/$t: rpcrdma-top -t: each NFSv$v procedure's $2 as mountstats sums it (${got#* })"
+			continue
+		fi
 		check_eq "$1/$t: rpcrdma-top -t: each NFSv$v procedure's $2 as mountstats sums it (${got%% *} procedures)" \
 			"none differs" "${got#* }"
 	done
