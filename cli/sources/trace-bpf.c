@@ -413,6 +413,21 @@ static int by_peer(const void *a, const void *b)
 	return c ? c : strcmp(x->port, y->port);
 }
 
+/* qsort and bsearch over n rows, none when n is 0: a table no event
+ * has filled yet has no rows to point to (NULL). */
+static void sort_rows(void *rows, size_t n, size_t size,
+		      int (*cmp)(const void *, const void *))
+{
+	if (n)
+		qsort(rows, n, size, cmp);
+}
+
+static void *find_row(const void *key, void *rows, size_t n, size_t size,
+		      int (*cmp)(const void *, const void *))
+{
+	return n ? bsearch(key, rows, n, size, cmp) : NULL;
+}
+
 void rr_trace_bpf_read(struct rr_trace_bpf *b, struct rr_tp_stats *s,
 		       struct rr_tp_detail *d)
 {
@@ -426,18 +441,18 @@ void rr_trace_bpf_read(struct rr_trace_bpf *b, struct rr_tp_stats *s,
 	rr_tpb_each(b->tpb, RR_TPB_SERVER_PROCS, on_server_proc, &r);
 	rr_tpb_each(b->tpb, RR_TPB_STATUSES, on_status, &r);
 	rr_tpb_each(b->tpb, RR_TPB_SERVER_STATUSES, on_server_status, &r);
-	qsort(d->clients, d->nclients, sizeof(*d->clients), by_client);
-	qsort(d->procs, d->nprocs, sizeof(*d->procs), by_proc);
-	qsort(d->servers, d->nservers, sizeof(*d->servers), by_server);
-	qsort(d->peers, d->npeers, sizeof(*d->peers), by_peer);
-	qsort(d->server_procs, d->nserver_procs, sizeof(*d->server_procs), by_proc);
-	qsort(d->statuses, d->nstatuses, sizeof(*d->statuses), by_status);
-	qsort(d->server_statuses, d->nserver_statuses, sizeof(*d->server_statuses),
+	sort_rows(d->clients, d->nclients, sizeof(*d->clients), by_client);
+	sort_rows(d->procs, d->nprocs, sizeof(*d->procs), by_proc);
+	sort_rows(d->servers, d->nservers, sizeof(*d->servers), by_server);
+	sort_rows(d->peers, d->npeers, sizeof(*d->peers), by_peer);
+	sort_rows(d->server_procs, d->nserver_procs, sizeof(*d->server_procs), by_proc);
+	sort_rows(d->statuses, d->nstatuses, sizeof(*d->statuses), by_status);
+	sort_rows(d->server_statuses, d->nserver_statuses, sizeof(*d->server_statuses),
 	      by_server_status);
 	/* a client's latency: its procedures' together */
 	for (unsigned i = 0; i < d->nprocs; i++) {
 		struct rr_tp_client key = { .id = d->procs[i].client_id };
-		struct rr_tp_client *c = bsearch(&key, d->clients, d->nclients,
+		struct rr_tp_client *c = find_row(&key, d->clients, d->nclients,
 						 sizeof(*d->clients), by_client);
 		if (c)
 			rr_latency_merge(&c->latency, &d->procs[i].latency);
@@ -445,7 +460,7 @@ void rr_trace_bpf_read(struct rr_trace_bpf *b, struct rr_tp_stats *s,
 	/* and a server connection's, its procedures' */
 	for (unsigned i = 0; i < d->nserver_procs; i++) {
 		struct rr_tp_server key = { .cq_id = d->server_procs[i].client_id };
-		struct rr_tp_server *v = bsearch(&key, d->servers, d->nservers,
+		struct rr_tp_server *v = find_row(&key, d->servers, d->nservers,
 						 sizeof(*d->servers), by_server);
 		if (v) {
 			v->calls += d->server_procs[i].calls;
