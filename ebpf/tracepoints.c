@@ -96,10 +96,9 @@ void rr_tpb_close(struct rr_tpb *t)
 uint64_t rr_tpb_missed(const struct rr_tpb *t)
 {
 	uint64_t missed = 0;
-	for (int e = 0; e < RR_TP_EVENTS; e++) {
-		const struct bpf_program *p =
-			bpf_object__find_program_by_name(t->skel->obj, events[e].name);
-		int fd = p ? bpf_program__fd(p) : -1;
+	struct bpf_program *p;
+	bpf_object__for_each_program(p, t->skel->obj) {
+		int fd = bpf_program__fd(p);
 		struct bpf_prog_info info;
 		__u32 len = sizeof(info);
 		memset(&info, 0, sizeof(info));

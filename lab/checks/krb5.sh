@@ -88,17 +88,11 @@ if command -v tshark >/dev/null && [ "$t" = rxe ]; then
 	tshark_nfs4_calls 'rpc.msgtyp == 0 && nfs && infiniband'
 	jq -r 'select(.type == "message" and .dir == "reply" and .completed.ops) |
 		"\(.xid) \(.completed.ops | join(","))"' "$work/dump.json" | sort >"$work/calls-ours-all"
-	awk 'FILENAME == ARGV[1] { lost[$1]; next } !($1 in lost)' \
-		"$work/calls-tshark-lost" "$work/calls-ours-all" >"$work/calls-ours"
+	split_lost_calls krb5
 	echo "# krb5/$t: EXCHANGE_ID calls with SP4_MACH_CRED, compared by their one operation: $(sort -u "$work/sp4-mach-cred" | grep -c .)"
 	check_ge "krb5/$t: NFSv4 calls tshark reads under krb5 and krb5i" 100 "$(wc -l <"$work/calls-tshark")"
 	check_eq "krb5/$t: each of them decoded here with the same operations, and no other (different)" \
 		"0 0" "$(comm -23 "$work/calls-tshark" "$work/calls-ours" | wc -l) $(comm -13 "$work/calls-tshark" "$work/calls-ours" | wc -l)"
-	if [ -s "$work/calls-tshark-lost" ]; then
-		check_eq "krb5/$t: the calls tshark's NFS dissector lost its way in ($(wc -l <"$work/calls-tshark-lost")), each decoded here (missing)" \
-			0 "$(cut -d' ' -f1 "$work/calls-ours-all" | sort -u | comm -13 - "$work/calls-tshark-lost" | wc -l)"
-		echo "# krb5/$t: tshark's NFS dissector lost its way in $(wc -l <"$work/calls-tshark-lost") calls, this decode read them as: $(awk 'FILENAME == ARGV[1] { lost[$1]; next } $1 in lost { print $2 }' "$work/calls-tshark-lost" "$work/calls-ours-all" | sort | uniq -c | awk '{ printf "%s (%s) ", $2, $1 }')"
-	fi
 	# the failed replies tshark reads (a COMPOUND's status, first)
 	check_eq "krb5/$t: failed NFSv4 replies as tshark reads them (krb5, krb5i)" "2 NFS4ERR_NOENT" \
 		"$(tshark -r client/capture.pcap -Y 'rpc.msgtyp == 1 && nfs && infiniband' -T fields \

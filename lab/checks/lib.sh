@@ -614,6 +614,23 @@ tshark_nfs4_calls() {
 	sort -o "$work/calls-tshark-lost" "$work/calls-tshark-lost"
 }
 
+# split_lost_calls JOB: this decode's calls ($work/calls-ours-all, "XID
+# OPERATIONS [FRAME]") split by tshark_nfs4_calls' verdict: those tshark
+# read go to $work/calls-ours-framed, and as "XID OPERATIONS" to
+# $work/calls-ours; each one it lost its way in must be decoded here.
+split_lost_calls() {
+	: >"$work/calls-lost-ours"
+	awk -v lost_ours="$work/calls-lost-ours" '
+		FILENAME == ARGV[1] { lost[$1]; next }
+		$1 in lost { print $2 >lost_ours; next }
+		{ print }' "$work/calls-tshark-lost" "$work/calls-ours-all" >"$work/calls-ours-framed"
+	cut -d' ' -f1,2 "$work/calls-ours-framed" >"$work/calls-ours"
+	[ -s "$work/calls-tshark-lost" ] || return 0
+	check_eq "$1/$t: the calls tshark's NFS dissector lost its way in ($(wc -l <"$work/calls-tshark-lost"): an operation number below 3, or fewer than counted), each decoded here (missing)" \
+		0 "$(cut -d' ' -f1 "$work/calls-ours-all" | sort -u | comm -13 - "$work/calls-tshark-lost" | wc -l)"
+	echo "# $1/$t: tshark's NFS dissector lost its way in $(wc -l <"$work/calls-tshark-lost") calls, this decode read them as: $(sort "$work/calls-lost-ours" | uniq -c | awk '{ printf "%s (%s) ", $2, $1 }')"
+}
+
 # check_nfs4_ops JOB: the operations of every NFSv4 COMPOUND call, named and
 # counted as tshark's NFS dissector reads them, and the exporter's the same.
 check_nfs4_ops() {
@@ -633,19 +650,7 @@ check_nfs4_ops() {
 		jq -r 'select(.type == "message" and .rpc.msg_type == "CALL" and .rpc.ops) |
 			"\(.rpc.xid) \(.rpc.ops | join(",")) \(.frame)"' "$work/dump.json" |
 			sort >"$work/calls-ours-all"
-		# ours split: the calls tshark read (with their frames), and the
-		# operations of those it lost its way in
-		: >"$work/calls-lost-ours"
-		awk -v lost_ours="$work/calls-lost-ours" '
-			FILENAME == ARGV[1] { lost[$1]; next }
-			$1 in lost { print $2 >lost_ours; next }
-			{ print }' "$work/calls-tshark-lost" "$work/calls-ours-all" >"$work/calls-ours-framed"
-		cut -d' ' -f1,2 "$work/calls-ours-framed" >"$work/calls-ours"
-		if [ -s "$work/calls-tshark-lost" ]; then
-			check_eq "$1/$t: the calls tshark's NFS dissector lost its way in ($(wc -l <"$work/calls-tshark-lost"): an operation number below 3, or fewer than counted), each decoded here (missing)" \
-				0 "$(cut -d' ' -f1 "$work/calls-ours-all" | sort -u | comm -13 - "$work/calls-tshark-lost" | wc -l)"
-			echo "# $1/$t: tshark's NFS dissector lost its way in $(wc -l <"$work/calls-tshark-lost") calls, this decode read them as: $(sort "$work/calls-lost-ours" | uniq -c | awk '{ printf "%s (%s) ", $2, $1 }')"
-		fi
+		split_lost_calls "$1"
 		check_eq "$1/$t: each call tshark's NFS dissector reads (xid, nfs.opcode), decoded with the same operations ($(wc -l <"$work/calls-tshark") calls; missing or different)" \
 			0 "$(comm -23 "$work/calls-tshark" "$work/calls-ours" | wc -l)"
 		# The calls only this decode reads must be on TCP connections where
