@@ -219,9 +219,8 @@ void rr_print_stats_text(const struct rr_analyzer *a, FILE *out)
 				fprintf(out, "  %s %llu", rr_reply_status_str(r),
 				       (unsigned long long)st->rpc_replies[p][r]);
 		/* NFS replies that failed, by status (NFSv4's by operation,
-		 * below) */
-		if (p != compound)
-			print_nfs_errors(out, st, p, 0);
+		 * below, but those refused before any) */
+		print_nfs_errors(out, st, p, p == compound ? RR_NFS_ERROR_NO_OP : 0);
 		fputc('\n', out);
 	}
 	/* as nfsstat lists them: every operation seen, in number order, with

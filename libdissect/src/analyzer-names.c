@@ -136,6 +136,6 @@ const char *rr_nfs_error_status_str(const struct rr_nfs_error_row *r)
 
 const char *rr_nfs_error_op_str(const struct rr_nfs_error_row *r)
 {
-	return r->slot == rr_analyzer_proc_slot(RR_PROG_NFS, 4, 1) ?
-		rr_nfs4_op_slot_str(r->op) : NULL;
+	return r->slot == rr_analyzer_proc_slot(RR_PROG_NFS, 4, 1) &&
+	       r->op != RR_NFS_ERROR_NO_OP ? rr_nfs4_op_slot_str(r->op) : NULL;
 }

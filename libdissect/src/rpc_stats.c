@@ -198,11 +198,12 @@ bool rra_nfs_reply(struct rr_analyzer *a, struct call *c, const struct rr_rpc *r
 					      .numres = c->head_nfs_numres };
 	}
 	if (!c->nfs_counted && out->status) {
-		/* an NFSv4 COMPOUND's by the operation it stopped at */
+		/* an NFSv4 COMPOUND's by the operation it stopped at, if any */
 		uint16_t op = 0;
 		if (c->prog == RR_PROG_NFS && c->vers == 4) {
 			uint32_t i = out->numres;
-			op = (uint16_t)(c->nfs4 && i && i <= c->nfs4_named ?
+			op = (uint16_t)(!i ? RR_NFS_ERROR_NO_OP :
+					c->nfs4 && i <= c->nfs4_named ?
 					rr_nfs4_op_slot(c->nfs4_op[i - 1]) : RR_NFS4_OP_OTHER);
 		}
 		count_nfs_error(&a->st, c->slot, op, out->status);

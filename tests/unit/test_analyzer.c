@@ -754,13 +754,23 @@ static void rpc_statistics(void)
 	CHECK(rra_nfs_reply(a, &lookup, &ok, st_be, 4, &nr) && nr.status == RR_NFS3ERR_NOENT);
 	CHECK(rra_nfs_reply(a, &lookup, &ok, st_be, 4, &nr)); /* the same reply again */
 	CHECK(a->st.nfs_error_rows == 1 && a->st.nfs_errors[0].count == 1);
+	/* a COMPOUND refused before its first operation (status, empty tag,
+	 * no results: RFC 8881 §16.2.3) names none; its procedure does */
+	uint8_t refused[12] = { 0, 0, 0x27, 0x25 };   /* 10021 */
+	struct call compound = { .prog = RR_PROG_NFS, .vers = 4, .proc = 1,
+				 .slot = (uint16_t)rr_analyzer_proc_slot(RR_PROG_NFS, 4, 1) };
+	CHECK(rra_nfs_reply(a, &compound, &ok, refused, sizeof(refused), &nr) &&
+	      nr.status == RR_NFS4ERR_MINOR_VERS_MISMATCH && nr.numres == 0);
+	CHECK(a->st.nfs_error_rows == 2 && a->st.nfs_errors[1].op == RR_NFS_ERROR_NO_OP);
+	CHECK(rr_nfs_error_op_str(&a->st.nfs_errors[1]) == NULL);
+	CHECK(!strcmp(rr_nfs_error_status_str(&a->st.nfs_errors[1]), "NFS4ERR_MINOR_VERS_MISMATCH"));
 	for (unsigned i = 0; i < RR_NFS_ERROR_ROWS; i++) {
 		struct call other = unanswered;
 		uint8_t be[4] = { 0, 0, (uint8_t)((1000 + i) >> 8), (uint8_t)(1000 + i) };
 		CHECK(rra_nfs_reply(a, &other, &ok, be, 4, &nr));
 	}
 	CHECK_EQ(a->st.nfs_error_rows, RR_NFS_ERROR_ROWS);
-	CHECK_EQ(a->st.nfs_errors_other, 1);
+	CHECK_EQ(a->st.nfs_errors_other, 2);   /* the two rows before them */
 	struct rr_rpc denied = ok;
 	denied.accept_stat = RR_RPC_PROC_UNAVAIL;
 	struct call fresh = unanswered;

@@ -164,6 +164,10 @@ RR_API const char *rr_dir_str(unsigned v);
 RR_API const char *rr_dir_id(unsigned v);
 
 #define RR_SIZE_BUCKETS 24  /* log2 of bytes */
+/* An NFS error row's op for a COMPOUND the server answered with no
+ * operation's result (RFC 8881 §16.2.3: a minor version it does not
+ * support is answered NFS4ERR_MINOR_VERS_MISMATCH with an empty array). */
+#define RR_NFS_ERROR_NO_OP 0xffffu
 #define RR_PROC_SLOTS 84   /* 83 procedures named, "other" last */
 
 /*
@@ -296,13 +300,15 @@ struct rr_stats {
 	struct rr_latency latency[RR_PROC_SLOTS];
 	/* NFS replies that failed, by procedure (slot) and status; NFSv4
 	 * COMPOUNDs by the operation that failed (op, its number; none
-	 * where it was not followed: RR_NFS4_OP_OTHER).  Statuses are an
+	 * where it was not followed: RR_NFS4_OP_OTHER; RR_NFS_ERROR_NO_OP
+	 * where the server refused the COMPOUND before its first).  Statuses are an
 	 * enumeration, but slot, op and status together are not bounded by
 	 * them: past RR_NFS_ERROR_ROWS pairs, errors add to nfs_errors_other */
 	uint32_t nfs_error_rows;
 	struct rr_nfs_error_row {
 		uint16_t slot;       /* rr_analyzer_proc_slot */
-		uint16_t op;         /* NFSv4: operation slot; else 0 */
+		uint16_t op;         /* NFSv4: operation slot, or
+				      * RR_NFS_ERROR_NO_OP; else 0 */
 		uint32_t status;
 		uint64_t count;
 	} nfs_errors[RR_NFS_ERROR_ROWS];
@@ -767,7 +773,8 @@ struct rr_proc_slot_info {
 RR_API struct rr_proc_slot_info rr_analyzer_proc_slot_info(unsigned slot);
 /* An rr_stats nfs_errors row named: its status as its program's list
  * names it (NULL when none does), and the operation an NFSv4 COMPOUND
- * failed at (NULL for any other procedure's row). */
+ * failed at (NULL for any other procedure's row, and for a COMPOUND
+ * refused before its first operation). */
 RR_API const char *rr_nfs_error_status_str(const struct rr_nfs_error_row *r);
 RR_API const char *rr_nfs_error_op_str(const struct rr_nfs_error_row *r);
 
