@@ -46,7 +46,7 @@ destroyed=$("$LAB_DUMP" -r client/capture.pcap 2>/dev/null | grep -c 'CALL NFS v
 check_ge "krb5/$t: contexts destroyed at unmount (RPCSEC_GSS_DESTROY on NULL, a line each)" 1 "$destroyed"
 if command -v tshark >/dev/null && [ "$t" = rxe ]; then
 	check_eq "krb5/$t: RPCSEC_GSS_DESTROY calls as tshark reads them" \
-		"$(tshark -r client/capture.pcap -Y 'rpc.msgtyp == 0 && rpc.authgss.procedure == 3 && infiniband' \
+		"$(tshark -r client/capture.pcap -Y "$(but_retransmissions 'rpc.msgtyp == 0 && rpc.authgss.procedure == 3 && infiniband')" \
 			-T fields -e frame.number 2>/dev/null | grep -c .)" "$destroyed"
 fi
 check_eq "krb5/$t: privacy's COMPOUND calls with operations read (none: encrypted)" 0 \
@@ -76,7 +76,7 @@ check_eq "krb5/$t: the client's errors, those two" 2 \
 	"$(jq '[.clients[].errors] | add' "$work/stats.json")"
 # every call tshark reads over RoCE, RPCSEC_GSS ones among them
 if command -v tshark >/dev/null && [ "$t" = rxe ]; then
-	tshark -r client/capture.pcap -Y 'rpc.msgtyp == 0 && infiniband' -T fields \
+	tshark -r client/capture.pcap -Y "$(but_retransmissions 'rpc.msgtyp == 0 && infiniband')" -T fields \
 		-e rpc.auth.flavor -E occurrence=f 2>/dev/null >"$work/flavors"
 	check_eq "krb5/$t: calls as tshark reads them over RoCE" "$(grep -c . "$work/flavors")" \
 		"$(jq .total.calls "$work/stats.json")"
@@ -85,7 +85,7 @@ if command -v tshark >/dev/null && [ "$t" = rxe ]; then
 	# them under krb5 and krb5i (tshark_nfs4_calls: but the calls it loses
 	# its way in); this decode's from each answered call (a Long call's
 	# too, named once its message was read)
-	tshark_nfs4_calls 'rpc.msgtyp == 0 && nfs && infiniband'
+	tshark_nfs4_calls "$(but_retransmissions 'rpc.msgtyp == 0 && nfs && infiniband')"
 	jq -r 'select(.type == "message" and .dir == "reply" and .completed.ops) |
 		"\(.xid) \(.completed.ops | join(","))"' "$work/dump.json" | sort >"$work/calls-ours-all"
 	split_lost_calls krb5
@@ -95,7 +95,7 @@ if command -v tshark >/dev/null && [ "$t" = rxe ]; then
 		"0 0" "$(comm -23 "$work/calls-tshark" "$work/calls-ours" | wc -l) $(comm -13 "$work/calls-tshark" "$work/calls-ours" | wc -l)"
 	# the failed replies tshark reads (a COMPOUND's status, first)
 	check_eq "krb5/$t: failed NFSv4 replies as tshark reads them (krb5, krb5i)" "2 NFS4ERR_NOENT" \
-		"$(tshark -r client/capture.pcap -Y 'rpc.msgtyp == 1 && nfs && infiniband' -T fields \
+		"$(tshark -r client/capture.pcap -Y "$(but_retransmissions 'rpc.msgtyp == 1 && nfs && infiniband')" -T fields \
 			-e nfs.nfsstat4 -E occurrence=f 2>/dev/null | awk '$1 != "" && $1 != 0' | sort | uniq -c |
 			awk '{ printf "%s %s", $1, ($2 == 2 ? "NFS4ERR_NOENT" : $2) }')"
 fi

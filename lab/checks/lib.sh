@@ -575,6 +575,14 @@ nfs4_op_names() {
 		"$lab/../libdissect/include/rpcrdma/nfs4.h"
 }
 
+# but_retransmissions FILTER: tshark's display FILTER without the frames
+# this decode names RC retransmissions, which the receiver drops as
+# duplicates (IBA vol. 1 §9.7.5.1.2) and tshark takes as calls again.
+but_retransmissions() {
+	again=$(jq -r 'select(.type == "retransmission") | .frame' "$work/dump.json" | paste -sd, -)
+	if [ -z "$again" ]; then echo "$1"; else echo "($1) && !(frame.number in {$again})"; fi
+}
+
 # tshark_nfs4_calls FILTER: the NFSv4 COMPOUND calls tshark's NFS
 # dissector reads in the frames FILTER keeps, "XID OPERATIONS" a line in
 # $work/calls-tshark, and in $work/calls-tshark-lost the xids of those it
@@ -640,12 +648,8 @@ check_nfs4_ops() {
 	check_ge "$1/$t: NFSv4 operations counted (SEQUENCE among them)" 1 \
 		"$(echo "$ours" | awk '$1 == "SEQUENCE" { print $2 }')"
 	if command -v tshark >/dev/null; then
-		# Call by call (xid and operations): but RC retransmissions, which the
-		# receiver drops as duplicates (IBA vol. 1 §9.7.5.1.2) and tshark
-		# takes as calls again
-		again=$(jq -r 'select(.type == "retransmission") | .frame' "$work/dump.json" | paste -sd, -)
-		filter='rpc.msgtyp == 0 && nfs'
-		[ -z "$again" ] || filter="$filter && !(frame.number in {$again})"
+		# Call by call (xid and operations)
+		filter=$(but_retransmissions 'rpc.msgtyp == 0 && nfs')
 		tshark_nfs4_calls "$filter"
 		jq -r 'select(.type == "message" and .rpc.msg_type == "CALL" and .rpc.ops) |
 			"\(.rpc.xid) \(.rpc.ops | join(",")) \(.frame)"' "$work/dump.json" |
