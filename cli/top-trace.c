@@ -37,6 +37,8 @@ static const char *const trace_help[] = {
 	"",
 	"CLIENT     an RPC client of xprtrdma, by the kernel's id; SERVER its",
 	"           transport's address; P50/P99 the kernel's round trip",
+	"SEND CQ    where a client's calls went out on several connections",
+	"           (nconnect), each one's send completion queue and SENDS",
 	"PROCEDURE  each procedure's mean QUEUE (start to sent), RTT and EXEC",
 	"           (start to end) over its calls, as nfsiostat; ERRORS its",
 	"           replies with an NFS status other than OK, by status below",

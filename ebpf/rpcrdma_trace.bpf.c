@@ -32,6 +32,13 @@ struct {
 
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, RR_TPB_MAX_TRANSPORTS);
+	__type(key, struct rr_tpb_transport_key);
+	__type(value, __u64);
+} transports SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, RR_TPB_MAX_PROCS);
 	__type(key, struct rr_tpb_proc_key);
 	__type(value, struct rr_tpb_proc);
@@ -202,6 +209,19 @@ int xprtrdma_reply(void *ctx)
 		return 0;
 	__sync_fetch_and_add(&c->replies, 1);
 	gauge(&c->credits, &c->credits_max, (__u32)field(ctx, RR_TP_REPLY, 1));
+	return 0;
+}
+
+SEC("tracepoint")
+int xprtrdma_post_send(void *ctx)
+{
+	struct rr_tpb_transport_key k = {
+		.client_id = (__u32)field(ctx, RR_TP_POST_SEND, 0),
+		.cq_id = (__u32)field(ctx, RR_TP_POST_SEND, 1),
+	};
+	__u64 *sends = entry(&transports, &k, &count_zero);
+	if (sends)
+		__sync_fetch_and_add(sends, 1);
 	return 0;
 }
 

@@ -35,6 +35,15 @@ struct rr_tpb_client {
 	__u32 credits, credits_max;
 };
 
+/* A client's sends by the connection that carried them: its send
+ * completion queue (xprtrdma_post_send's cq_id, Linux 5.11 on), one a
+ * transport (nconnect makes several for a mount) and a new one each time
+ * a transport connects again.  The value a count. */
+struct rr_tpb_transport_key {
+	__u32 client_id;
+	__u32 cq_id;
+};
+
 /* RPC latency by client, program, version and procedure (the kernel's
  * own round trip, rpc_stats_latency's rtt), as an rr_latency histogram
  * (rpcrdma/latency.h: the same layout, filled by the same bucket rule).
@@ -131,6 +140,7 @@ struct rr_tpb_peer {
 };
 
 #define RR_TPB_MAX_CLIENTS 1024
+#define RR_TPB_MAX_TRANSPORTS 4096
 #define RR_TPB_MAX_PROCS 512      /* 8.5 KiB each, preallocated */
 #define RR_TPB_MAX_SERVERS 1024
 #define RR_TPB_MAX_PEERS 256

@@ -36,7 +36,8 @@
 	X(RR_TP_SVC_LATENCY, "sunrpc", "svc_stats_latency", 0, "xid", "execute", "procedure", "", "", "", "", "") \
 	X(RR_TP_NFS_STATUS, "nfs", "nfs_xdr_status", 0, "client_id", "task_id", "error", "", "version", "program", "procedure", "") \
 	X(RR_TP_NFS4_STATUS, "nfs4", "nfs4_xdr_status", 0, "client_id", "task_id", "error", "op", "", "", "", "") \
-	X(RR_TP_NFSD_STATUS, "nfsd", "nfsd_compound_status", 0, "resp_opcnt", "status", "name", "", "", "", "", "")
+	X(RR_TP_NFSD_STATUS, "nfsd", "nfsd_compound_status", 0, "resp_opcnt", "status", "name", "", "", "", "", "") \
+	X(RR_TP_POST_SEND, "rpcrdma", "xprtrdma_post_send", 0, "client_id", "cq_id", "", "", "", "", "", "")
 #define RR_TP_X_ENUM(sym, sys, name, by_record, f0, f1, f2, f3, f4, f5, f6, f7) sym,
 enum rr_tp_event { RR_TP_EVENT_LIST(RR_TP_X_ENUM) RR_TP_EVENTS };
 #define RR_TP_SLOTS 8

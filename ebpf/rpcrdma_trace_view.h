@@ -48,6 +48,15 @@ struct rr_tp_client {              /* an rpc_clnt of xprtrdma */
 	uint64_t rdma_errors, unrecognized;
 	uint32_t credits, credits_max;
 	struct rr_latency latency; /* its procedures' together */
+	/* the connections its calls went out on (nconnect: one a transport),
+	 * rows of rr_tp_detail's transports from first_transport; 0 where
+	 * the kernel's xprtrdma_post_send names no cq_id (before 5.11) */
+	unsigned transports, first_transport;
+};
+/* A client's sends over one connection, by its send completion queue. */
+struct rr_tp_transport {
+	uint32_t client_id, cq_id;
+	uint64_t sends;
 };
 struct rr_tp_proc {
 	uint32_t client_id, version;
@@ -95,9 +104,10 @@ struct rr_tp_peer {
 };
 struct rr_tp_detail {
 	unsigned nclients, nprocs, nservers, nserver_procs, npeers,
-		nstatuses, nserver_statuses; /* sorted */
+		nstatuses, nserver_statuses, ntransports; /* sorted */
 	unsigned cap_clients, cap_procs, cap_servers, cap_server_procs,
-		cap_peers, cap_statuses, cap_server_statuses; /* allocated */
+		cap_peers, cap_statuses, cap_server_statuses,
+		cap_transports; /* allocated */
 	struct rr_tp_client *clients;
 	struct rr_tp_proc *procs;
 	struct rr_tp_server *servers;
@@ -110,6 +120,7 @@ struct rr_tp_detail {
 	struct rr_tp_peer *peers;
 	struct rr_tp_status *statuses;
 	struct rr_tp_server_status *server_statuses;
+	struct rr_tp_transport *transports; /* by client, then cq_id */
 };
 
 #endif

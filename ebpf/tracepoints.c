@@ -128,6 +128,8 @@ int rr_tpb_each(const struct rr_tpb *t, enum rr_tpb_map m,
 		[RR_TPB_SERVER_STATUSES] = { t->skel->maps.server_statuses,
 					     sizeof(struct rr_tpb_server_status_key),
 					     sizeof(__u64) },
+		[RR_TPB_TRANSPORTS] = { t->skel->maps.transports,
+					sizeof(struct rr_tpb_transport_key), sizeof(__u64) },
 	};
 	int fd = bpf_map__fd(maps[m].map);
 	unsigned char key[64], next[64];

@@ -40,6 +40,7 @@ enum rr_tpb_map {
 	RR_TPB_SERVER_PROCS, /* struct rr_tpb_proc_key -> struct rr_tpb_proc */
 	RR_TPB_STATUSES,    /* struct rr_tpb_status_key -> __u64 */
 	RR_TPB_SERVER_STATUSES, /* struct rr_tpb_server_status_key -> __u64 */
+	RR_TPB_TRANSPORTS,  /* struct rr_tpb_transport_key -> __u64 */
 };
 /* fn(ctx, key, value) for each entry of map m, in no order: how many, or
  * -1 when the map cannot be read. */

@@ -100,6 +100,22 @@ void rr_trace_report_text(FILE *out, const struct rr_tp_stats *s,
 			rr_latency_quantile_ns(&c->latency, 0.99) / 1000,
 			c->rdma_errors + c->unrecognized);
 	}
+	/* a client whose calls went out on several connections (nconnect):
+	 * each one's sends, which add up to the client's */
+	bool several = false;
+	for (unsigned i = 0; i < d->nclients; i++)
+		several |= d->clients[i].transports > 1;
+	if (several) {
+		fprintf(out, "\n%-8s %-28s %10s %10s\n", "CLIENT", "SERVER", "SEND CQ", "SENDS");
+		for (unsigned i = 0; i < d->nclients; i++) {
+			const struct rr_tp_client *c = &d->clients[i];
+			for (unsigned k = 0; c->transports > 1 && k < c->transports; k++) {
+				const struct rr_tp_transport *x = &d->transports[c->first_transport + k];
+				fprintf(out, "%-8x %-28s %10u %10" PRIu64 "\n", (unsigned)c->id,
+					c->peer[0] ? c->peer : "-", (unsigned)x->cq_id, x->sends);
+			}
+		}
+	}
 	/* as nfsiostat: each time's mean over the calls, then the errors */
 	fprintf(out, "\n%-8s %-8s %-22s %9s %9s %9s %9s %9s %6s\n", "CLIENT",
 		"PROGRAM", "PROCEDURE", "CALLS", "QUEUE(us)", "RTT(us)", "EXEC(us)",
@@ -168,7 +184,25 @@ static void add_u64(json_object *o, const char *key, uint64_t v)
 	json_object_object_add(o, key, json_object_new_uint64(v));
 }
 
-static json_object *client_json(const struct rr_tp_client *c)
+/* The connections a client's calls went out on, each one's sends; none
+ * where the kernel does not say (key absent). */
+static void client_transports_json(json_object *o, const struct rr_tp_detail *d,
+				   const struct rr_tp_client *c)
+{
+	if (!c->transports)
+		return;
+	json_object *a = json_object_new_array();
+	for (unsigned k = 0; k < c->transports; k++) {
+		const struct rr_tp_transport *x = &d->transports[c->first_transport + k];
+		json_object *t = json_object_new_object();
+		add_u64(t, "cq_id", x->cq_id);
+		add_u64(t, "sends", x->sends);
+		json_object_array_add(a, t);
+	}
+	json_object_object_add(o, "transports", a);
+}
+
+static json_object *client_json(const struct rr_tp_detail *d, const struct rr_tp_client *c)
 {
 	json_object *o = json_object_new_object();
 	add_u64(o, "client_id", c->id);
@@ -200,8 +234,10 @@ static json_object *client_json(const struct rr_tp_client *c)
 	add_u64(o, "unrecognized_replies", c->unrecognized);
 	add_u64(o, "latency_p50_us", rr_latency_quantile_ns(&c->latency, 0.5) / 1000);
 	add_u64(o, "latency_p99_us", rr_latency_quantile_ns(&c->latency, 0.99) / 1000);
+	client_transports_json(o, d, c);
 	return o;
 }
+
 
 static void latency_json(json_object *o, const struct rr_latency *h)
 {
@@ -331,7 +367,7 @@ void rr_trace_report_json(FILE *out, const struct rr_tp_stats *s,
 	if (d) {
 		json_object *a = json_object_new_array();
 		for (unsigned i = 0; i < d->nclients; i++)
-			json_object_array_add(a, client_json(&d->clients[i]));
+			json_object_array_add(a, client_json(d, &d->clients[i]));
 		json_object_object_add(o, "connections", a);
 		a = json_object_new_array();
 		for (unsigned i = 0; i < d->nprocs; i++)
@@ -654,6 +690,24 @@ static void connections_prom(struct rr_prom *w, const struct rr_tp_detail *d)
 			rr_prom_label(lb, sizeof(lb), "remote", c->peer);
 			rr_prom_label(lb, sizeof(lb), "client", id);
 			rr_prom_sample_u64(w, f[k].name, "", lb, v[k]);
+		}
+	}
+	rr_prom_family(w, "rpcrdma_trace_transport_sends_total", "counter",
+		       "RPC-over-RDMA messages a client sent, by the connection (its send "
+		       "completion queue, cq_id) they went out on: a transport each, several "
+		       "for an nconnect mount (xprtrdma_post_send)");
+	for (unsigned i = 0; i < d->nclients; i++) {
+		const struct rr_tp_client *c = &d->clients[i];
+		for (unsigned k = 0; k < c->transports; k++) {
+			const struct rr_tp_transport *x = &d->transports[c->first_transport + k];
+			char lb[256], id[16], cq[16];
+			snprintf(id, sizeof(id), "%x", (unsigned)c->id);
+			snprintf(cq, sizeof(cq), "%u", (unsigned)x->cq_id);
+			lb[0] = '\0';
+			rr_prom_label(lb, sizeof(lb), "remote", c->peer);
+			rr_prom_label(lb, sizeof(lb), "client", id);
+			rr_prom_label(lb, sizeof(lb), "cq_id", cq);
+			rr_prom_sample_u64(w, "rpcrdma_trace_transport_sends_total", "", lb, x->sends);
 		}
 	}
 	static const struct { const char *name, *help; } pf[] = {

@@ -16,6 +16,7 @@ void rr_tp_detail_free(struct rr_tp_detail *d)
 	free(d->peers);
 	free(d->statuses);
 	free(d->server_statuses);
+	free(d->transports);
 	memset(d, 0, sizeof(*d));
 }
 
@@ -72,6 +73,14 @@ static bool required(enum rr_tp_event e)
 	return e == RR_TP_MARSHAL || e == RR_TP_REPLY;
 }
 
+/* The field without which an event's counts would be a guess: the
+ * connection a send went out on (Linux 5.10's post_send names its send
+ * context's address instead); such an event is left out, as missing. */
+static const char *key_field(enum rr_tp_event e)
+{
+	return e == RR_TP_POST_SEND ? "cq_id" : NULL;
+}
+
 bool rr_trace_bpf_config(const char *root, struct rr_tpb_config *cfg,
 			 bool *present, char *msg, size_t msglen)
 {
@@ -85,6 +94,12 @@ bool rr_trace_bpf_config(const char *root, struct rr_tpb_config *cfg,
 					 rr_tpb_system(e), rr_tpb_event_name(e));
 				return false;
 			}
+			continue;
+		}
+		unsigned key_off, key_size;
+		if (key_field(e) && !rr_tp_place(&l, key_field(e), &key_off, &key_size)) {
+			present[e] = false;
+			rr_tp_layout_free(&l);
 			continue;
 		}
 		for (unsigned s = 0; s < RR_TP_SLOTS; s++) {
@@ -124,8 +139,16 @@ struct rr_trace_bpf *rr_trace_bpf_open(const char *root, bool attach, char *msg,
 	msg[0] = '\0';
 	for (int e = 0; e < RR_TP_EVENTS && used < msglen; e++)
 		if (!present[e]) {
-			int n = snprintf(msg + used, msglen - used, "%s%s:%s", used ? ", " : "",
-					 rr_tpb_system(e), rr_tpb_event_name(e));
+			/* the event there, its key field not */
+			struct rr_tp_layout l;
+			bool lacks = key_field(e) &&
+				     rr_tp_load(root, rr_tpb_system(e), rr_tpb_event_name(e), &l);
+			if (lacks)
+				rr_tp_layout_free(&l);
+			int n = snprintf(msg + used, msglen - used, "%s%s:%s%s%s%s", used ? ", " : "",
+					 rr_tpb_system(e), rr_tpb_event_name(e),
+					 lacks ? " (no " : "", lacks ? key_field(e) : "",
+					 lacks ? ")" : "");
 			used += n > 0 ? (size_t)n : 0;
 		}
 	return b;
@@ -357,6 +380,28 @@ static int by_proc(const void *a, const void *b)
 				 y->client_id, y->program, y->version, y->procedure);
 }
 
+static void on_transport(void *ctx, const void *key, const void *value)
+{
+	const struct rr_tpb_transport_key *k = key;
+	struct reading *r = ctx;
+	struct rr_tp_detail *d = r->d;
+	void *grown = room(d->transports, &d->cap_transports, d->ntransports,
+			   sizeof(*d->transports));
+	if (!grown)
+		return;
+	d->transports = grown;
+	d->transports[d->ntransports++] = (struct rr_tp_transport){
+		.client_id = k->client_id, .cq_id = k->cq_id, .sends = *(const __u64 *)value };
+}
+
+static int by_transport(const void *a, const void *b)
+{
+	const struct rr_tp_transport *x = a, *y = b;
+	if (x->client_id != y->client_id)
+		return (x->client_id > y->client_id) - (x->client_id < y->client_id);
+	return (x->cq_id > y->cq_id) - (x->cq_id < y->cq_id);
+}
+
 static void on_server_status(void *ctx, const void *key, const void *value)
 {
 	const struct rr_tpb_server_status_key *k = key;
@@ -433,7 +478,7 @@ void rr_trace_bpf_read(struct rr_trace_bpf *b, struct rr_tp_stats *s,
 {
 	struct reading r = { .b = b, .d = d };
 	d->nclients = d->nprocs = d->nservers = d->nserver_procs = d->npeers = 0;
-	d->nstatuses = d->nserver_statuses = 0;
+	d->nstatuses = d->nserver_statuses = d->ntransports = 0;
 	rr_tpb_each(b->tpb, RR_TPB_CLIENTS, on_client, &r);
 	rr_tpb_each(b->tpb, RR_TPB_PROCS, on_proc, &r);
 	rr_tpb_each(b->tpb, RR_TPB_SERVERS, on_server, &r);
@@ -441,6 +486,7 @@ void rr_trace_bpf_read(struct rr_trace_bpf *b, struct rr_tp_stats *s,
 	rr_tpb_each(b->tpb, RR_TPB_SERVER_PROCS, on_server_proc, &r);
 	rr_tpb_each(b->tpb, RR_TPB_STATUSES, on_status, &r);
 	rr_tpb_each(b->tpb, RR_TPB_SERVER_STATUSES, on_server_status, &r);
+	rr_tpb_each(b->tpb, RR_TPB_TRANSPORTS, on_transport, &r);
 	sort_rows(d->clients, d->nclients, sizeof(*d->clients), by_client);
 	sort_rows(d->procs, d->nprocs, sizeof(*d->procs), by_proc);
 	sort_rows(d->servers, d->nservers, sizeof(*d->servers), by_server);
@@ -449,6 +495,7 @@ void rr_trace_bpf_read(struct rr_trace_bpf *b, struct rr_tp_stats *s,
 	sort_rows(d->statuses, d->nstatuses, sizeof(*d->statuses), by_status);
 	sort_rows(d->server_statuses, d->nserver_statuses, sizeof(*d->server_statuses),
 	      by_server_status);
+	sort_rows(d->transports, d->ntransports, sizeof(*d->transports), by_transport);
 	/* a client's latency: its procedures' together */
 	for (unsigned i = 0; i < d->nprocs; i++) {
 		struct rr_tp_client key = { .id = d->procs[i].client_id };
@@ -456,6 +503,14 @@ void rr_trace_bpf_read(struct rr_trace_bpf *b, struct rr_tp_stats *s,
 						 sizeof(*d->clients), by_client);
 		if (c)
 			rr_latency_merge(&c->latency, &d->procs[i].latency);
+	}
+	/* a client's connections: its rows of the transports, in a run */
+	for (unsigned i = 0; i < d->ntransports; i++) {
+		struct rr_tp_client key = { .id = d->transports[i].client_id };
+		struct rr_tp_client *c = find_row(&key, d->clients, d->nclients,
+						 sizeof(*d->clients), by_client);
+		if (c && !c->transports++)
+			c->first_transport = i;
 	}
 	/* and a server connection's, its procedures' */
 	for (unsigned i = 0; i < d->nserver_procs; i++) {

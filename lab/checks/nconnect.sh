@@ -28,6 +28,24 @@ check_eq "nconnect/$t: the transports side by side, none a reconnect" "0 0" \
 	"$(jq -r '"\(.reconnects) \([.connections[] | select(.previous != null)] | length)"' "$work/stats.json")"
 check_live nconnect
 check_nfs4_ops nconnect
+# the kernel's view: the connections the mount's calls went out on, told
+# apart by their send completion queues (xprtrdma_post_send's cq_id), as
+# many as its transports, their sends adding up to at least mountstats'
+# (the unmount sends more after mountstats was copied)
+last=$(tail -n 1 client/watch-trace.jsonl)
+if echo "$last" | jq -e '[.connections[] | has("transports")] | any' >/dev/null 2>&1; then
+	check_eq "nconnect/$t: rpcrdma-top -t: the connections the calls went out on (send CQs), one per transport" "$xprts" \
+		"$(echo "$last" | jq '[.connections[] | .transports[]? | select(.sends > 0) | .cq_id] | unique | length')"
+	check_counted_ge "nconnect/$t: rpcrdma-top -t: their sends, at least the transports' as mountstats sums them" "$sends" \
+		"$(echo "$last" | jq '[.connections[] | .transports[]? | .sends] | add // 0')" \
+		"$(echo "$last" | jq '.events_missed // 0')"
+	[ ! -e client/exporter-trace.metrics ] ||
+	check_eq "nconnect/$t: rpcrdma-exporter -t: a rpcrdma_trace_transport_sends_total series per transport" "$xprts" \
+		"$(awk '/^rpcrdma_trace_transport_sends_total[{]/ && $NF > 0 { split($0, l, "cq_id=\""); split(l[2], q, "\""); cq[q[1]] }
+			END { n = 0; for (k in cq) n++; printf "%d", n }' client/exporter-trace.metrics)"
+else
+	echo "# nconnect/$t: rpcrdma-top -t names no connections of a client (kernel $(cat client/kernel); Linux 5.10's xprtrdma_post_send has no cq_id)"
+fi
 # the exporter: a series per connection, summed as the capture
 check_eq "nconnect/$t: exporter: rpcrdma_connection_calls_total series with calls, one per transport" "$xprts" \
 	"$(awk '/^rpcrdma_connection_calls_total[{]/ && $NF > 0 { n++ } END { printf "%d", n }' "$work/metrics")"

@@ -61,6 +61,8 @@ static const struct place linux_6[] = {
 	{ RR_TP_SVC_LATENCY, 1, 24, 8 },   /* execute: unsigned long */
 	{ RR_TP_SVC_LATENCY, 2, 32, 4 },   /* procedure: __data_loc */
 	{ RR_TP_ERR_VERS, 1, 0, 0 },       /* no second slot */
+	{ RR_TP_POST_SEND, 0, 20, 4 },     /* client_id */
+	{ RR_TP_POST_SEND, 1, 8, 4 },      /* cq_id: the connection */
 };
 
 /* Linux 5.10: pointers before the fields in xprtrdma_reply and
@@ -103,10 +105,12 @@ static const struct place nfs_6_1[] = {
 
 /* Events a kernel does not have (its programs are not loaded); the NFS
  * client's where its modules were not loaded when the formats were
- * copied. */
+ * copied; 5.10's xprtrdma_post_send, which names no cq_id (its send
+ * context's address instead): without it a send's connection is not
+ * known. */
 static const enum rr_tp_event absent_5_10[] = {
 	RR_TP_ERR_VERS, RR_TP_ERR_CHUNK, RR_TP_ERR_UNRECOGNIZED, RR_TP_SVC_RSEG,
-	RR_TP_NFS_STATUS, RR_TP_NFS4_STATUS, RR_TP_NFSD_STATUS,
+	RR_TP_NFS_STATUS, RR_TP_NFS4_STATUS, RR_TP_NFSD_STATUS, RR_TP_POST_SEND,
 };
 static const enum rr_tp_event absent_6_12[] = {
 	RR_TP_NFS_STATUS, RR_TP_NFS4_STATUS, RR_TP_NFSD_STATUS,
@@ -184,7 +188,11 @@ int main(int argc, char **argv)
 			rr_trace_bpf_read(b, &st, &d);
 			CHECK_EQ(st.calls + st.replies + st.requests, 0);
 			CHECK_EQ(st.events_missed, 0);
+			CHECK_EQ(d.ntransports, 0);
 			rr_tp_detail_free(&d);
+			/* an event there without its key field named with it */
+			if (absent(&kernels[k], RR_TP_POST_SEND))
+				CHECK(strstr(msg, "rpcrdma:xprtrdma_post_send (no cq_id)") != NULL);
 		}
 		rr_trace_bpf_close(b);
 	}
