@@ -15,16 +15,17 @@
 #include "rpcrdma_trace.skel.h"
 
 static const struct {
-	const char *system, *name, *field[RR_TP_SLOTS];
+	const char *system, *name, *key, *field[RR_TP_SLOTS];
 } events[RR_TP_EVENTS] = {
-#define RR_TP_X_NAMES(sym, sys, name, by_record, f0, f1, f2, f3, f4, f5, f6, f7) \
-	[sym] = { sys, name, { f0, f1, f2, f3, f4, f5, f6, f7 } },
+#define RR_TP_X_NAMES(sym, sys, name, by_record, key, f0, f1, f2, f3, f4, f5, f6, f7) \
+	[sym] = { sys, name, key, { f0, f1, f2, f3, f4, f5, f6, f7 } },
 	RR_TP_EVENT_LIST(RR_TP_X_NAMES)
 #undef RR_TP_X_NAMES
 };
 
 const char *rr_tpb_system(enum rr_tp_event e) { return events[e].system; }
 const char *rr_tpb_event_name(enum rr_tp_event e) { return events[e].name; }
+const char *rr_tpb_key_field(enum rr_tp_event e) { return events[e].key; }
 const char *rr_tpb_field_name(enum rr_tp_event e, unsigned s)
 {
 	return s < RR_TP_SLOTS ? events[e].field[s] : "";

@@ -14,9 +14,11 @@
 
 #include "rpcrdma_trace.h"
 
-/* Names of event e: its subsystem, its own, its field in slot s ("" none). */
+/* Names of event e: its subsystem, its own, the field it cannot do
+ * without ("" none), its field in slot s ("" none). */
 const char *rr_tpb_system(enum rr_tp_event e);
 const char *rr_tpb_event_name(enum rr_tp_event e);
+const char *rr_tpb_key_field(enum rr_tp_event e);
 const char *rr_tpb_field_name(enum rr_tp_event e, unsigned s);
 
 struct rr_tpb;

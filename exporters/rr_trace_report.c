@@ -238,7 +238,6 @@ static json_object *client_json(const struct rr_tp_detail *d, const struct rr_tp
 	return o;
 }
 
-
 static void latency_json(json_object *o, const struct rr_latency *h)
 {
 	add_u64(o, "latency_mean_us", rr_latency_mean_ns(h) / 1000);

@@ -73,20 +73,13 @@ static bool required(enum rr_tp_event e)
 	return e == RR_TP_MARSHAL || e == RR_TP_REPLY;
 }
 
-/* The field without which an event's counts would be a guess: the
- * connection a send went out on (Linux 5.10's post_send names its send
- * context's address instead); such an event is left out, as missing. */
-static const char *key_field(enum rr_tp_event e)
-{
-	return e == RR_TP_POST_SEND ? "cq_id" : NULL;
-}
-
 bool rr_trace_bpf_config(const char *root, struct rr_tpb_config *cfg,
-			 bool *present, char *msg, size_t msglen)
+			 bool *present, bool *keyless, char *msg, size_t msglen)
 {
 	memset(cfg, 0, sizeof(*cfg));
 	for (int e = 0; e < RR_TP_EVENTS; e++) {
 		struct rr_tp_layout l;
+		keyless[e] = false;
 		present[e] = rr_tp_load(root, rr_tpb_system(e), rr_tpb_event_name(e), &l);
 		if (!present[e]) {
 			if (required(e)) {
@@ -96,9 +89,11 @@ bool rr_trace_bpf_config(const char *root, struct rr_tpb_config *cfg,
 			}
 			continue;
 		}
+		const char *key = rr_tpb_key_field(e);
 		unsigned key_off, key_size;
-		if (key_field(e) && !rr_tp_place(&l, key_field(e), &key_off, &key_size)) {
+		if (key[0] && !rr_tp_place(&l, key, &key_off, &key_size)) {
 			present[e] = false;
+			keyless[e] = true;
 			rr_tp_layout_free(&l);
 			continue;
 		}
@@ -122,8 +117,8 @@ struct rr_trace_bpf *rr_trace_bpf_open(const char *root, bool attach, char *msg,
 				       size_t msglen)
 {
 	struct rr_tpb_config cfg;
-	bool present[RR_TP_EVENTS];
-	if (!rr_trace_bpf_config(root, &cfg, present, msg, msglen))
+	bool present[RR_TP_EVENTS], keyless[RR_TP_EVENTS];
+	if (!rr_trace_bpf_config(root, &cfg, present, keyless, msg, msglen))
 		return NULL;
 	struct rr_trace_bpf *b = calloc(1, sizeof(*b));
 	if (!b) {
@@ -139,16 +134,10 @@ struct rr_trace_bpf *rr_trace_bpf_open(const char *root, bool attach, char *msg,
 	msg[0] = '\0';
 	for (int e = 0; e < RR_TP_EVENTS && used < msglen; e++)
 		if (!present[e]) {
-			/* the event there, its key field not */
-			struct rr_tp_layout l;
-			bool lacks = key_field(e) &&
-				     rr_tp_load(root, rr_tpb_system(e), rr_tpb_event_name(e), &l);
-			if (lacks)
-				rr_tp_layout_free(&l);
 			int n = snprintf(msg + used, msglen - used, "%s%s:%s%s%s%s", used ? ", " : "",
 					 rr_tpb_system(e), rr_tpb_event_name(e),
-					 lacks ? " (no " : "", lacks ? key_field(e) : "",
-					 lacks ? ")" : "");
+					 keyless[e] ? " (no " : "", keyless[e] ? rr_tpb_key_field(e) : "",
+					 keyless[e] ? ")" : "");
 			used += n > 0 ? (size_t)n : 0;
 		}
 	return b;

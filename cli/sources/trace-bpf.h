@@ -21,11 +21,13 @@ struct rr_trace_bpf;
  * required event missing, privileges, the verifier's refusal). */
 struct rr_trace_bpf *rr_trace_bpf_open(const char *root, bool attach, char *msg,
 				       size_t msglen);
-/* Where the programs read each field, as configured from root's formats:
- * false when a required event is missing (msg says which). */
+/* Where the programs read each field, as configured from root's formats,
+ * and which events are present; keyless[e]: event e is there but lacks
+ * its key field (so counts as absent).  False when a required event is
+ * missing (msg says which). */
 struct rr_tpb_config;
 bool rr_trace_bpf_config(const char *root, struct rr_tpb_config *cfg,
-			 bool *present, char *msg, size_t msglen);
+			 bool *present, bool *keyless, char *msg, size_t msglen);
 /* Reads the maps: totals into s (as the per-record path counts them),
  * each connection into d (its arrays reused from call to call). */
 void rr_trace_bpf_read(struct rr_trace_bpf *b, struct rr_tp_stats *s,

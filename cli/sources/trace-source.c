@@ -18,7 +18,7 @@ static const struct {
 	const char *system, *name;
 	bool by_record;   /* read here, record by record, without BPF */
 } events[RR_TP_EVENTS] = {
-#define RR_TP_X_EVENT(sym, sys, name, by_record, f0, f1, f2, f3, f4, f5, f6, f7) \
+#define RR_TP_X_EVENT(sym, sys, name, by_record, key, f0, f1, f2, f3, f4, f5, f6, f7) \
 	[sym] = { sys, name, by_record },
 	RR_TP_EVENT_LIST(RR_TP_X_EVENT)
 #undef RR_TP_X_EVENT
