@@ -44,7 +44,7 @@ if echo "$last" | jq -e '[.connections[] | has("transports")] | any' >/dev/null 
 		"$(awk '/^rpcrdma_trace_transport_sends_total[{]/ && $NF > 0 { split($0, l, "cq_id=\""); split(l[2], q, "\""); cq[q[1]] }
 			END { n = 0; for (k in cq) n++; printf "%d", n }' client/exporter-trace.metrics)"
 else
-	echo "# nconnect/$t: rpcrdma-top -t names no connections of a client (kernel $(cat client/kernel); Linux 5.10's xprtrdma_post_send has no cq_id)"
+	echo "# nconnect/$t: rpcrdma-top -t names no connections of a client (kernel $(cat client/kernel); not followed: $(grep -o 'rpcrdma:xprtrdma_post_send[^,]*' client/watch-trace.err 2>/dev/null || echo '?'))"
 fi
 # the exporter: a series per connection, summed as the capture
 check_eq "nconnect/$t: exporter: rpcrdma_connection_calls_total series with calls, one per transport" "$xprts" \
