@@ -12,8 +12,8 @@ top=$(dirname "$lab")
 limit=${LAB_JOB_SECONDS:-1200}
 
 # A free TCP port on 127.0.0.1 for the link.
-port=$((20000 + $$ % 20000))
-while ss -Htln "sport = :$port" | grep -q .; do port=$((port + 1)); done
+. "$top/tests/ports.sh"
+port=$(free_port)
 
 # Linux 5.x's soft-iWARP cannot listen on the IPv6 wildcard beside the IPv4
 # one (both bind the IPv4 address: EADDRINUSE), and nfsd then drops its RDMA

@@ -24,17 +24,24 @@ for tool in rpcrdma-dump rpcrdma-top rpcrdma-exporter rpcrdma-peer; do
 done
 exporter=$build/cli/rpcrdma-exporter
 if [ -x "$exporter" ] && command -v curl >/dev/null; then
-	port=$((21000 + $$ % 20000))
-	"$exporter" -r "$src/samples/rocev2-null.pcap" -l "127.0.0.1:$port" 2>/dev/null &
-	pid=$!
+	. "$src/tests/ports.sh"
 	got=""
-	for _ in $(seq 100); do
-		got=$(curl -s --max-time 10 "http://127.0.0.1:$port/metrics" | grep '^rpcrdma_exporter_build_info')
+	# started again on another port when another test took the one it
+	# was given
+	for _ in 1 2 3 4 5; do
+		port=$(free_port)
+		"$exporter" -r "$src/samples/rocev2-null.pcap" -l "127.0.0.1:$port" 2>/dev/null &
+		pid=$!
+		for _ in $(seq 100); do
+			got=$(curl -s --max-time 10 "http://127.0.0.1:$port/metrics" | grep '^rpcrdma_exporter_build_info')
+			[ -n "$got" ] && break
+			kill -0 "$pid" 2>/dev/null || break
+			sleep 0.1
+		done
+		kill "$pid" 2>/dev/null
+		wait "$pid" 2>/dev/null
 		[ -n "$got" ] && break
-		sleep 0.1
 	done
-	kill "$pid" 2>/dev/null
-	wait "$pid" 2>/dev/null
 	check "rpcrdma_exporter_build_info names version $version ($got)" \
 		test "$got" = "rpcrdma_exporter_build_info{version=\"$version\",libdissect=\"$version\"} 1"
 fi

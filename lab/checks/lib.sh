@@ -2,6 +2,7 @@
 # The results of a whole lab/run accumulate in $LAB_RESULTS.
 : "${LAB_RESULTS:=$(mktemp "${TMPDIR:-/tmp}/lab-results.XXXXXX")}"
 export LAB_RESULTS
+. "$lab/../tests/ports.sh"
 
 check_line() { # STATUS WHAT [DETAIL]
 	n=$(( $(wc -l <"$LAB_RESULTS") + 1 ))
@@ -368,20 +369,29 @@ check_exporter() {
 	[ -x "$exporter" ] || { check_fail "$1/$t: rpcrdma-exporter built" "$exporter"; return; }
 	svc=server/svc_rdma
 	[ -d "$svc" ] || svc=$work/no-svc-rdma
-	port=$((20000 + $$ % 20000))
-	while ss -Htln "sport = :$port" | grep -q .; do port=$((port + 1)); done
-	"$exporter" -r client/capture.pcap --mountstats client/mountstats --svc-rdma "$svc" \
-		-l "127.0.0.1:$port" 2>"$work/exporter.err" &
-	exporter_pid=$!
-	n=0
-	until grep -q 'replayed' "$work/exporter.err"; do
-		n=$((n + 1))
-		if [ "$n" -gt 300 ] || ! kill -0 "$exporter_pid" 2>/dev/null; then break; fi
-		sleep 0.1
+	# started again on another port when another test took the one it
+	# was given (tests/ports.sh)
+	tries=0
+	while :; do
+		port=$(free_port)
+		"$exporter" -r client/capture.pcap --mountstats client/mountstats --svc-rdma "$svc" \
+			-l "127.0.0.1:$port" 2>"$work/exporter.err" &
+		exporter_pid=$!
+		n=0
+		until grep -q 'replayed' "$work/exporter.err"; do
+			n=$((n + 1))
+			if [ "$n" -gt 300 ] || ! kill -0 "$exporter_pid" 2>/dev/null; then break; fi
+			sleep 0.1
+		done
+		tries=$((tries + 1))
+		grep -q 'cannot serve HTTP' "$work/exporter.err" && [ "$tries" -lt 20 ] || break
+		wait "$exporter_pid" 2>/dev/null || true
 	done
-	curl -s --max-time 30 "http://127.0.0.1:$port/metrics" >"$work/metrics"
-	kill "$exporter_pid" 2>/dev/null
-	wait "$exporter_pid" 2>/dev/null
+	# a scrape that fails is this check's failure, not the end of the others
+	curl -s --max-time 30 "http://127.0.0.1:$port/metrics" >"$work/metrics" ||
+		check_fail "$1/$t: exporter: answered a scrape" "curl exit $?: $(tr '\n' ' ' <"$work/exporter.err")"
+	kill "$exporter_pid" 2>/dev/null || true
+	wait "$exporter_pid" 2>/dev/null || true
 	metric() { metric_sum "$work/metrics" "$1"; }
 	set -- "$1" $(mountstats_xprt client/mountstats)
 	check_eq "$1/$t: exporter: rpcrdma_kernel_xprt_sends_total as mountstats" "${7:-}" "$(metric rpcrdma_kernel_xprt_sends_total)"
