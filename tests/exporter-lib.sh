@@ -1,8 +1,8 @@
 # SPDX-License-Identifier: BSD-2-Clause
 # What the tests that start exporters (and Prometheus) share: a work folder
 # ($work) and the processes started ($pids), both gone when the script
-# exits; a free loopback port; waiting for a server to answer and for a
-# replay to end.  Sourced, not run.
+# exits; a free loopback port; waiting for a server to answer, for a line in
+# its log and for a replay to end.  Sourced, not run.
 work=$(mktemp -d)
 pids=()
 exporter_lib_cleanup() {
@@ -17,6 +17,16 @@ trap exporter_lib_cleanup EXIT
 wait_http() { # url: up to 10 s
 	for _ in $(seq 100); do
 		curl -s -o /dev/null "$1" && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
+# A line matching PATTERN in a server's log (up to 10 s): the server may
+# answer before it writes the line that says it serves.
+wait_line() { # file, grep pattern
+	for _ in $(seq 100); do
+		grep -q "$2" "$1" && return 0
 		sleep 0.1
 	done
 	return 1

@@ -124,7 +124,7 @@ check "--no-collector.packets: no source needed, the kernel's files served" \
 	      curl -s http://127.0.0.1:\$port/metrics >'$work/m-kernel' &&
 	      grep -q '^rpcrdma_kernel_xprt_' '$work/m-kernel' &&
 	      ! grep -q '^rpcrdma_frames_total' '$work/m-kernel' &&
-	      grep -q 'from the kernel.s files only' '$work/flags.log'"
+	      wait_line '$work/flags.log' 'from the kernel.s files only'"
 kill "${pids[-1]}" 2>/dev/null
 "$exporter" --no-collector.packets -r "$src/samples/rocev2-mixed.pcap" 2>"$work/e4"
 check "--no-collector.packets with a frame source: status 1, said" \
@@ -167,30 +167,32 @@ check "--web.max-requests 0: no limit, 40 at once all get 200" \
 kill "${pids[-1]}" 2>/dev/null
 # --web.systemd-socket: socket activation as systemd does it (its own tool)
 if command -v systemd-socket-activate >/dev/null; then
-	port=$(free_port)
+	port=$(free_port) failed_before=$fail
 	systemd-socket-activate -l "127.0.0.1:$port" "$exporter" --web.systemd-socket \
 		-r "$src/samples/rocev2-mixed.pcap" >/dev/null 2>"$work/activate.log" &
 	pids+=($!)
-	for _ in $(seq 50); do
+	for _ in $(seq 300); do
 		grep -q "Listening on" "$work/activate.log" && break
 		sleep 0.1
 	done
 	check "--web.systemd-socket: started by the first connection on systemd's socket, it answers it" \
 		eval "curl -s --max-time 20 http://127.0.0.1:$port/metrics | grep -q '^rpcrdma_frames_total' &&
-		      grep -q 'serving http on systemd.s socket' '$work/activate.log'"
+		      wait_line '$work/activate.log' 'serving http on systemd.s socket'"
+	[ "$fail" -eq "$failed_before" ] || sed 's/^/# activate.log: /' "$work/activate.log"
 	kill "${pids[-1]}" 2>/dev/null
 	# as rpcrdma-exporter.socket starts rpcrdma-exporter.service: no flag
-	port=$(free_port)
+	port=$(free_port) failed_before=$fail
 	systemd-socket-activate -l "127.0.0.1:$port" "$exporter" \
 		-r "$src/samples/rocev2-mixed.pcap" >/dev/null 2>"$work/activate2.log" &
 	pids+=($!)
-	for _ in $(seq 50); do
+	for _ in $(seq 300); do
 		grep -q "Listening on" "$work/activate2.log" && break
 		sleep 0.1
 	done
 	check "a socket systemd passes is taken without the flag too (the .socket unit)" \
 		eval "curl -s --max-time 20 http://127.0.0.1:$port/metrics | grep -q '^rpcrdma_frames_total' &&
-		      grep -q 'serving http on systemd.s socket' '$work/activate2.log'"
+		      wait_line '$work/activate2.log' 'serving http on systemd.s socket'"
+	[ "$fail" -eq "$failed_before" ] || sed 's/^/# activate2.log: /' "$work/activate2.log"
 	kill "${pids[-1]}" 2>/dev/null
 fi
 "$exporter" --web.systemd-socket -r "$src/samples/rocev2-mixed.pcap" 2>"$work/e5"
