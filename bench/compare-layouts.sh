@@ -8,10 +8,13 @@
 # others shuffled, the shuffle numbered so that both commits get the same
 # kind of spread.  All builds run in turn, RUNS rounds, on the lab's NFSv3
 # and NFSv4.1 captures repeated REPEATS times (repeat-capture): a build's
-# figure is its fastest run, a commit's the mean of its layouts'.
-# usage: bench/compare-layouts.sh OLD_COMMIT NEW_COMMIT [LAYOUTS] [RUNS] [REPEATS]
+# figure is its fastest run, a commit's the mean of its layouts'.  With
+# CACHESIM=1, each build runs once under cachegrind's cache simulation
+# instead, RUNS unused: its instructions and its first-level instruction
+# cache misses, which show whether a layout's time is its code's size.
+# usage: [CACHESIM=1] bench/compare-layouts.sh OLD_COMMIT NEW_COMMIT [LAYOUTS] [RUNS] [REPEATS]
 set -eu
-[ $# -ge 2 ] || { sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+[ $# -ge 2 ] || { sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 old=$1 new=$2
 layouts=${3:-4} runs=${4:-201} repeats=${5:-10}
 here=$(cd "$(dirname "$0")" && pwd)
@@ -78,6 +81,35 @@ last=${builds##* }
 "${last#*:*:}/bench/repeat-capture" -n "$repeats" -o "$file" \
 	"$top/tests/linux/bookworm-rxe-nfs3/client/capture.pcap" \
 	"$top/tests/linux/bookworm-rxe-nfs41/client/capture.pcap" >/dev/null
+
+if [ -n "${CACHESIM:-}" ]; then
+	command -v valgrind >/dev/null || { echo "CACHESIM needs valgrind" >&2; exit 2; }
+	for b in $builds; do
+		valgrind --tool=cachegrind --cache-sim=yes --cachegrind-out-file=/dev/null \
+			"${b#*:*:}/cli/rpcrdma-dump" -q --stats -r "$file" 2>&1 >/dev/null |
+			awk -v b="${b%:*}" '/ I +refs:/ { i = $4 } / I1 +misses:/ { m = $4 }
+				END { gsub(",", "", i); gsub(",", "", m); print b, i, m }'
+	done | awk -v old="$old" -v new="$new" -v layouts="$layouts" '
+		{ ir[$1] = $2; miss[$1] = $3 }
+		END {
+			printf "== cachegrind: instructions and I1 misses, millions\n"
+			for (i = 0; i < 2; i++) {
+				c = i ? new : old
+				si = sm = 0
+				for (l = 0; l < layouts; l++) {
+					k = c ":" l
+					printf "%-12s layout %d  %9.2f  %7.3f\n", c, l, ir[k] / 1e6, miss[k] / 1e6
+					si += ir[k]; sm += miss[k]
+				}
+				mi[i] = si / layouts; mm[i] = sm / layouts
+				printf "%-12s mean      %9.2f  %7.3f\n", c, mi[i] / 1e6, mm[i] / 1e6
+			}
+			printf "new/old, the means: instructions %.3f, I1 misses %.2f\n",
+			       mi[1] / mi[0], mm[1] / mm[0]
+		}'
+	rm -f "$file"
+	exit 0
+fi
 
 # every build once a round; each run's microseconds
 for _ in $(seq "$runs"); do
