@@ -86,21 +86,20 @@ same() { # name, command (run with OLD's and NEW's binaries as $bin)
 	fi
 }
 dump() { "$(tool "$bin_dir" rpcrdma-dump)" "$@"; }
-port=$((20000 + $$ % 20000))
+. "$top/tests/ports.sh"
 metrics() { # capture: the exporter's /metrics after replaying it
-	# a port something else holds: the next one, a few times
-	for _ in 1 2 3 4 5; do
-		port=$((port + 1))
-		rm -f "$work/exporter.err"
-		"$(tool "$bin_dir" rpcrdma-exporter)" -r "$1" -l "127.0.0.1:$port" \
+	capture=$1
+	start_exporter() {
+		"$(tool "$bin_dir" rpcrdma-exporter)" -r "$capture" -l "127.0.0.1:$port" \
 			2>"$work/exporter.err" &
-		pid=$!
-		for _ in $(seq 300); do
-			grep -qs 'replayed\|cannot serve' "$work/exporter.err" && break
-			sleep 0.1
-		done
-		grep -qs 'cannot serve' "$work/exporter.err" || break
-		wait "$pid" 2>/dev/null
+	}
+	rm -f "$work/exporter.err"
+	serve_on_free_port start_exporter || true
+	pid=$server_pid
+	for _ in $(seq 300); do
+		grep -qs 'replayed' "$work/exporter.err" && break
+		kill -0 "$pid" 2>/dev/null || break
+		sleep 0.1
 	done
 	curl -s "http://127.0.0.1:$port/metrics" >"$work/metrics"
 	# nothing served counts as a difference: it names its build

@@ -25,23 +25,19 @@ done
 exporter=$build/cli/rpcrdma-exporter
 if [ -x "$exporter" ] && command -v curl >/dev/null; then
 	. "$src/tests/ports.sh"
-	got=""
-	# started again on another port when another test took the one it
-	# was given
-	for _ in 1 2 3 4 5; do
-		port=$(free_port)
+	start_exporter() {
 		"$exporter" -r "$src/samples/rocev2-null.pcap" -l "127.0.0.1:$port" 2>/dev/null &
-		pid=$!
+	}
+	got=""
+	if serve_on_free_port start_exporter; then
 		for _ in $(seq 100); do
 			got=$(curl -s --max-time 10 "http://127.0.0.1:$port/metrics" | grep '^rpcrdma_exporter_build_info')
 			[ -n "$got" ] && break
-			kill -0 "$pid" 2>/dev/null || break
 			sleep 0.1
 		done
-		kill "$pid" 2>/dev/null
-		wait "$pid" 2>/dev/null
-		[ -n "$got" ] && break
-	done
+		kill "$server_pid" 2>/dev/null
+		wait "$server_pid" 2>/dev/null
+	fi
 	check "rpcrdma_exporter_build_info names version $version ($got)" \
 		test "$got" = "rpcrdma_exporter_build_info{version=\"$version\",libdissect=\"$version\"} 1"
 fi

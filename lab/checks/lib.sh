@@ -369,23 +369,17 @@ check_exporter() {
 	[ -x "$exporter" ] || { check_fail "$1/$t: rpcrdma-exporter built" "$exporter"; return; }
 	svc=server/svc_rdma
 	[ -d "$svc" ] || svc=$work/no-svc-rdma
-	# started again on another port when another test took the one it
-	# was given (tests/ports.sh)
-	tries=0
-	while :; do
-		port=$(free_port)
+	start_exporter() {
 		"$exporter" -r client/capture.pcap --mountstats client/mountstats --svc-rdma "$svc" \
 			-l "127.0.0.1:$port" 2>"$work/exporter.err" &
-		exporter_pid=$!
-		n=0
-		until grep -q 'replayed' "$work/exporter.err"; do
-			n=$((n + 1))
-			if [ "$n" -gt 300 ] || ! kill -0 "$exporter_pid" 2>/dev/null; then break; fi
-			sleep 0.1
-		done
-		tries=$((tries + 1))
-		grep -q 'cannot serve HTTP' "$work/exporter.err" && [ "$tries" -lt 20 ] || break
-		wait "$exporter_pid" 2>/dev/null || true
+	}
+	serve_on_free_port start_exporter || true
+	exporter_pid=$server_pid
+	n=0
+	until grep -q 'replayed' "$work/exporter.err"; do
+		n=$((n + 1))
+		if [ "$n" -gt 300 ] || ! kill -0 "$exporter_pid" 2>/dev/null; then break; fi
+		sleep 0.1
 	done
 	# a scrape that fails is this check's failure, not the end of the others
 	curl -s --max-time 30 "http://127.0.0.1:$port/metrics" >"$work/metrics" ||
