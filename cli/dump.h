@@ -46,8 +46,8 @@ struct opts {
 };
 
 /* Exit status: tcpdump's 1 for a bad command line, 2 for input that
- * cannot be read. */
-enum { DUMP_EXIT_USAGE = 1, DUMP_EXIT_INPUT = 2 };
+ * cannot be read or output that cannot be written. */
+enum { DUMP_EXIT_USAGE = 1, DUMP_EXIT_INPUT = 2, DUMP_EXIT_OUTPUT = 2 };
 
 /* The command line into o (dump-options.c): -1 after saying what is wrong
  * on stderr; -h, -V, -D and --list-devices print and exit. */

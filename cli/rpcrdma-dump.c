@@ -17,7 +17,9 @@
 #include <rpcrdma/dissect.h>
 
 #include "capture-source.h"
+#include "capture-writer.h"
 #include "dump.h"
+#include "output-check.h"
 #include "stats-text.h"
 #include "hexdump.h"
 #include "timestamp.h"
@@ -54,8 +56,9 @@ struct run {
 	struct rr_config cfg;
 	int link;
 	struct totals t;
-	pcap_dumper_t *writer;
-	bool writer_nano;       /* -w: its time stamps in nanoseconds */
+	struct rr_capture_writer *writer;
+	/* a write failed (-w, or the standard output): the loop ends */
+	bool write_failed, output_failed;
 	time_t started, shown;
 	bool tty;
 };
@@ -78,15 +81,11 @@ static void process(struct dump *d, struct run *r, const u_char *data,
 {
 	const struct opts *o = &d->o;
 	r->t.frames++;
-	if (r->writer) {
-		/* -w writes the stamp at the precision the file is opened with */
-		struct pcap_pkthdr h = { .caplen = caplen, .len = wirelen };
-		h.ts.tv_sec = (time_t)(ts_ns / 1000000000u);
-		h.ts.tv_usec = (suseconds_t)(ts_ns % 1000000000u /
-					     (r->writer_nano ? 1u : 1000u));
-		pcap_dump((u_char *)r->writer, &h, data);
-		if (o->packet_buffered)
-			pcap_dump_flush(r->writer);
+	if (r->writer && !rr_capture_writer_put(r->writer, r->t.frames, ts_ns,
+						data, caplen, wirelen)) {
+		r->write_failed = true; /* said at the close */
+		rr_live_break(live);
+		return;
 	}
 	unsigned long lines_before = dump_lines;
 	dump_frame_ts_ns = ts_ns;
@@ -113,6 +112,11 @@ static void process(struct dump *d, struct run *r, const u_char *data,
 		dump_print_headers(rep->decoded);
 	if (o->hex && dump_lines != lines_before)
 		print_hex(rep->decoded, data, caplen, o);
+	if (!rr_output_ok(stdout, "rpcrdma-dump", "standard output", "frame",
+			  r->t.frames)) {
+		r->output_failed = true;
+		rr_live_break(live);
+	}
 	if (r->tty && time(NULL) - r->started >= 2 && time(NULL) != r->shown) {
 		r->shown = time(NULL);
 		fprintf(stderr, "\r%lu frames...", r->t.frames);
@@ -174,20 +178,19 @@ int main(int argc, char **argv)
 		return DUMP_EXIT_INPUT;
 	}
 	pcap_t *dead = NULL;
+	char werr[PCAP_ERRBUF_SIZE + 256];
 	if (o->write) {
 		/* libpcap writes the file, from whichever source */
 		dead = p ? NULL : pcap_open_dead(link, 65535);
-		r.writer = pcap_dump_open(p ? p : dead, o->write);
+		r.writer = rr_capture_writer_open(p ? p : dead, o->write,
+						  o->packet_buffered, werr, sizeof(werr));
 		if (!r.writer) {
-			fprintf(stderr, "rpcrdma-dump: -w %s: %s\n", o->write,
-				pcap_geterr(p ? p : dead));
+			fprintf(stderr, "rpcrdma-dump: -w %s\n", werr);
 			if (dead)
 				pcap_close(dead);
 			rr_live_close(live);
-			return DUMP_EXIT_INPUT;
+			return DUMP_EXIT_OUTPUT;
 		}
-		r.writer_nano = p && pcap_get_tstamp_precision(p) ==
-					     PCAP_TSTAMP_PRECISION_NANO;
 	}
 	struct rr_config *cfg = &r.cfg;
 	rr_config_init(cfg);
@@ -222,7 +225,7 @@ int main(int argc, char **argv)
 	if (!a) {
 		fprintf(stderr, "rpcrdma-dump: not enough memory for the analyzer\n");
 		if (r.writer)
-			pcap_dump_close(r.writer);
+			rr_capture_writer_close(r.writer, werr, sizeof(werr));
 		if (dead)
 			pcap_close(dead);
 		rr_live_close(live);
@@ -243,7 +246,8 @@ int main(int argc, char **argv)
 	r.tty = isatty(2) && file;
 	/* the one reading loop: the end of a file, a signal, -c or an error
 	 * ends it */
-	while (!rr_stopping && (o->count < 0 || (long)r.t.frames < o->count))
+	while (!rr_stopping && !r.write_failed && !r.output_failed &&
+	       (o->count < 0 || (long)r.t.frames < o->count))
 		if (rr_live_poll(live, 100) < 0)
 			break;
 	if (r.tty && r.shown)
@@ -251,8 +255,13 @@ int main(int argc, char **argv)
 	if (rr_live_say_error(live, &o->src, r.t.frames))
 		status = DUMP_EXIT_INPUT;
 	rr_analyzer_dropped(a, rr_live_dropped(live));
-	if (r.writer)
-		pcap_dump_close(r.writer);
+	/* tcpdump's word for a file it could not write: the frame and why */
+	if (r.writer && !rr_capture_writer_close(r.writer, werr, sizeof(werr))) {
+		fprintf(stderr, "rpcrdma-dump: -w %s\n", werr);
+		status = DUMP_EXIT_OUTPUT;
+	}
+	if (r.output_failed)
+		status = DUMP_EXIT_OUTPUT;
 	for (const struct rr_frame_report *rep; (rep = rr_analyzer_finish(a));)
 		dump_print_report(&d, rep);
 	if (o->stats && !o->stats_json)
@@ -278,7 +287,10 @@ int main(int argc, char **argv)
 	/* frame problems as the analyzer judged them: an FPDU split across
 	 * segments is not malformed once the stream is reassembled; the
 	 * report first, so that the two streams keep their order in one file */
-	fflush(stdout);
+	if (!r.output_failed &&
+	    !rr_output_flushed(stdout, "rpcrdma-dump", "standard output", "frame",
+			       r.t.frames))
+		status = DUMP_EXIT_OUTPUT;
 	fprintf(stderr,
 		"%lu frames, %llu RPC-over-RDMA messages, %lu CM, %lu MPA; "
 		"%llu truncated, %llu malformed, %llu dropped; ICRC %lu good %lu bad; "

@@ -457,7 +457,6 @@ int main(int argc, char **argv)
 			capmsg);
 	say_serving(&e, &addr);
 	rr_stop_on_signals(&live);
-	signal(SIGPIPE, SIG_IGN);
 	if (e.trace) {
 		while (!rr_stopping) {
 			pthread_mutex_lock(&e.lock);

@@ -19,6 +19,7 @@
 
 #include "live-source.h"
 #include "stop-signals.h"
+#include "output-check.h"
 #include "top.h"
 
 static struct rr_live *live;
@@ -242,19 +243,21 @@ static void show(struct top *t)
 {
 	static char buf[256][LINE];
 	struct lines L = { buf, 0, 256 };
-	if (t->o.batch && t->o.json) {
-		top_print_json(t);
-		fflush(stdout);
+	if (!t->curses) {
+		if (t->o.batch && t->o.json) {
+			top_print_json(t);
+		} else {
+			top_render(t, &L);
+			for (unsigned i = 0; i < L.n; i++)
+				printf("%.80s\n", L.l[i]);
+			putchar('\n');
+		}
+		if (!rr_output_flushed(stdout, "rpcrdma-top", "standard output",
+				       "snapshot", (uint64_t)t->shown + 1))
+			t->output_failed = true;
 		return;
 	}
 	top_render(t, &L);
-	if (!t->curses) {
-		for (unsigned i = 0; i < L.n; i++)
-			printf("%.80s\n", L.l[i]);
-		putchar('\n');
-		fflush(stdout);
-		return;
-	}
 	erase();
 	int rows = LINES, cols = COLS;
 	if (t->keys.help) {
@@ -418,9 +421,8 @@ int main(int argc, char **argv)
 	t.view = t.o.view;
 	t.last_t = clock_s(&t);
 	double next = top_now_s() + t.o.interval;
-	long shown = 0;
 	bool quit = false;
-	while (!rr_stopping && !quit) {
+	while (!rr_stopping && !quit && !t.output_failed) {
 		double left = next - top_now_s();
 		if (left > 0 && !t.ended) {
 			int ms = (int)(left * 1000) + 1;
@@ -449,9 +451,9 @@ int main(int argc, char **argv)
 				if (!t.final_taken)
 					snapshot(&t);
 				show(&t);
-				shown++;
+				t.shown++;
 			}
-			if (t.o.batch && t.o.count >= 0 && shown >= t.o.count)
+			if (t.o.batch && t.o.count >= 0 && t.shown >= t.o.count)
 				break;
 		}
 	}
@@ -460,6 +462,8 @@ int main(int argc, char **argv)
 	/* a damaged or cut file: what was read is shown, then why it ended */
 	int status = rr_live_say_error(t.src, &t.o.src, rr_analyzer_stats(t.a)->frames)
 			     ? TOP_EXIT_INPUT : 0;
+	if (t.output_failed)
+		status = TOP_EXIT_OUTPUT;
 	rr_live_close(t.src);
 	rr_analyzer_free(t.a);
 	for (unsigned i = 0; i < MAX_CONNS; i++)

@@ -21,4 +21,7 @@ void rr_stop_on_signals(struct rr_live *const *live)
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
+	/* a reader gone is a failed write the tool says, after closing its
+	 * -w file whole, not a death in the middle of a frame */
+	signal(SIGPIPE, SIG_IGN);
 }

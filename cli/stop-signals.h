@@ -16,7 +16,8 @@ extern volatile sig_atomic_t rr_stopping;
 /* From now on SIGINT and SIGTERM set rr_stopping and break the read of
  * the source that *live names when the signal comes (none when NULL).
  * System calls the signal interrupts are restarted (SA_RESTART); poll()
- * and sleeps return, as they always do. */
+ * and sleeps return, as they always do.  SIGPIPE is ignored: a write to
+ * a closed pipe fails with EPIPE, which the tool checks (output-check.h). */
 void rr_stop_on_signals(struct rr_live *const *live);
 
 #endif

@@ -13,6 +13,7 @@
 
 #include "rr_trace_report.h"
 #include "trace-source.h"
+#include "output-check.h"
 #include "top.h"
 
 /* The report's title, client and server totals and a blank stay on the
@@ -150,6 +151,7 @@ int top_trace_main(struct top *t, volatile sig_atomic_t *stop)
 	}
 	struct trace_screen sc = { 0 };
 	struct rr_tp_stats prev = { 0 };
+	int status = 0;
 	double last = top_now_s();
 	for (long shown = 0; !*stop && (t->o.count < 0 || shown < t->o.count); shown++) {
 		double until = last + t->o.interval;
@@ -170,7 +172,12 @@ int top_trace_main(struct top *t, volatile sig_atomic_t *stop)
 		} else {
 			rr_trace_report_text(stdout, s, &prev, rr_trace_detail(tr), now - last);
 		}
-		fflush(stdout);
+		if (!t->curses && !rr_output_flushed(stdout, "rpcrdma-top",
+						     "standard output", "snapshot",
+						     (uint64_t)shown + 1)) {
+			status = TOP_EXIT_OUTPUT;
+			break;
+		}
 		prev = *s;
 		last = now;
 	}
@@ -179,5 +186,5 @@ int top_trace_main(struct top *t, volatile sig_atomic_t *stop)
 	free(sc.text);
 	free(sc.line);
 	rr_trace_close(tr);
-	return 0;
+	return status;
 }

@@ -18,7 +18,7 @@
 
 #include "live-source.h"
 
-enum { TOP_EXIT_USAGE = 1, TOP_EXIT_INPUT = 2 };
+enum { TOP_EXIT_USAGE = 1, TOP_EXIT_INPUT = 2, TOP_EXIT_OUTPUT = 2 };
 #define MAX_CONNS 4096
 #define LINE 160
 
@@ -123,6 +123,8 @@ struct top {
 	 * stays on the screen */
 	bool final_taken;
 	struct top_keys keys;   /* help, pause, scrolling */
+	bool output_failed;     /* -b: the standard output refused a write */
+	long shown;             /* snapshots shown */
 	bool ended;
 	enum view view;
 	struct top_slow slow;   /* the slow view's calls */
