@@ -1,7 +1,9 @@
 #!/bin/sh
 # Runs the whole test suite twice: a normal build (gcc), then a build under
 # AddressSanitizer and UndefinedBehaviorSanitizer (clang), which also runs
-# the libFuzzer target for a bounded time.  Installs missing packages first.
+# the libFuzzer target for a bounded time; then the tests of a build with
+# the required libraries alone (scripts/required-only-build.sh).  Installs
+# missing packages first.
 #
 # RPCRDMA_CAPTURES may name a folder of further real captures to decode;
 # ../shared/captures is used when it exists beside the checkout.
@@ -64,6 +66,9 @@ ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 run_suite sanitize -DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=Debug \
 	-DRR_SANITIZE=ON -DRR_FUZZ_SECONDS="${RR_FUZZ_SECONDS:-60}"
+# as a packager without the optional libraries builds it; the plugin there
+# is the release build's (Wireshark is required by both), its tests run once
+"$top/scripts/required-only-build.sh" "$top/build-required-only" -E '^wireshark_'
 in_chroot() { # suite, tests (a ctest -R pattern, or "" for all)
 	suite=$1
 	eval "pid=\$chroot_pid_$suite"

@@ -42,7 +42,12 @@ expect "... after the frames it held" 2 "(after 101 frames)" -q -r "$work/cut.pc
 if ! ls /sys/class/infiniband/* >/dev/null 2>&1; then
 	# no RDMA device here: both say so clearly
 	expect "--list-devices with no device" 2 "no RDMA device" --list-devices
-	expect "--rdma with no device" 2 "no RDMA device on this machine" --rdma mlx5_0
+	if [ "${RR_HAVE_VERBS:-1}" = 0 ]; then
+		expect "--rdma in a build without rdma-core" 2 "mlx5_0: built without rdma-core" \
+			--rdma mlx5_0
+	else
+		expect "--rdma with no device" 2 "no RDMA device on this machine" --rdma mlx5_0
+	fi
 fi
 # -w writes what it read, through libpcap: a file source comes out whole
 if "$dump" -r "$sample" -w "$work/copy.pcap" 2>/dev/null && cmp -s "$sample" "$work/copy.pcap"; then

@@ -21,7 +21,11 @@ trap 'rm -rf "$prefix"' EXIT
 . "$(dirname "$0")/tap.sh"
 cmake --install "$build" --prefix "$prefix" >/dev/null
 export PATH=$build/cli:$PATH
+# a tool this build left out (its optional libraries missing) has no
+# --help to hold its page against
+built() { [ -x "$build/cli/$1" ]; }
 for tool in rpcrdma-dump rpcrdma-top rpcrdma-exporter rpcrdma-peer; do
+	built "$tool" || { echo "# $tool is not in this build: its page is not checked"; continue; }
 	page=$prefix/share/man/man1/$tool.1
 	check "$tool.1 installed under share/man/man1" test -f "$page"
 	check "$tool.1: groff warns of nothing" \
@@ -60,12 +64,14 @@ comp() { # expected word, command words...
 	fi
 }
 check "completion: rpcrdma-dump --sta offers --stats" comp --stats rpcrdma-dump --sta
-check "completion: rpcrdma-exporter --web offers --web.listen-address" \
-	comp --web.listen-address rpcrdma-exporter --web
+built rpcrdma-exporter &&
+	check "completion: rpcrdma-exporter --web offers --web.listen-address" \
+		comp --web.listen-address rpcrdma-exporter --web
 check "completion: rpcrdma-dump -i offers the interfaces (lo)" comp lo rpcrdma-dump -i l
 check "completion: rpcrdma-dump -r offers files" \
 	comp "$src/samples/rocev2-mixed.pcap" rpcrdma-dump -r "$src/samples/rocev2-mi"
-check "completion: rpcrdma-top -s offers the sort keys" comp p99 rpcrdma-top -s p
+built rpcrdma-top &&
+	check "completion: rpcrdma-top -s offers the sort keys" comp p99 rpcrdma-top -s p
 check "completion: rpcrdma-peer offers its modes, then its faults" \
 	eval "comp client rpcrdma-peer cl && comp over-credit rpcrdma-peer pcap --fault over"
 check "completion: nothing for a number (rpcrdma-dump -c), but options after" \

@@ -30,9 +30,9 @@ struct rr_trace_bpf *rr_trace_bpf_open(const char *root, bool attach, char *msg,
 }
 
 bool rr_trace_bpf_config(const char *root, struct rr_tpb_config *cfg,
-			 bool *present, char *msg, size_t msglen)
+			 bool *present, bool *keyless, char *msg, size_t msglen)
 {
-	(void)root, (void)cfg, (void)present;
+	(void)root, (void)cfg, (void)present, (void)keyless;
 	snprintf(msg, msglen, "this build has no eBPF (clang, bpftool, libbpf)");
 	return false;
 }
