@@ -75,6 +75,15 @@ static bool setup_unseen(const struct conn *k)
 	return k->setup_cut || k->info.inferred;
 }
 
+/* The thresholds and R each rest on both sides' private data (RFC 8797
+ * §3.1, §4.1): known once both halves of the setup were captured whole,
+ * not from one side's half (a capture of the requester's frames alone
+ * holds its CM REQ, never the responder's REP). */
+static bool setup_known(const struct conn *k)
+{
+	return k->info.negotiated;
+}
+
 static uint32_t threshold_for(const struct conn *k, uint8_t dir)
 {
 	/* RFC 8167 §4.2: backward calls go like forward replies */
@@ -214,7 +223,7 @@ static void on_call(struct rr_analyzer *a, uint32_t cn, uint8_t dir,
 static void check_swi_allowed(struct rr_analyzer *a, uint32_t cn, int receiver)
 {
 	const struct conn *k = &a->conns[cn];
-	if (k->info.thresholds.remote_invalidation || setup_unseen(k))
+	if (k->info.thresholds.remote_invalidation || !setup_known(k))
 		return;
 	/* [receiver]: what it said of R; then what its peer said */
 	static const char *const receiver_cleared[2] = {
@@ -400,6 +409,10 @@ static void on_done(struct rr_analyzer *a, uint32_t cn,
 		rra_call_end(a, ci);
 		return;
 	}
+	/* the reply that offered the chunk comes from the responder: where
+	 * the capture holds nothing it sent, nothing is known of its chunks */
+	if (!(a->conns[cn].info.heard & RR_HEARD_RESPONDER))
+		return;
 	rra_finding(a, cn, recently_done(a, h->xid) || ci != NONE ?
 		    RR_FIND_DONE_NO_RRC : RR_FIND_DONE_UNKNOWN, NULL);
 }
@@ -579,7 +592,7 @@ static void message(struct rr_analyzer *a, uint32_t cn, int to,
 		rra_finding(a, cn, RR_FIND_XID_MISMATCH, NULL);
 	if (h->proc == RR_RDMA_MSGP)
 		rra_finding(a, cn, RR_FIND_MSGP, NULL);
-	if (dir != RR_DIR_UNKNOWN && !setup_unseen(k) && len > threshold_for(k, dir))
+	if (dir != RR_DIR_UNKNOWN && setup_known(k) && len > threshold_for(k, dir))
 		rra_finding(a, cn, RR_FIND_INLINE_TOO_BIG, NULL);
 
 	switch (dir) {
