@@ -370,6 +370,8 @@ static void print_slow_call(const struct rr_event *ev)
 	printf(" latency %llu.%03llu ms", us / 1000u, us % 1000u);
 	if (d->nfs_known)
 		print_nfs_status_name(d);
+	else if (d->reply_status != RR_REPLY_ACCEPTED && d->reply_status != RR_REPLY_UNSEEN)
+		printf(" %s", rr_reply_status_str(d->reply_status)); /* GARBAGE_ARGS ... */
 	putchar('\n');
 }
 

@@ -44,7 +44,8 @@ void exporter_usage(FILE *to)
 	fprintf(to,
 		"  -l, --web.listen-address ADDR:PORT\n"
 		"               serve HTTP there (default 127.0.0.1:%d; :PORT\n"
-		"               every IPv4 address, [V6ADDR]:PORT, PORT on 127.0.0.1)\n"
+		"               every IPv4 address, [V6ADDR]:PORT, HOST:PORT its first\n"
+		"               IPv4 address, PORT on 127.0.0.1)\n"
 		"  --web.systemd-socket\n"
 		"               serve on the socket systemd passes (socket activation,\n"
 		"               rpcrdma-exporter.socket), not -l's\n"

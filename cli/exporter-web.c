@@ -304,6 +304,9 @@ static struct generation *serve(struct rr_web *w, struct rr_web_config *cfg,
 		MHD_OPTION_LISTEN_SOCKET, w->fd,
 		MHD_OPTION_THREAD_POOL_SIZE, 4u,
 		MHD_OPTION_CONNECTION_LIMIT, 512u,
+		/* a flood of idle connections from one address (a slowloris
+		 * client) holds none of the others' room */
+		MHD_OPTION_PER_IP_CONNECTION_LIMIT, RR_EXPORTER_CONNECTIONS_PER_ADDRESS,
 		MHD_OPTION_CONNECTION_TIMEOUT, 10u,
 		MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)65536,
 		MHD_OPTION_ARRAY, tls,

@@ -18,6 +18,12 @@
 
 #include <microhttpd.h>
 
+/* Connections one address may hold at once: a Prometheus pair, federation
+ * and a browser need a few, and more than --web.max-requests' default 40
+ * at once are answered 503, not refused; a flood of idle ones is closed
+ * past it. */
+#define RR_EXPORTER_CONNECTIONS_PER_ADDRESS 64u
+
 /* A page: its answer (NULL: out of memory) and status, for a GET or HEAD
  * that was let in. */
 typedef struct MHD_Response *(*rr_web_page_fn)(void *ctx,

@@ -16,6 +16,7 @@
 #include <ifaddrs.h>
 #include <inttypes.h>
 #include <microhttpd.h>
+#include <netdb.h>
 #include <netinet/in.h>
 #include <pcap/pcap.h>
 #include <pthread.h>
@@ -61,11 +62,13 @@ struct exporter {
 
 static struct rr_live *live;
 
-/* ADDR:PORT, [V6ADDR]:PORT, :PORT (every IPv4 address, as node_exporter
- * reads it) or PORT (127.0.0.1). */
+/* ADDR:PORT, HOST:PORT, [V6ADDR]:PORT, :PORT (every IPv4 address, as
+ * node_exporter reads it) or PORT (127.0.0.1).  A host name is resolved
+ * and its first IPv4 address taken, else its first IPv6 one, as Go's
+ * net.Listen does for node_exporter (localhost: 127.0.0.1). */
 static bool parse_listen(const char *s, struct sockaddr_storage *ss)
 {
-	char host[64] = "127.0.0.1";
+	char host[256] = "127.0.0.1";
 	const char *port = s;
 	memset(ss, 0, sizeof(*ss));
 	if (s && s[0] == '[') {
@@ -104,7 +107,26 @@ static bool parse_listen(const char *s, struct sockaddr_storage *ss)
 		v6->sin6_port = htons((uint16_t)p);
 		return true;
 	}
-	return false;
+	struct addrinfo hints = { .ai_family = AF_UNSPEC, .ai_socktype = SOCK_STREAM };
+	struct addrinfo *res;
+	if (getaddrinfo(host, NULL, &hints, &res) != 0)
+		return false;
+	const struct addrinfo *pick = NULL;
+	for (const struct addrinfo *r = res; r; r = r->ai_next)
+		if (r->ai_family == AF_INET || (!pick && r->ai_family == AF_INET6)) {
+			pick = r;
+			if (r->ai_family == AF_INET)
+				break;
+		}
+	if (pick) {
+		memcpy(ss, pick->ai_addr, pick->ai_addrlen);
+		if (pick->ai_family == AF_INET)
+			v4->sin_port = htons((uint16_t)p);
+		else
+			v6->sin6_port = htons((uint16_t)p);
+	}
+	freeaddrinfo(res);
+	return pick != NULL;
 }
 
 /* An address of this host: names the "local" end of a connection. */
@@ -395,8 +417,9 @@ int main(int argc, char **argv)
 	}
 	struct sockaddr_storage addr;
 	if (!e.o.systemd_socket && !parse_listen(e.o.listen, &addr)) {
-		fprintf(stderr, "rpcrdma-exporter: -l takes ADDR:PORT, [ADDR]:PORT "
-				"or PORT, not '%s'\n", e.o.listen);
+		fprintf(stderr, "rpcrdma-exporter: -l takes ADDR:PORT, HOST:PORT (a "
+				"name that resolves), [ADDR]:PORT or PORT, not '%s'\n",
+			e.o.listen);
 		exporter_usage(stderr);
 		return EXIT_USAGE;
 	}

@@ -117,8 +117,20 @@ void rr_print_stats_text(const struct rr_analyzer *a, FILE *out)
 {
 	const struct rr_stats *st = rr_analyzer_stats(a);
 	char s0[INET6_ADDRSTRLEN], s1[INET6_ADDRSTRLEN];
-	fprintf(out, "\n%u connection%s\n", rr_analyzer_conn_count(a),
-	       rr_analyzer_conn_count(a) == 1 ? "" : "s");
+	unsigned conns = 0;
+	for (uint32_t i = 0; i < rr_analyzer_conn_count(a); i++)
+		conns += rr_analyzer_conn(a, i) != NULL;
+	fprintf(out, "\n%u connection%s\n", conns, conns == 1 ? "" : "s");
+	const struct rr_other_upper_layer *other = &st->other_upper_layer;
+	if (other->connections)
+		fprintf(out, "%llu RDMA connection%s of another upper layer, or "
+			     "cut by the capture (no RPC-over-RDMA message, RFC 8797 "
+			     "private data or NFS/RDMA port seen): %llu packets, "
+			     "%llu bytes of payload\n",
+			(unsigned long long)other->connections,
+			other->connections == 1 ? "" : "s",
+			(unsigned long long)other->packets,
+			(unsigned long long)other->bytes);
 	for (uint32_t i = 0; i < rr_analyzer_conn_count(a); i++) {
 		const struct rr_conn_info *c = rr_analyzer_conn(a, i);
 		if (!c)

@@ -62,6 +62,23 @@ static void fmt_latency(char *out, size_t n, uint64_t us)
 		snprintf(out, n, "%.2fs", (double)us / 1e6);
 }
 
+/* Whether the address (/) and program (p) filters let a connection's row
+ * be shown: applied as the screen is drawn, so that a filter typed after
+ * a replayed file ended still applies. */
+static bool row_shown(const struct top *t, const struct row *r)
+{
+	if (t->addr_filter[0] && !strstr(r->requester, t->addr_filter) &&
+	    !strstr(r->responder, t->addr_filter))
+		return false;
+	if (t->prog_filter[0]) {
+		uint8_t want = !strcmp(t->prog_filter, "NFS") ? 1 :
+			       !strcmp(t->prog_filter, "NFS4_CB") ? 2 : 4;
+		if (!(r->programs & want))
+			return false;
+	}
+	return true;
+}
+
 /* Whether a slow call passes the screen's filters: an address either end
  * has, a program its procedure names. */
 static bool slow_shown(const struct top *t, const struct top_slow_call *c)
@@ -192,14 +209,19 @@ void top_render(const struct top *t, struct lines *L)
 	    /* the reason is said in full when top ends */
 	    t->ended && rr_live_error(t->src) ? " (ended: damaged file)" :
 	    t->ended ? " (ended)" : "",
-	    rr_analyzer_conn_count(t->a), order);
+	    t->nrows, order);
 	put(L, "calls/s %.0f  replies/s %.0f  MB/s inline %.2f read %.2f write %.2f",
 	    t->calls_s, t->replies_s, t->bytes_s[0] / 1e6, t->bytes_s[1] / 1e6,
 	    t->bytes_s[2] / 1e6);
+	/* RDMA connections of other upper layers: counted, not listed */
+	char other[40] = "";
+	if (st->other_upper_layer.connections)
+		snprintf(other, sizeof(other), "  non-RPC conns %" PRIu64,
+			 st->other_upper_layer.connections);
 	put(L, "findings/s %.1f (total %" PRIu64 ")  drops %" PRIu64 " (%.0f/s)"
-	    "  truncated %" PRIu64 "%s%s%s%s",
+	    "  truncated %" PRIu64 "%s%s%s%s%s",
 	    t->findings_s, st->total.findings, st->frames_dropped, t->drops_s,
-	    st->frames_truncated, t->addr_filter[0] ? "  addr~" : "", t->addr_filter,
+	    st->frames_truncated, other, t->addr_filter[0] ? "  addr~" : "", t->addr_filter,
 	    t->prog_filter[0] ? "  prog=" : "", t->prog_filter);
 	if (t->final_taken) /* the file's end: what it held, the rates over it */
 		put(L, "whole capture: calls %" PRIu64 "  replies %" PRIu64
@@ -253,6 +275,8 @@ void top_render(const struct top *t, struct lines *L)
 		    "WRITE", "FIND");
 	for (unsigned i = 0; i < t->nrows; i++) {
 		const struct row *r = &t->rows[i];
+		if (!row_shown(t, r))
+			continue;
 		if (t->view == VIEW_LATENCY) {
 			char p50[16], p99[16];
 			fmt_latency(p50, sizeof(p50), r->p50_us);
@@ -317,6 +341,14 @@ void top_print_json(const struct top *t)
 			json_object_object_add(fo, rr_finding_info(i)->id,
 					       json_object_new_int64((int64_t)st->findings[i]));
 	json_object_object_add(tot, "findings_by_id", fo);
+	json_object *other = json_object_new_object();
+	json_object_object_add(other, "connections",
+			       json_object_new_int64((int64_t)st->other_upper_layer.connections));
+	json_object_object_add(other, "packets",
+			       json_object_new_int64((int64_t)st->other_upper_layer.packets));
+	json_object_object_add(other, "bytes",
+			       json_object_new_int64((int64_t)st->other_upper_layer.bytes));
+	json_object_object_add(tot, "other_upper_layer", other);
 	json_object_object_add(o, "totals", tot);
 	json_object *conns = json_object_new_array();
 	for (unsigned i = 0; i < t->nrows; i++) {
@@ -365,6 +397,8 @@ void top_print_json(const struct top *t)
 					       json_object_new_int64((int64_t)c->target.offset));
 			json_object_object_add(so, "count", json_object_new_int64(c->target.count));
 		}
+		json_object_object_add(so, "rpc_status", c->reply_status == RR_REPLY_UNSEEN ? NULL :
+				       json_object_new_string(rr_reply_status_str(c->reply_status)));
 		json_object_object_add(so, "nfs_status", c->nfs_status_known ?
 				       json_object_new_string(c->status) : NULL);
 		json_object_array_add(slow, so);

@@ -52,7 +52,10 @@ static void procedure_name(char *out, size_t n, const struct rr_ev_rpc_done *d)
 static void status_name(char *out, size_t n, const struct rr_ev_rpc_done *d)
 {
 	if (!d->nfs_known) {
-		snprintf(out, n, "-");
+		/* the RPC's own answer where it is no SUCCESS: GARBAGE_ARGS ... */
+		bool failed = d->reply_status != RR_REPLY_ACCEPTED &&
+			      d->reply_status != RR_REPLY_UNSEEN;
+		snprintf(out, n, "%s", failed ? rr_reply_status_str(d->reply_status) : "-");
 		return;
 	}
 	const char *s = rr_nfs_status_str(d->prog, d->vers, d->nfs.status);
@@ -102,6 +105,7 @@ void top_slow_note(struct top_slow *s, const struct rr_event *ev)
 	procedure_name(c->procedure, sizeof(c->procedure), d);
 	status_name(c->status, sizeof(c->status), d);
 	c->nfs_status_known = d->nfs_known;
+	c->reply_status = d->reply_status;
 	c->target = d->target;
 }
 

@@ -69,8 +69,10 @@ struct top_slow_call {
 	uint32_t conn_id, xid;
 	char client[48], server[48];
 	char procedure[40];     /* "NFS v3 READ"; a COMPOUND by its operations */
-	char status[32];        /* the NFS status, "-" when not seen */
+	/* the NFS status; else the RPC's where it failed (GARBAGE_ARGS); "-" */
+	char status[32];
 	bool nfs_status_known;
+	uint8_t reply_status;   /* enum rr_reply_status */
 	struct rr_nfs_target target;
 };
 struct top_slow {

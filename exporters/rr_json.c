@@ -459,6 +459,12 @@ json_object *rr_json_stats(const struct rr_analyzer *a)
 			add(rj, rr_cm_rej_reason_str(r), u64(st->cm_rejects[r]));
 	add(rj, "other", u64(st->cm_rejects[0]));
 	add(o, "cm_rejects", rj);
+	/* RDMA connections that showed no RPC-over-RDMA, in no figure above */
+	json_object *other = json_object_new_object();
+	add(other, "connections", u64(st->other_upper_layer.connections));
+	add(other, "packets", u64(st->other_upper_layer.packets));
+	add(other, "bytes", u64(st->other_upper_layer.bytes));
+	add(o, "other_upper_layer", other);
 	add_stats(o, st, RR_STAT_JSON_TOP);
 	add(o, "evicted", stat_object(st, RR_STAT_JSON_EVICTED));
 	/* null: rebuilding was off */

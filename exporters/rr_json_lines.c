@@ -497,6 +497,11 @@ const char *rr_json_writer_slow_call(struct rr_json_writer *w,
 		NUM(w, ",\"offset\":", t->offset);
 		NUM(w, ",\"count\":", t->count);
 	}
+	/* the RPC's own answer: GARBAGE_ARGS, PROG_MISMATCH ... (null: its
+	 * header unseen) */
+	LIT(w, ",\"rpc_status\":");
+	name_or_null(w, c->reply_status == RR_REPLY_UNSEEN ? NULL :
+				rr_reply_status_str(c->reply_status));
 	if (c->nfs_known)
 		nfs_status(w, c);
 	return done(w);

@@ -212,7 +212,7 @@ static bool family_first(unsigned i)
 	return true;
 }
 
-static void totals(struct rr_prom *w, const struct rr_stats *st)
+static void totals(struct rr_prom *w, const struct rr_stats *st, bool rebuilding)
 {
 	char lb[256];
 	rr_prom_family(w, "rpcrdma_messages_total", "counter",
@@ -360,8 +360,12 @@ static void totals(struct rr_prom *w, const struct rr_stats *st)
 		rr_prom_sample_u64(w, "rpcrdma_findings_total", "", lb,
 				   st->findings[i]);
 	}
+	/* no series for what is not counted: without rebuilding (the
+	 * exporter's, rpcrdma-top's), no message is rebuilt, as --stats=json's
+	 * null "rebuilt" says */
 	for (unsigned i = 0; i < RR_STAT_COUNT; i++)
-		if (!rr_stat_info(i)->prom_label[0])
+		if (!rr_stat_info(i)->prom_label[0] &&
+		    (rebuilding || rr_stat_info(i)->json != RR_STAT_JSON_REBUILT))
 			counter(w, rr_stat_info(i)->prom_name, rr_stat_info(i)->help,
 				rr_stat_value(st, i));
 	rr_prom_family(w, "rpcrdma_cm_rejects_total", "counter",
@@ -496,8 +500,7 @@ static void connections(struct rr_prom *w, const struct rr_analyzer *a,
 		w->out->failed = true;
 		return;
 	}
-	unsigned used = 0;
-	bool folded = false;
+	unsigned used = 0, folded = 0;
 	for (uint32_t i = 0; i < n; i++) {
 		const struct rr_conn_info *c = rr_analyzer_conn(a, i);
 		if (!c)
@@ -506,8 +509,8 @@ static void connections(struct rr_prom *w, const struct rr_analyzer *a,
 		granted += c->closed || !rr_conn_grant_known(c) ? 0 : c->st.grant;
 		in_flight += rr_conn_one_way(c) ? 0 : c->st.in_flight;
 		if (used == cap) {
-			conn_values(&cs[cap].v, c, folded);
-			folded = true;
+			conn_values(&cs[cap].v, c, folded > 0);
+			folded++;
 			continue;
 		}
 		char local[48], remote[48], id[16];
@@ -547,7 +550,18 @@ static void connections(struct rr_prom *w, const struct rr_analyzer *a,
 	      granted);
 	gauge(w, "rpcrdma_connection_series_folded",
 	      "connections past the series cap, summed into the \"other\" series",
-	      n > cap ? n - cap : 0);
+	      folded);
+	/* gauges: a connection that shows RPC-over-RDMA later leaves them,
+	 * its counts going to the rpcrdma_ series above */
+	const struct rr_other_upper_layer *other = &rr_analyzer_stats(a)->other_upper_layer;
+	gauge(w, "rpcrdma_other_upper_layer_connections",
+	      "RDMA connections on which no RPC-over-RDMA message, private data or "
+	      "NFS/RDMA port was seen (rping, perftest, NVMe-oF), counted in no other series",
+	      other->connections);
+	gauge(w, "rpcrdma_other_upper_layer_packets",
+	      "IB packets and iWARP DDP segments of those connections", other->packets);
+	gauge(w, "rpcrdma_other_upper_layer_bytes",
+	      "payload bytes of those connections' packets", other->bytes);
 	for (unsigned f = 0; f < sizeof(conn_families) / sizeof(conn_families[0]); f++)
 		conn_family(w, f, cs, used);
 	free(cs);
@@ -617,7 +631,7 @@ void rr_prom_analyzer(struct rr_prom *w, const struct rr_analyzer *a,
 		      const struct rr_prom_options *o)
 {
 	const struct rr_stats *st = rr_analyzer_stats(a);
-	totals(w, st);
+	totals(w, st, rr_analyzer_limits(a)->rebuild_slots > 0);
 	clients(w, st);
 	connections(w, a, o);
 }

@@ -40,6 +40,12 @@ pids+=($!)
 check "--web.listen-address :PORT serves on every address (127.0.0.1 among them)" \
 	wait_http "http://127.0.0.1:$port/metrics"
 kill "${pids[-1]}" 2>/dev/null
+# a host name, as node_exporter takes it: localhost's IPv4 address
+port=$(free_port)
+"$exporter" -r "$src/samples/rocev2-mixed.pcap" -l "localhost:$port" >/dev/null 2>&1 &
+pids+=($!)
+check "-l localhost:PORT serves on 127.0.0.1" wait_http "http://127.0.0.1:$port/metrics"
+kill "${pids[-1]}" 2>/dev/null
 # the source options every tool takes alike: the RoCEv2 port names the
 # traffic for the decoder, so a sample on 4791 read as 4792 holds no message
 port=$(free_port)
@@ -98,6 +104,10 @@ nfs_errors=$("$dump" -q --stats=json -r "$work/late.pcap" 2>/dev/null | jq '[(.n
 check "... and rpcrdma_nfs_errors_total as --stats=json's nfs_errors ($nfs_errors)" \
 	eval "test '$nfs_errors' -gt 0 && test \"\$(awk '/^rpcrdma_nfs_errors_total[{]/ { n += \$NF } END { printf \"%d\", n }' '$work/m-late')\" = '$nfs_errors' &&
 	      grep -q '^rpcrdma_nfs_errors_total{program=\"NFS\",version=\"3\",procedure=\"LOOKUP\",operation=\"\",status=\"NFS3ERR_NOENT\"} ' '$work/m-late'"
+# it rebuilds no message (it counts only): no series says it rebuilt none
+check "no rpcrdma_messages_rebuilt_total nor _not_rebuilt_total (no message rebuilt, as -q)" \
+	eval "grep -q '^rpcrdma_exporter_replay_done 1' '$work/m-late' &&
+	      ! grep -q '^rpcrdma_messages_\(not_\)\?rebuilt_total' '$work/m-late'"
 # who is calling: each client's series as --stats=json's clients
 want=$("$dump" -q --stats=json -r "$work/late.pcap" 2>/dev/null |
 	jq -r '.clients[] | "\(.address) \(.calls) \(.errors) \(.bytes.rdma_write) \(.latency.count)"' | sort)

@@ -105,6 +105,24 @@ for capture in $(nfs_captures); do
 	}' "$work/slow.txt" >"$work/got.txt"
 	check "$name: each text line names the JSON line's xid, handle and latency ($(grep -c . "$work/got.txt") lines)" \
 		eval "test -s '$work/got.txt' && diff '$work/want.txt' '$work/got.txt' >&2"
+	# the RPC's own answer where it failed (RFC 5531 §9; the NFSv3 run's
+	# large SETACL is answered GARBAGE_ARGS): each reply tshark reads so,
+	# by xid, named in the JSON line and the text line of its call
+	tshark -r "$capture" -Y 'rpc.msgtyp == 1 && (rpc.replystat == 1 || rpc.state_accept != 0)' \
+		-T fields -e rpc.xid -e rpc.replystat -e rpc.state_accept -e rpc.state_reject 2>/dev/null |
+		awk 'BEGIN { split("PROG_UNAVAIL PROG_MISMATCH PROC_UNAVAIL GARBAGE_ARGS SYSTEM_ERR", acc)
+			     split("RPC_MISMATCH AUTH_ERROR", rej) }
+		     { print tolower($1), ($2 == 1 ? rej[$4 + 1] : acc[$3]) }' | sort -u >"$work/failed-want"
+	"$dump" -j --slow 0 -r "$capture" 2>/dev/null |
+		jq -r 'select(.type == "slow_call" and .rpc_status != null and .rpc_status != "SUCCESS") |
+		       "\(.xid) \(.rpc_status)"' |
+		while read -r xid st; do printf '0x%08x %s\n' "$xid" "$st"; done | sort -u >"$work/failed-json"
+	"$dump" --slow 0 -r "$capture" 2>/dev/null |
+		awk '{ for (i = 1; i < NF; i++) if ($i == "xid") print $(i + 1), $NF }' |
+		grep -E ' (PROG_UNAVAIL|PROG_MISMATCH|PROC_UNAVAIL|GARBAGE_ARGS|SYSTEM_ERR|RPC_MISMATCH|AUTH_ERROR)$' |
+		sort -u >"$work/failed-text"
+	check "$name: each RPC reply that failed, named by its status as tshark reads it, in JSON and text ($(grep -c . "$work/failed-want"): $(cut -d' ' -f2 "$work/failed-want" | sort | uniq -c | tr -s ' ' | tr '\n' ' '))" \
+		eval "diff '$work/failed-want' '$work/failed-json' >&2 && diff '$work/failed-want' '$work/failed-text' >&2"
 	# a third of the way in: only calls whose call and reply it holds,
 	# with the whole capture's values
 	cut_third "$capture" "$work/late.pcap"

@@ -29,9 +29,13 @@ for f in "$src"/samples/*.pcap; do
 		fi
 	done
 done
+# a connection that carried no call is left out: a refused mount's, whose
+# RFC 8797 private data lies past 256 bytes of its CM REQ, is not known
+# to be RPC-over-RDMA in the cut copy (counted apart there)
 conversations() {
 	"$dump" -q --stats -r "$1" 2>&1 |
-		sed -n 's/^ *\(calls [0-9]* replies [0-9]*\).*/\1/p; s/.*\(iWARP stream gaps [0-9]*\); \(IB PSN gaps [0-9]*\).*/\1 \2/p'
+		sed -n 's/^ *\(calls [0-9]* replies [0-9]*\).*/\1/p; s/.*\(iWARP stream gaps [0-9]*\); \(IB PSN gaps [0-9]*\).*/\1 \2/p' |
+		grep -vx 'calls 0 replies 0'
 }
 for f in "$src"/tests/linux/*/client/capture.pcap; do
 	[ -f "$f" ] || continue

@@ -255,6 +255,12 @@ static void fill_capture(struct filler *f, const struct rr_stats *st)
 {
 	for (unsigned i = 0; i < RR_STAT_COUNT; i++)
 		row(f, rr_stat_value(st, i), NULL, "%s", rr_stat_info(i)->title);
+	/* counted apart, in no row above: no RPC-over-RDMA seen on them */
+	const struct rr_other_upper_layer *o = &st->other_upper_layer;
+	char detail[64];
+	snprintf(detail, sizeof(detail), "%" PRIu64 " packets, %" PRIu64 " bytes of payload",
+		 o->packets, o->bytes);
+	row(f, o->connections, detail, "RDMA connections of other upper layers");
 }
 
 static tap_packet_status stat_packet(void *tapdata, packet_info *pinfo, epan_dissect_t *edt,

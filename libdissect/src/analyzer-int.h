@@ -85,6 +85,8 @@ struct conn {
 	/* 1 + the client table's row of its requester (RR_CLIENT_ROWS + 1:
 	 * the rest's sum), 0 until looked for or once the requester changed */
 	uint8_t client_row;
+	/* until it shows RPC-over-RDMA: its share of other_upper_layer */
+	uint64_t other_packets, other_bytes;
 };
 
 static inline const uint8_t *side_addr(const struct conn *k, int s)
@@ -388,6 +390,12 @@ int rra_conn_inferred(struct rr_analyzer *a, uint32_t cn,
 uint32_t rra_conn_victim(const struct rr_analyzer *a);
 void rra_conn_evict(struct rr_analyzer *a, uint32_t c);
 uint32_t rra_conn_new(struct rr_analyzer *a, uint32_t c, uint8_t transport);
+/* Connection cn shown to carry RPC-over-RDMA (a message, RFC 8797 private
+ * data, the NFS/RDMA port): its counts move from other_upper_layer to the
+ * totals. */
+void rra_conn_rpcrdma(struct rr_analyzer *a, uint32_t cn);
+/* A packet (IB) or DDP segment (iWARP) of plen payload bytes on cn. */
+void rra_conn_packet(struct rr_analyzer *a, uint32_t cn, uint32_t plen);
 uint32_t rra_tcp_conn_find(struct rr_analyzer *a, const uint8_t *src,
 			   uint32_t sport, const uint8_t *dst,
 			   uint32_t dport, int *to);
@@ -481,6 +489,10 @@ bool rra_nfs_reply(struct rr_analyzer *a, struct call *c, const struct rr_rpc *r
 		   const uint8_t *m, uint32_t have, struct rr_nfs_reply *out);
 void rra_report_reply_nfs(struct rr_analyzer *a, uint32_t xid,
 			  const struct rr_nfs_reply *nfs);
+/* The reply's RPC status, read from the reply rebuilt from its chunk, into
+ * the completion this frame reported. */
+void rra_report_reply_status(struct rr_analyzer *a, uint32_t xid,
+			     enum rr_reply_status status);
 void rra_report_message_ops(struct rr_analyzer *a, uint32_t xid,
 			    const struct rr_nfs4_compound *ops);
 bool rra_data_last_of(struct rr_analyzer *a, struct call *c, const uint8_t *m,
@@ -489,6 +501,9 @@ bool rra_data_last_of(struct rr_analyzer *a, struct call *c, const uint8_t *m,
 void rra_call_named(struct call *c, const struct rr_rpc *rpc);
 void rra_name_long_call(struct rr_analyzer *a, uint32_t ci,
 			const uint8_t *p, uint32_t have);
+/* How call c was answered: its reply's RPC header rpc (NULL when not in
+ * the frame), else what the head of its reply chunk said, else unseen. */
+enum rr_reply_status rra_reply_status(const struct call *c, const struct rr_rpc *rpc);
 void rra_record_status(struct rr_analyzer *a, struct call *c, const struct rr_rpc *rpc);
 
 /* rebuild.c: RPC messages rebuilt from chunk data; a call's end */

@@ -155,7 +155,8 @@ uint32_t rr_analyzer_conn_count(const struct rr_analyzer *a)
 const struct rr_conn_info *rr_analyzer_conn(const struct rr_analyzer *a,
 					    uint32_t i)
 {
-	return i < a->nconns && a->conns[i].used ? &a->conns[i].info : NULL;
+	return i < a->nconns && a->conns[i].used && a->conns[i].rpcrdma ?
+		       &a->conns[i].info : NULL;
 }
 
 const char *rr_addr_str(uint8_t transport, const uint8_t p[16], char *buf, size_t size)

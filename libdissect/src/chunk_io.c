@@ -58,9 +58,10 @@ static uint32_t rdma_access(struct rr_analyzer *a, uint32_t cn, bool read,
 {
 	struct conn *k = &a->conns[cn];
 	*(read ? &k->info.st.bytes_read : &k->info.st.bytes_write) += len;
-	*(read ? &a->st.total.bytes_read : &a->st.total.bytes_write) += len;
+	/* another upper layer's: counted apart, its packets' payload */
 	if (!k->rpcrdma)
 		return NONE;
+	*(read ? &a->st.total.bytes_read : &a->st.total.bytes_write) += len;
 	uint32_t si = rra_seg_find(a, cn, key, va);
 	if (si != NONE) {
 		struct call *c = &a->calls[a->segs[si].call];

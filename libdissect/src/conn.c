@@ -332,9 +332,40 @@ uint32_t rra_conn_new(struct rr_analyzer *a, uint32_t c, uint8_t transport)
 	k->info.st.bc_grant = 1;
 	rr_inline_thresholds(NULL, NULL, &k->info.thresholds);
 	a->st.connections++;
+	a->st.other_upper_layer.connections++; /* until it shows RPC-over-RDMA */
 	struct rr_event ev = { .kind = RR_EV_CONN_OPEN, .conn = c };
 	rra_emit(a, &ev);
 	return c;
+}
+
+void rra_conn_rpcrdma(struct rr_analyzer *a, uint32_t cn)
+{
+	struct conn *k = &a->conns[cn];
+	if (k->rpcrdma)
+		return;
+	k->rpcrdma = true;
+	struct rr_other_upper_layer *o = &a->st.other_upper_layer;
+	o->connections--;
+	o->packets -= k->other_packets;
+	o->bytes -= k->other_bytes;
+	/* what it carried before it said so: a capture that began after its
+	 * setup sees RDMA Reads and Writes before the next SEND */
+	a->st.total.bytes_read += k->info.st.bytes_read;
+	a->st.total.bytes_write += k->info.st.bytes_write;
+	a->st.total.retransmissions += k->info.st.retransmissions;
+}
+
+void rra_conn_packet(struct rr_analyzer *a, uint32_t cn, uint32_t plen)
+{
+	struct conn *k = &a->conns[cn];
+	if (k->rpcrdma) {
+		a->rep.pub.units.rpcrdma++;
+		return;
+	}
+	k->other_packets++;
+	k->other_bytes += plen;
+	a->st.other_upper_layer.packets++;
+	a->st.other_upper_layer.bytes += plen;
 }
 
 /* Both sides' setup seen (an IB CM REP, an MPA Reply): what the two
@@ -495,7 +526,7 @@ void rra_set_private(struct rr_analyzer *a, uint32_t cn, int side,
 	}
 	k->info.priv[side] = f->cm_private;
 	k->info.have_private[side] = true;
-	k->rpcrdma = true;
+	rra_conn_rpcrdma(a, cn);
 	conn_thresholds(k);
 }
 

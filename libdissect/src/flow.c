@@ -270,7 +270,7 @@ static uint64_t record_latency(struct rr_analyzer *a, uint32_t cn, const struct 
  * SEND counted), how long it took, its NFS status when its reply's results
  * were seen. */
 static void report_done(struct rr_analyzer *a, uint32_t cn, uint8_t dir, const struct call *c,
-			uint64_t lat, const struct rr_nfs_reply *nfs)
+			const struct rr_rpc *rpc, uint64_t lat, const struct rr_nfs_reply *nfs)
 {
 	struct rr_nfs4_compound ops;
 	bool compound = rra_call_ops(c, &ops);
@@ -279,6 +279,7 @@ static void report_done(struct rr_analyzer *a, uint32_t cn, uint8_t dir, const s
 		.done = { .xid = c->xid, .rpc_known = c->named,
 			  .prog = c->prog, .vers = c->vers,
 			  .proc = c->proc, .latency_ns = lat,
+			  .reply_status = (uint8_t)rra_reply_status(c, rpc),
 			  .bytes_inline = c->bytes_inline,
 			  .bytes_read = c->bytes_read,
 			  .bytes_write = c->bytes_write,
@@ -368,7 +369,7 @@ static void on_reply(struct rr_analyzer *a, uint32_t cn, uint8_t dir,
 			rra_file_answered(a, c, lat);
 		}
 		if (rra_reporting(a))
-			report_done(a, cn, dir, c, lat, nfs_known ? &nfs : NULL);
+			report_done(a, cn, dir, c, rpc, lat, nfs_known ? &nfs : NULL);
 		/* a reply chunk rebuilt names the status first */
 		if (dir == RR_DIR_FWD_REPLY)
 			rra_reply_rebuild(a, ci, h, m, kept, len);
@@ -521,7 +522,7 @@ static void message(struct rr_analyzer *a, uint32_t cn, int to,
 		/* traffic alone must show it is RPC-over-RDMA */
 		if (!rr_rpcrdma_recognised(h, a->note.status))
 			return;
-		k->rpcrdma = true;
+		rra_conn_rpcrdma(a, cn);
 	}
 	k->info.heard |= (uint8_t)(1u << (1 - to));
 	if (a->note.status == RR_MALFORMED || !h->body_decoded) {

@@ -39,7 +39,7 @@ void rra_cm(struct rr_analyzer *a, const struct rr_frame *f)
 		}
 		/* an NFS/RDMA service ID, or RFC 8797 data, marks it ours */
 		if (rr_has(f, RR_LAYER_RDMA_CM) && f->rdma_cm.dst_port == RR_NFS_RDMA_PORT)
-			a->conns[cn].rpcrdma = true;
+			rra_conn_rpcrdma(a, cn);
 		rra_set_private(a, cn, 0, f);
 		break;
 	case RR_CM_REP:
@@ -155,10 +155,10 @@ void rra_ib_packet(struct rr_analyzer *a, const struct rr_frame *f)
 		return;
 	struct conn *k = &a->conns[cn];
 	rra_conn_touch(a, cn);
-	a->rep.pub.units.rpcrdma += k->rpcrdma;
 	struct side *sd = &k->side[to];
 	const uint8_t *pl = f->data + f->payload.off;
 	uint32_t plen = f->payload.len;
+	rra_conn_packet(a, cn, plen);
 	uint32_t have = f->caplen > f->payload.off ? f->caplen - f->payload.off : 0;
 	if (have > plen)
 		have = plen;
@@ -170,7 +170,8 @@ void rra_ib_packet(struct rr_analyzer *a, const struct rr_frame *f)
 			/* behind: a retransmission, which the receiver
 			 * drops as a duplicate (IBA vol. 1 §9.7.5.1.2) */
 			k->info.st.retransmissions++;
-			a->st.total.retransmissions++;
+			if (k->rpcrdma)
+				a->st.total.retransmissions++;
 			struct rr_event ev = { .kind = RR_EV_RETRANSMISSION,
 					       .conn = cn, .dir = RR_DIR_UNKNOWN,
 					       .retransmission = { .opcode = op, .psn = psn } };

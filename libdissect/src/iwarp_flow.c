@@ -256,7 +256,7 @@ void rra_iwarp_mpa(struct rr_analyzer *a, const struct rr_frame *f)
 	k->crc |= m->crc;
 	if (f->tcp.dport == a->cfg.iwarp_tcp_port ||
 	    f->tcp.sport == a->cfg.iwarp_tcp_port)
-		k->rpcrdma = true;
+		rra_conn_rpcrdma(a, cn);
 	/* the sender's FPDUs start right after this frame */
 	struct side *sender = &k->side[1 - to];
 	uint32_t mpa_len = 20u + m->pd_len;
@@ -362,11 +362,11 @@ static void iwarp_ddp(struct rr_analyzer *a, uint32_t cn, int to,
 {
 	struct conn *k = &a->conns[cn];
 	rra_conn_touch(a, cn);
-	a->rep.pub.units.rpcrdma += k->rpcrdma;
 	const struct rr_ddp *d = &f->ddp;
 	struct side *sd = &k->side[to];
 	const uint8_t *pl = f->unit_data + f->payload.off;
 	uint32_t plen = f->payload.len;
+	rra_conn_packet(a, cn, plen);
 	uint32_t have = f->unit_cap > f->payload.off ? f->unit_cap - f->payload.off : 0;
 	if (have > plen)
 		have = plen;

@@ -163,8 +163,10 @@ static void emit_rebuilt(struct rr_analyzer *a, uint32_t ci, uint8_t dir,
 					    .call_ts_ns = dir == RR_DIR_FWD_CALL ||
 							  dir == RR_DIR_BWD_CALL ? c->ts_ns : 0 } };
 	rra_emit(a, &ev);
-	if (rp && (dir == RR_DIR_FWD_REPLY || dir == RR_DIR_BWD_REPLY))
+	if (rp && (dir == RR_DIR_FWD_REPLY || dir == RR_DIR_BWD_REPLY)) {
 		rra_record_status(a, &a->calls[ci], rp);
+		rra_report_reply_status(a, c->xid, rra_reply_status(c, rp));
+	}
 	struct rr_nfs_reply nfs;
 	if ((dir == RR_DIR_FWD_REPLY || dir == RR_DIR_BWD_REPLY) &&
 	    rra_nfs_reply(a, &a->calls[ci], rp, m, len, &nfs))

@@ -265,16 +265,32 @@ void rra_report_message_ops(struct rr_analyzer *a, uint32_t xid,
 
 /* The NFS status of the reply being taken, once its message was rebuilt
  * from its reply chunk (after its completion was listed). */
-void rra_report_reply_nfs(struct rr_analyzer *a, uint32_t xid,
-			  const struct rr_nfs_reply *nfs)
+/* The completion of xid that this frame's message reported, NULL when it
+ * reported none: the report's own event, writable where it lies. */
+static struct rr_event *reported_done(struct rr_analyzer *a, uint32_t xid)
 {
 	struct rr_event *m = a->rep.message;
 	if (!m || m->kind != RR_EV_MESSAGE || !m->msg.done || m->msg.done->done.xid != xid)
+		return NULL;
+	return &a->rep.events[m->msg.done - a->rep.events];
+}
+
+void rra_report_reply_nfs(struct rr_analyzer *a, uint32_t xid,
+			  const struct rr_nfs_reply *nfs)
+{
+	struct rr_event *done = reported_done(a, xid);
+	if (!done)
 		return;
-	/* the report's own event: writable where it lies */
-	struct rr_event *done = &a->rep.events[m->msg.done - a->rep.events];
 	done->done.nfs_known = true;
 	done->done.nfs = *nfs;
+}
+
+void rra_report_reply_status(struct rr_analyzer *a, uint32_t xid,
+			     enum rr_reply_status status)
+{
+	struct rr_event *done = reported_done(a, xid);
+	if (done)
+		done->done.reply_status = (uint8_t)status;
 }
 
 /* A finding (RR_FINDING_LIST) on connection conn, or on none: counted,

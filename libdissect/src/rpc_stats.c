@@ -4,6 +4,13 @@
  * Call's procedure named from its first bytes (RFC 8166 §3.5.3). */
 #include "analyzer-int.h"
 
+enum rr_reply_status rra_reply_status(const struct call *c, const struct rr_rpc *rpc)
+{
+	return rpc && rpc->msg_type == RR_RPC_REPLY ? rr_reply_status_of(rpc) :
+	       c->head_status ? (enum rr_reply_status)(c->head_status - 1) :
+				RR_REPLY_UNSEEN;
+}
+
 /* The reply's status, once a call: from its RPC header, inline or
  * rebuilt, else unseen. */
 void rra_record_status(struct rr_analyzer *a, struct call *c, const struct rr_rpc *rpc)
@@ -11,10 +18,7 @@ void rra_record_status(struct rr_analyzer *a, struct call *c, const struct rr_rp
 	if (c->status_counted)
 		return;
 	c->status_counted = true;
-	enum rr_reply_status s = rpc && rpc->msg_type == RR_RPC_REPLY ?
-		rr_reply_status_of(rpc) :
-		c->head_status ? (enum rr_reply_status)(c->head_status - 1) :
-				 RR_REPLY_UNSEEN;
+	enum rr_reply_status s = rra_reply_status(c, rpc);
 	a->st.rpc_replies[c->slot][s]++;
 	if (c->dir == RR_DIR_FWD_CALL && s != RR_REPLY_ACCEPTED && s != RR_REPLY_UNSEEN)
 		rra_client_of(a, c->conn)->errors++;

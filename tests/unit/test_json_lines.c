@@ -169,14 +169,24 @@ int main(void)
 		"\"completed\":null,\"findings\":[]}");
 	struct rr_event unknown = { .kind = RR_EV_RPC_DONE, .frame = 8, .ts_ns = 1,
 				    .dir = RR_DIR_FWD_REPLY,
-				    .done = { .xid = 2, .call_frame = 7, .latency_ns = 5 } };
-	line_is("a slow call whose call header was cut",
+				    .done = { .xid = 2, .call_frame = 7, .latency_ns = 5,
+					      /* accept_stat 4 (RFC 5531 §9) */
+					      .reply_status = RR_REPLY_ACCEPTED + 4 } };
+	line_is("a slow call whose call header was cut, answered GARBAGE_ARGS",
 		rr_json_writer_slow_call(w, &unknown),
 		"{\"type\":\"slow_call\",\"schema\":1,\"frame\":8,\"ts\":0.000000,"
 		"\"conn\":0,\"dir\":\"reply\",\"xid\":2,\"call_frame\":7,"
 		"\"client\":null,\"server\":null,\"prog\":null,\"prog_name\":null,"
 		"\"vers\":null,\"proc\":null,\"proc_name\":null,\"latency_ns\":5,"
-		"\"fh_hash\":null}");
+		"\"fh_hash\":null,\"rpc_status\":\"GARBAGE_ARGS\"}");
+	unknown.done.reply_status = RR_REPLY_UNSEEN;
+	line_is("... and one whose reply's RPC header was not seen",
+		rr_json_writer_slow_call(w, &unknown),
+		"{\"type\":\"slow_call\",\"schema\":1,\"frame\":8,\"ts\":0.000000,"
+		"\"conn\":0,\"dir\":\"reply\",\"xid\":2,\"call_frame\":7,"
+		"\"client\":null,\"server\":null,\"prog\":null,\"prog_name\":null,"
+		"\"vers\":null,\"proc\":null,\"proc_name\":null,\"latency_ns\":5,"
+		"\"fh_hash\":null,\"rpc_status\":null}");
 
 	/* an RPC message rebuilt from a reply chunk (RFC 8166 §3.5.4) */
 	struct rr_event q = { .kind = RR_EV_RPC_MESSAGE, .frame = 6,

@@ -320,6 +320,15 @@ struct rr_stats {
 	struct rr_client_stats clients_other;
 	uint32_t file_rows;
 	struct rr_file_stats files[RR_FILE_ROWS];
+	/* RDMA connections of other upper layers (rping's, perftest's,
+	 * NVMe-oF's): no RPC-over-RDMA message, RFC 8797 private data or
+	 * NFS/RDMA port has shown on them.  Counted here alone, in none of
+	 * the figures above, and left out by rr_analyzer_conn; one that
+	 * shows RPC-over-RDMA later takes its counts back to them.  packets:
+	 * IB packets and iWARP DDP segments; bytes: their payload. */
+	struct rr_other_upper_layer {
+		uint64_t connections, packets, bytes;
+	} other_upper_layer;
 };
 
 /* Where --stats=json puts a capture-wide counter: the report's top level,
@@ -548,6 +557,10 @@ struct rr_ev_rpc_done {
 	uint32_t prog, vers, proc;
 	uint64_t latency_ns;
 	uint64_t call_frame;  /* the frame that ended the call */
+	/* enum rr_reply_status: the reply's accept_stat or reject_stat
+	 * (GARBAGE_ARGS, PROG_MISMATCH ...), RR_REPLY_UNSEEN where its RPC
+	 * header lay in no bytes seen yet (a reply chunk not rebuilt) */
+	uint8_t reply_status;
 	/* bytes the RPC moved up to its reply: both SENDs, RDMA Reads of its
 	 * read chunks, RDMA Writes into its write or reply chunk (a
 	 * responder-provided read chunk is read after the reply and is
@@ -742,6 +755,9 @@ RR_API unsigned rr_stats_busiest_files(const struct rr_stats *st,
 				       const struct rr_file_stats **out, unsigned n);
 RR_API unsigned rr_stats_slowest_files(const struct rr_stats *st,
 				       const struct rr_file_stats **out, unsigned n);
+/* The connections, by index below rr_analyzer_conn_count: those known to
+ * carry RPC-over-RDMA; NULL for a free slot and for a connection of
+ * another upper layer (counted in rr_stats' other_upper_layer). */
 RR_API uint32_t rr_analyzer_conn_count(const struct rr_analyzer *a);
 RR_API const struct rr_conn_info *rr_analyzer_conn(const struct rr_analyzer *a,
 						   uint32_t index);
