@@ -76,20 +76,6 @@ static double clock_s(const struct top *t)
 	return t->capture_clock ? (double)t->capture_ns / 1e9 : top_now_s();
 }
 
-static bool row_shown(const struct top *t, const struct row *r)
-{
-	if (t->addr_filter[0] && !strstr(r->requester, t->addr_filter) &&
-	    !strstr(r->responder, t->addr_filter))
-		return false;
-	if (t->prog_filter[0]) {
-		uint8_t want = !strcmp(t->prog_filter, "NFS") ? 1 :
-			       !strcmp(t->prog_filter, "NFS4_CB") ? 2 : 4;
-		if (!(r->programs & want))
-			return false;
-	}
-	return true;
-}
-
 static int compare(const void *x, const void *y, void *ctx)
 {
 	const struct row *a = x, *b = y;
@@ -184,8 +170,7 @@ static void snapshot(struct top *t)
 		r->findings = s->findings;
 		r->programs = v->programs;
 		v->calls0 = conn_calls;
-		if (row_shown(t, r))
-			t->nrows++;
+		t->nrows++; /* the address and program filters apply as it is shown */
 	}
 	qsort_r(t->rows, t->nrows, sizeof(t->rows[0]), compare, &t->o.sort);
 	top_slow_snapshot(&t->slow);

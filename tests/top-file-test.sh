@@ -148,4 +148,24 @@ check "... and its last snapshot holds what was read: $dump_calls calls, as rpcr
 check "... the screen's last header says the file was damaged" \
 	eval "'$top' -r '$cut' -b 2>/dev/null | grep '^rpcrdma-top' | tail -n 1 | grep -q '(ended: damaged file)'"
 rm -f "$cut" "$cut.json" "$cut.err"
+# the screen once the file has ended: the address filter still applies
+# (an nconnect capture's three connections, one over IPv6)
+if command -v tmux >/dev/null; then
+	session=top-file-$$
+	capture=$src/tests/linux/bookworm-rxe-nconnect/client/capture.pcap
+	tmux new-session -d -s "$session" -x 100 -y 30 "'$top' -r '$capture'"
+	screen() { tmux capture-pane -p -t "$session"; }
+	rows() { screen | grep -cE '^(192\.0\.2\.|2001:db8::)'; }
+	for _ in $(seq 100); do screen | grep -q '(ended)' && break; sleep 0.1; done
+	filtered() { # the filter, the rows wanted
+		tmux send-keys -t "$session" / "$1" Enter
+		for _ in $(seq 50); do [ "$(rows)" = "$2" ] && return 0; sleep 0.1; done
+		return 1
+	}
+	check "rpcrdma-top on a file that ended: all three connections shown" eval '[ "$(rows)" = 3 ]'
+	check "... / 2001:db8 then shows the IPv6 one alone" filtered 2001:db8 1
+	check "... / with no match shows none" filtered no-such-address 0
+	check "... an empty filter shows all again" filtered "" 3
+	tmux kill-session -t "$session" 2>/dev/null
+fi
 tap_end
