@@ -4,6 +4,7 @@
  * its usage, its versions, and the options read into struct opts.
  */
 #define _DEFAULT_SOURCE /* pcap.h uses u_int and u_char */
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,9 +29,10 @@ void dump_usage(FILE *to)
 		"usage: rpcrdma-dump (-r FILE [--realtime] | -i IFACE [-B KIB] [-s SNAPLEN] |\n"
 		"                    -e IFACE | --rdma DEV[:PORT]) [--roce-port PORT]\n"
 		"                    [--iwarp-port PORT] [-D] [-w FILE [-U]] [-c COUNT]\n"
-		"                    [--count] [-l] [-n] [-#] [-v[v]] [-a] [-K] [-x[x] | -X[X]]\n"
-		"                    [-j] [-q] [-t...] [--utc] [--time-stamp-precision=P]\n"
-		"                    [--findings] [--slow MS] [--stats[=json]] [expression]\n");
+		"                    [--count] [-l] [-n] [-#] [-v[v]] [-a] [-K]\n"
+		"                    [-x[x] | -X[X] | -A[A]] [-j] [-q] [-t...] [--utc]\n"
+		"                    [--time-stamp-precision=P] [--findings] [--slow MS]\n"
+		"                    [--stats[=json]] [-F FILE | expression]\n");
 	rr_live_usage(to, false);
 	fprintf(to,
 		"              (-e is not tcpdump's -e, link-level headers: -vv prints those)\n"
@@ -43,6 +45,10 @@ void dump_usage(FILE *to)
 		"  -l          line-buffered output (always when capturing live into a pipe)\n"
 		"  -x, -X      each printed frame's bytes in hex (-X: and ASCII) from its\n"
 		"              network header; -xx, -XX from its link-level header\n"
+		"  -A          each printed frame's bytes as text from its network\n"
+		"              header; -AA from its link-level header\n"
+		"  -F FILE     the filter expression from FILE ('#' to the line's end\n"
+		"              a comment), as tcpdump -F\n"
 		"  -n          print addresses as numbers (always the case)\n"
 		"  -#, --number  start each line with its frame's number\n"
 		"  -v          also print chunk segments and what to do with each\n"
@@ -84,6 +90,54 @@ static void print_versions(void)
 	rr_print_version("rpcrdma-dump", extra);
 }
 
+/* -F FILE: its text as the filter expression, each '#' to the end of its
+ * line left out as tcpdump leaves it out; NULL after saying why. */
+static char *filter_from_file(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	if (!f) {
+		fprintf(stderr, "rpcrdma-dump: -F %s: %s\n", path, strerror(errno));
+		return NULL;
+	}
+	char *text = NULL;
+	size_t cap = 0, len = 0;
+	for (int c; (c = getc(f)) != EOF;) {
+		if (c == '#') /* a comment: to the end of its line */
+			while ((c = getc(f)) != EOF && c != '\n')
+				;
+		if (c == EOF)
+			break;
+		if (len + 2 > cap) {
+			size_t want = cap ? cap * 2 : 256;
+			char *grown = want <= (1u << 20) ? realloc(text, want) : NULL;
+			if (!grown) {
+				fprintf(stderr, "rpcrdma-dump: -F %s: more than 1 MiB\n", path);
+				free(text);
+				fclose(f);
+				return NULL;
+			}
+			text = grown;
+			cap = want;
+		}
+		text[len++] = c == '\n' || c == '\t' ? ' ' : (char)c;
+	}
+	bool failed = ferror(f);
+	fclose(f);
+	if (failed) {
+		fprintf(stderr, "rpcrdma-dump: -F %s: cannot be read\n", path);
+		free(text);
+		return NULL;
+	}
+	if (text)
+		text[len] = '\0';
+	if (!text || strspn(text, " ") == len) {
+		fprintf(stderr, "rpcrdma-dump: -F %s: holds no filter expression\n", path);
+		free(text);
+		return NULL;
+	}
+	return text;
+}
+
 int dump_parse_args(int argc, char **argv, struct opts *o)
 {
 	enum { O_FINDINGS = 256, O_STATS, O_UTC, O_PRECISION, O_COUNT, O_SLOW };
@@ -103,11 +157,12 @@ int dump_parse_args(int argc, char **argv, struct opts *o)
 	};
 	int c, sources = 0;
 	double v;
+	const char *filter_file = NULL;
 	memset(o, 0, sizeof(*o));
 	rr_live_opts_init(&o->src, "rpcrdma-dump");
 	o->count = -1;
 	while ((c = getopt_long(argc, argv, RR_LIVE_FRAME_SHORT_OPTIONS
-				"w:s:c:DlUxXnvaKjqthV#", longopts, NULL)) != -1) {
+				"w:s:c:F:DlUxXAnvaKjqthV#", longopts, NULL)) != -1) {
 		int taken = rr_live_option(&o->src, c, optarg, NULL, &sources);
 		if (taken < 0)
 			return -1;
@@ -141,6 +196,15 @@ int dump_parse_args(int argc, char **argv, struct opts *o)
 				return -1;
 			}
 			o->hex_ascii |= c == 'X';
+			break;
+		case 'A':
+			if (++o->ascii > 2) {
+				fprintf(stderr, "rpcrdma-dump: -A at most twice\n");
+				return -1;
+			}
+			break;
+		case 'F':
+			filter_file = optarg;
 			break;
 		case O_COUNT:
 			o->count_only = o->quiet = o->statistics_only = true;
@@ -228,10 +292,24 @@ int dump_parse_args(int argc, char **argv, struct opts *o)
 			return -1;
 		}
 	}
-	/* the rest is a libpcap filter expression, as in tcpdump */
-	o->src.filter = rr_join_args(argc, argv, optind);
-	if (optind < argc && !o->src.filter)
+	if (o->ascii && o->hex) {
+		fprintf(stderr, "rpcrdma-dump: -A or -x, not both\n");
 		return -1;
+	}
+	/* the rest is a libpcap filter expression, as in tcpdump; or -F's */
+	if (filter_file) {
+		if (optind < argc) {
+			fprintf(stderr, "rpcrdma-dump: -F %s and an expression: give one\n",
+				filter_file);
+			return -1;
+		}
+		if (!(o->src.filter = filter_from_file(filter_file)))
+			return -1;
+	} else {
+		o->src.filter = rr_join_args(argc, argv, optind);
+		if (optind < argc && !o->src.filter)
+			return -1;
+	}
 #ifndef RR_HAVE_JSONC
 	if (o->json || o->stats_json) {
 		fprintf(stderr, "rpcrdma-dump: built without json-c: no JSON output\n");

@@ -37,6 +37,7 @@ struct opts {
 	bool packet_buffered;   /* -U: -w writes each frame at once */
 	int hex;                /* -x 1, -xx 2 (with the link-level header) */
 	bool hex_ascii;         /* -X, -XX */
+	int ascii;              /* -A 1, -AA 2: as text, as tcpdump -A */
 	bool count_only;        /* --count: the number of frames only */
 	bool numbered;          /* -#, --number */
 	/* --slow MS: only calls answered in slow_ns or more, as nfsslower

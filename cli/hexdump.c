@@ -22,3 +22,15 @@ void rr_hexdump(FILE *out, const uint8_t *p, uint32_t len, bool ascii)
 		fputc('\n', out);
 	}
 }
+
+void rr_asciidump(FILE *out, const uint8_t *p, uint32_t len)
+{
+	fputc('\n', out);
+	for (uint32_t i = 0; i < len; i++) {
+		uint8_t c = p[i];
+		if (c == '\r' && i + 1 < len && p[i + 1] == '\n')
+			continue;
+		fputc(c == '\n' || c == '\t' || (c >= 0x20 && c < 0x7f) ? c : '.', out);
+	}
+	fputc('\n', out);
+}

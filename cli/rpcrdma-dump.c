@@ -63,16 +63,19 @@ struct run {
 	bool tty;
 };
 
-/* -x, -X from the network header (IP, or an IB packet's first header);
- * -xx, -XX from the link-level one */
+/* -x, -X, -A from the network header (IP, or an IB packet's first
+ * header); -xx, -XX, -AA from the link-level one */
 static void print_hex(const struct rr_frame *decoded, const uint8_t *data,
 		      uint32_t caplen, const struct opts *o)
 {
 	uint32_t from = 0;
-	if (o->hex == 1 && decoded &&
+	if ((o->hex == 1 || o->ascii == 1) && decoded &&
 	    (rr_has(decoded, RR_LAYER_IPV4) || rr_has(decoded, RR_LAYER_IPV6)))
 		from = decoded->ip.off;
-	rr_hexdump(stdout, data + from, caplen - from, o->hex_ascii);
+	if (o->hex)
+		rr_hexdump(stdout, data + from, caplen - from, o->hex_ascii);
+	else
+		rr_asciidump(stdout, data + from, caplen - from);
 }
 
 /* One frame taken at ts_ns. */
@@ -110,7 +113,7 @@ static void process(struct dump *d, struct run *r, const u_char *data,
 	dump_print_report(d, rep);
 	if (o->verbose > 1 && !o->json && dump_lines != lines_before)
 		dump_print_headers(rep->decoded);
-	if (o->hex && dump_lines != lines_before)
+	if ((o->hex || o->ascii) && dump_lines != lines_before)
 		print_hex(rep->decoded, data, caplen, o);
 	if (!rr_output_ok(stdout, "rpcrdma-dump", "standard output", "frame",
 			  r->t.frames)) {
@@ -280,6 +283,11 @@ int main(int argc, char **argv)
 	for (unsigned dir = 0; dir <= RR_DIR_UNKNOWN; dir++)
 		for (unsigned pr = 0; pr < RR_RDMA_PROCS; pr++)
 			msgs += st->total.messages[dir][pr];
+	/* -c counts frames, as tcpdump's: a word where they printed no line */
+	if (o->count >= 0 && !msgs && !dump_lines && !o->quiet)
+		fprintf(stderr, "rpcrdma-dump: -c %ld: no RPC-over-RDMA message in the "
+				"%lu frames read (-c counts frames, as tcpdump's; -a "
+				"prints a line for each)\n", o->count, r.t.frames);
 	/* tcpdump --count: "N packets"; here the messages too */
 	if (o->count_only)
 		printf("%lu frames, %llu RPC-over-RDMA messages\n", r.t.frames,

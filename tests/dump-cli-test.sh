@@ -220,5 +220,51 @@ else
 	fail=$((fail + 1))
 	echo "not ok - -h prints the usage, status 0"
 fi
+# tcpdump's habits for long captures, on the Linux NFSv3 capture:
+# gzip-compressed input, as tshark and tcpdump read it
+stats() { "$dump" -q --stats=json -r "$1" 2>/dev/null; }
+gzip -c "$linux" >"$work/linux.pcap.gz"
+ok_if "a .pcap.gz reads as the capture it compresses (--stats=json the same)" \
+	eval "test -n \"\$(stats '$linux')\" && test \"\$(stats '$work/linux.pcap.gz')\" = \"\$(stats '$linux')\""
+if editcap -F pcapng "$linux" "$work/linux.pcapng" 2>/dev/null; then
+	gzip -c "$work/linux.pcapng" >"$work/linux.pcapng.gz"
+	ok_if "a .pcapng.gz as its pcapng" \
+		eval "test \"\$(stats '$work/linux.pcapng.gz')\" = \"\$(stats '$work/linux.pcapng')\""
+fi
+head -c 100000 "$work/linux.pcap.gz" >"$work/cut.pcap.gz"
+expect "a .pcap.gz cut short: what it held, then the error and 2" 2 "(after " \
+	-q -r "$work/cut.pcap.gz"
+# -F: the expression from a file, comments left out
+printf 'udp port 4791  # RoCEv2\n# the client alone\nand src host 192.0.2.2\n' >"$work/filter"
+ok_if "-F FILE gives the lines of its expression on the command line" \
+	eval "\"$dump\" -F '$work/filter' -r '$linux' >'$work/F.out' 2>/dev/null &&
+	      test -s '$work/F.out' &&
+	      \"$dump\" -r '$linux' 'udp port 4791 and src host 192.0.2.2' 2>/dev/null | cmp -s - '$work/F.out'"
+expect "-F and an expression" 1 "give one" -F "$work/filter" -r "$linux" udp
+expect "-F with a file that is not there" 1 "-F $work/absent:" -F "$work/absent" -r "$linux"
+printf '# nothing but a comment\n' >"$work/empty-filter"
+expect "-F with no expression in it" 1 "holds no filter expression" -F "$work/empty-filter" -r "$linux"
+# -A, -AA: the printed frames' bytes as text; the first frame's from its
+# link-level header (-a: a line for every frame), as the record holds them
+"$dump" -AA -a -c 1 -r "$linux" 2>/dev/null | tail -n +2 >"$work/AA.out"
+python3 - "$linux" >"$work/AA.want" <<'PY'
+import struct, sys
+with open(sys.argv[1], "rb") as f:
+    f.read(24)
+    caplen = struct.unpack("<IIII", f.read(16))[2]
+    data = f.read(caplen)
+out = []
+for i, c in enumerate(data):
+    if c == 13 and i + 1 < len(data) and data[i + 1] == 10:
+        continue
+    out.append(chr(c) if c in (9, 10) or 32 <= c < 127 else ".")
+sys.stdout.write("\n" + "".join(out) + "\n")
+PY
+ok_if "-AA: the first frame's bytes as text, as tcpdump -A prints them" \
+	eval "test -s '$work/AA.want' && cmp -s '$work/AA.want' '$work/AA.out'"
+expect "-A and -x" 1 "not both" -A -x -r "$linux"
+# -c counts frames (tcpdump's packets); where none held a message, it says so
+expect "-c 3 on frames with no message: said" 0 "no RPC-over-RDMA message in the 3 frames read" \
+	-c 3 -r "$linux"
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]

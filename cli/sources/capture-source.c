@@ -1,10 +1,49 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
+#define _GNU_SOURCE /* fopencookie */
 #include "capture-source.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <zlib.h>
+
+/* A gzip-compressed capture (.pcap.gz, .pcapng.gz), as tshark and
+ * tcpdump read one: zlib's stream behind a stdio FILE that libpcap reads
+ * as it reads a file. */
+static ssize_t gzip_read(void *gz, char *buf, size_t n)
+{
+	int got = gzread(gz, buf, n > INT_MAX ? INT_MAX : (unsigned)n);
+	return got < 0 ? -1 : got;
+}
+
+static int gzip_close(void *gz)
+{
+	return gzclose(gz) == Z_OK ? 0 : -1;
+}
+
+static FILE *gzip_open(const char *path)
+{
+	gzFile gz = gzopen(path, "rb");
+	if (!gz)
+		return NULL;
+	gzbuffer(gz, 1u << 17);
+	cookie_io_functions_t io = { .read = gzip_read, .close = gzip_close };
+	FILE *fp = fopencookie(gz, "rb", io);
+	if (!fp)
+		gzclose(gz);
+	return fp;
+}
+
+/* gzip's magic (RFC 1952 §2.3.1) at the start of fp, which is left there */
+static bool gzip_magic(FILE *fp)
+{
+	unsigned char m[2];
+	bool gz = fread(m, 1, 2, fp) == 2 && m[0] == 0x1f && m[1] == 0x8b;
+	rewind(fp);
+	return gz;
+}
 
 pcap_t *rr_source_open(const struct rr_source_opts *o, char *msg, size_t msglen)
 {
@@ -15,8 +54,12 @@ pcap_t *rr_source_open(const struct rr_source_opts *o, char *msg, size_t msglen)
 		/* glibc's "m": stdio reads the file through mmap, sparing a
 		 * copy through the kernel for every buffer libpcap reads */
 		FILE *fp = strcmp(o->file, "-") ? fopen(o->file, "rbm") : stdin;
+		if (fp && fp != stdin && gzip_magic(fp)) {
+			fclose(fp);
+			fp = gzip_open(o->file);
+		}
 		if (!fp) {
-			snprintf(msg, msglen, "%s: %s", o->file, strerror(errno));
+			snprintf(msg, msglen, "%s: %s", o->file, strerror(errno ? errno : ENOMEM));
 			return NULL;
 		}
 		p = pcap_fopen_offline_with_tstamp_precision(fp,
@@ -98,14 +141,15 @@ bool rr_source_file_nano(const char *file)
 {
 	if (!file || !strcmp(file, "-"))
 		return false;
-	FILE *fp = fopen(file, "rb");
+	/* zlib reads a file that is no gzip as it is */
+	gzFile fp = gzopen(file, "rb");
 	if (!fp)
 		return false;
 	uint8_t m[4];
-	bool nano = fread(m, 1, 4, fp) == 4 &&
+	bool nano = gzread(fp, m, 4) == 4 &&
 		    /* pcap's nanosecond magic, 0xa1b23c4d, in either order */
 		    ((m[0] == 0xa1 && m[1] == 0xb2 && m[2] == 0x3c && m[3] == 0x4d) ||
 		     (m[0] == 0x4d && m[1] == 0x3c && m[2] == 0xb2 && m[3] == 0xa1));
-	fclose(fp);
+	gzclose(fp);
 	return nano;
 }
