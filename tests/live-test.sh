@@ -56,11 +56,23 @@ ip netns add "$A" && ip netns add "$B" &&
 jnum() { # file key: the first number named key in the file's last object
 	tail -n 1 "$1" | jq -r --arg k "$2" 'first(.. | objects | select(has($k)) | .[$k] | numbers) // empty'
 }
-left_now() { # namespace: filters, clsact qdisc or programs of ours
+# What the test's own tools attached: the programs on its veth vA (in its
+# namespace), by id, noted while they run; programs another watcher of
+# the machine loaded (an exporter running as a service) are not ours.
+note_ours() { # namespace
+	for dir in ingress egress; do
+		ip netns exec "$1" tc filter show dev vA "$dir" 2>/dev/null |
+			grep -o ' id [0-9]*' | awk '{ print $2 }'
+	done >>"$work/ours.ids"
+}
+left_now() { # namespace: filters or clsact qdisc on vA, programs we noted
 	ip netns exec "$1" tc filter show dev vA ingress 2>/dev/null | grep -q . && return 0
 	ip netns exec "$1" tc filter show dev vA egress 2>/dev/null | grep -q . && return 0
 	ip netns exec "$1" tc qdisc show dev vA | grep -q clsact && return 0
-	bpftool prog show 2>/dev/null | grep -q 'rpcrdma_[ie]' && return 0
+	[ -s "$work/ours.ids" ] || return 1
+	for id in $(sort -u "$work/ours.ids"); do
+		bpftool prog show id "$id" >/dev/null 2>&1 && return 0
+	done
 	return 1
 }
 ours_left() { # the kernel frees a detached program a moment later
@@ -80,6 +92,7 @@ run_pair() { # label, transport, calls, extra options for both peers...
 	inA "$top" -b -j -d 0.5 -n 12 -i vA >"$work/$label-pcap.json" 2>"$work/$label-pcap.err" &
 	pcap_pid=$!
 	sleep 1.5
+	note_ours "$A"
 	inB "$peer" server -t "$transport" -l 10.77.0.2 "$@" >"$work/$label-server.out" 2>&1 &
 	server_pid=$!
 	sleep 0.3
@@ -117,6 +130,8 @@ check "udp, libpcap: the same calls and bytes" \
 check "udp, eBPF: nothing dropped, no finding" \
 	eval "test '$(jnum "$work/udp-ebpf.last" dropped)' = 0 &&
 	      test '$(jnum "$work/udp-ebpf.last" findings)' = 0"
+check "udp: the programs it attached were noted by id ($(sort -u "$work/ours.ids" | wc -l))" \
+	test -s "$work/ours.ids"
 check "udp: after exit no filter, qdisc or program of ours remains" \
 	eval "! ours_left $A"
 
@@ -139,6 +154,7 @@ eport=$(free_port)
 ip netns exec "$A" "$exporter" -e vA -l "127.0.0.1:$eport" 2>"$work/exporter.err" &
 exporter_pid=$!
 sleep 1.5
+note_ours "$A"
 inB "$peer" server -l 10.77.0.2 >/dev/null 2>&1 &
 server_pid=$!
 sleep 0.3
@@ -202,6 +218,7 @@ ip netns exec "$A" setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps
 	"$exporter" -e vA -l "127.0.0.1:$eport2" 2>"$work/two-exporter.err" &
 two_exporter=$!
 sleep 1.5
+note_ours "$A"
 inA "$peer" client -l 10.77.0.1 -a 10.77.0.2 -n 300 >"$work/two-client1.out" 2>&1
 sleep 1
 got=$(inA curl -s "http://127.0.0.1:$eport2/metrics" |
@@ -238,6 +255,7 @@ check "two eBPF users: after both exit nothing of ours remains" eval "! ours_lef
 ip netns exec "$A" "$top" -b -d 1 -n 100 -e vA >/dev/null 2>&1 &
 killme=$!
 sleep 1.5
+note_ours "$A"
 check "while running: its filter is on vA" \
 	eval "inA tc filter show dev vA ingress | grep -q rpcrdma"
 kill -KILL "$killme"
