@@ -115,7 +115,9 @@ static void process(struct dump *d, struct run *r, const u_char *data,
 		dump_print_headers(rep->decoded);
 	if ((o->hex || o->ascii) && dump_lines != lines_before)
 		print_hex(rep->decoded, data, caplen, o);
-	if (!rr_output_ok(stdout, "rpcrdma-dump", "standard output", "frame",
+	/* checked where frames print (ferror takes stdio's lock) */
+	if (!o->quiet &&
+	    !rr_output_ok(stdout, "rpcrdma-dump", "standard output", "frame",
 			  r->t.frames)) {
 		r->output_failed = true;
 		rr_live_break(live);

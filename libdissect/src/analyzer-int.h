@@ -394,8 +394,21 @@ uint32_t rra_conn_new(struct rr_analyzer *a, uint32_t c, uint8_t transport);
  * data, the NFS/RDMA port): its counts move from other_upper_layer to the
  * totals. */
 void rra_conn_rpcrdma(struct rr_analyzer *a, uint32_t cn);
-/* A packet (IB) or DDP segment (iWARP) of plen payload bytes on cn. */
-void rra_conn_packet(struct rr_analyzer *a, uint32_t cn, uint32_t plen);
+/* A packet (IB) or DDP segment (iWARP) of plen payload bytes on cn: one
+ * of an RPC-over-RDMA connection is counted by what it carries, one of
+ * another upper layer's here.  Every packet: inline. */
+static inline void rra_conn_packet(struct rr_analyzer *a, uint32_t cn, uint32_t plen)
+{
+	struct conn *k = &a->conns[cn];
+	if (k->rpcrdma) {
+		a->rep.pub.units.rpcrdma++;
+		return;
+	}
+	k->other_packets++;
+	k->other_bytes += plen;
+	a->st.other_upper_layer.packets++;
+	a->st.other_upper_layer.bytes += plen;
+}
 uint32_t rra_tcp_conn_find(struct rr_analyzer *a, const uint8_t *src,
 			   uint32_t sport, const uint8_t *dst,
 			   uint32_t dport, int *to);

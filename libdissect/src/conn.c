@@ -355,18 +355,6 @@ void rra_conn_rpcrdma(struct rr_analyzer *a, uint32_t cn)
 	a->st.total.retransmissions += k->info.st.retransmissions;
 }
 
-void rra_conn_packet(struct rr_analyzer *a, uint32_t cn, uint32_t plen)
-{
-	struct conn *k = &a->conns[cn];
-	if (k->rpcrdma) {
-		a->rep.pub.units.rpcrdma++;
-		return;
-	}
-	k->other_packets++;
-	k->other_bytes += plen;
-	a->st.other_upper_layer.packets++;
-	a->st.other_upper_layer.bytes += plen;
-}
 
 /* Both sides' setup seen (an IB CM REP, an MPA Reply): what the two
  * agreed on is known unless the capture cut part of it. */
