@@ -28,7 +28,8 @@ void dump_usage(FILE *to)
 	fprintf(to,
 		"usage: rpcrdma-dump (-r FILE [--realtime] | -i IFACE [-B KIB] [-s SNAPLEN] |\n"
 		"                    -e IFACE | --rdma DEV[:PORT]) [--roce-port PORT]\n"
-		"                    [--iwarp-port PORT] [-D] [-w FILE [-U]] [-c COUNT]\n"
+		"                    [--iwarp-port PORT] [-D] [-w FILE [-U] [-C SIZE] [-G SECONDS]\n"
+		"                    [-W COUNT]] [-c COUNT]\n"
 		"                    [--count] [-l] [-n] [-#] [-v[v]] [-a] [-K]\n"
 		"                    [-x[x] | -X[X] | -A[A]] [-j] [-q] [-t...] [--utc]\n"
 		"                    [--time-stamp-precision=P] [--findings] [--slow MS]\n"
@@ -39,6 +40,12 @@ void dump_usage(FILE *to)
 		"  -D, --list-interfaces  list the interfaces (-i) and RDMA devices (--rdma)\n"
 		"  -w FILE     write the frames read to FILE (pcap), as tcpdump -w\n"
 		"  -U          with -w: write each frame at once, not a buffer at a time\n"
+		"  -C SIZE     with -w: a new file once one holds more than SIZE million\n"
+		"              bytes: FILE, FILE1, FILE2 ... (as tcpdump -C)\n"
+		"  -G SECONDS  with -w: a new file every SECONDS of the frames' time,\n"
+		"              FILE a strftime(3) format of its first frame's time\n"
+		"  -W COUNT    with -C: COUNT files, FILE0 ... written round; with -G:\n"
+		"              stop after COUNT files\n"
 		"  -s SNAPLEN  live: bytes kept of each frame (default 262144)\n"
 		"  -c COUNT    stop after COUNT frames\n"
 		"  --count     print only how many frames and messages were read\n"
@@ -162,7 +169,7 @@ int dump_parse_args(int argc, char **argv, struct opts *o)
 	rr_live_opts_init(&o->src, "rpcrdma-dump");
 	o->count = -1;
 	while ((c = getopt_long(argc, argv, RR_LIVE_FRAME_SHORT_OPTIONS
-				"w:s:c:F:DlUxXAnvaKjqthV#", longopts, NULL)) != -1) {
+				"w:s:c:C:G:W:F:DlUxXAnvaKjqthV#", longopts, NULL)) != -1) {
 		int taken = rr_live_option(&o->src, c, optarg, NULL, &sources);
 		if (taken < 0)
 			return -1;
@@ -208,6 +215,25 @@ int dump_parse_args(int argc, char **argv, struct opts *o)
 			break;
 		case O_COUNT:
 			o->count_only = o->quiet = o->statistics_only = true;
+			break;
+		case 'C':
+			/* tcpdump's unit: millions of bytes */
+			if (!rr_number_arg("rpcrdma-dump", "file size", optarg, 0.000001,
+					   1e12, true, &v))
+				return -1;
+			o->rotation.file_bytes = (uint64_t)(v * 1e6 + 0.5);
+			break;
+		case 'G':
+			if (!rr_number_arg("rpcrdma-dump", "rotation seconds", optarg, 1,
+					   1e9, false, &v))
+				return -1;
+			o->rotation.seconds = (uint64_t)v;
+			break;
+		case 'W':
+			if (!rr_number_arg("rpcrdma-dump", "file count", optarg, 1,
+					   1e6, false, &v))
+				return -1;
+			o->rotation.files = (unsigned)v;
 			break;
 		case 'w':
 			o->write = optarg;
@@ -291,6 +317,19 @@ int dump_parse_args(int argc, char **argv, struct opts *o)
 		default:
 			return -1;
 		}
+	}
+	const struct rr_capture_rotation *rot = &o->rotation;
+	if ((rot->file_bytes || rot->seconds || rot->files) && !o->write) {
+		fprintf(stderr, "rpcrdma-dump: -C, -G and -W go with -w\n");
+		return -1;
+	}
+	if (rot->files && !rot->file_bytes && !rot->seconds) {
+		fprintf(stderr, "rpcrdma-dump: -W goes with -C or -G\n");
+		return -1;
+	}
+	if ((rot->file_bytes || rot->seconds) && !strcmp(o->write, "-")) {
+		fprintf(stderr, "rpcrdma-dump: -C and -G rotate files, not -w -\n");
+		return -1;
 	}
 	if (o->ascii && o->hex) {
 		fprintf(stderr, "rpcrdma-dump: -A or -x, not both\n");

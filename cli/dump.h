@@ -17,6 +17,7 @@
 #include <rpcrdma/analyzer.h>
 #include <rpcrdma/dissect.h>
 
+#include "capture-writer.h"
 #include "live-source.h"
 #include "timestamp.h"
 #ifdef RR_HAVE_JSONC
@@ -26,6 +27,7 @@
 struct opts {
 	struct rr_live_opts src;    /* -r, -i, -e, --rdma and their options */
 	const char *write;          /* -w: the frames read, to a pcap file */
+	struct rr_capture_rotation rotation; /* -C, -G, -W */
 	long count;
 	int verbose;
 	bool all_frames, no_crc, findings_only, stats, json, stats_json, quiet;

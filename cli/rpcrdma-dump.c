@@ -59,6 +59,7 @@ struct run {
 	struct rr_capture_writer *writer;
 	/* a write failed (-w, or the standard output): the loop ends */
 	bool write_failed, output_failed;
+	bool files_done;        /* -G with -W: its files written */
 	time_t started, shown;
 	bool tty;
 };
@@ -84,11 +85,17 @@ static void process(struct dump *d, struct run *r, const u_char *data,
 {
 	const struct opts *o = &d->o;
 	r->t.frames++;
-	if (r->writer && !rr_capture_writer_put(r->writer, r->t.frames, ts_ns,
-						data, caplen, wirelen)) {
-		r->write_failed = true; /* said at the close */
-		rr_live_break(live);
-		return;
+	if (r->writer) {
+		enum rr_capture_put put = rr_capture_writer_put(r->writer, r->t.frames,
+								ts_ns, data, caplen, wirelen);
+		if (put != RR_CAPTURE_WRITTEN) {
+			/* a failure is said at the close; -G -W's files all
+			 * written end the capture as tcpdump ends it */
+			r->write_failed = put == RR_CAPTURE_FAILED;
+			r->files_done = put == RR_CAPTURE_ALL_FILES;
+			rr_live_break(live);
+			return;
+		}
 	}
 	unsigned long lines_before = dump_lines;
 	dump_frame_ts_ns = ts_ns;
@@ -187,7 +194,7 @@ int main(int argc, char **argv)
 	if (o->write) {
 		/* libpcap writes the file, from whichever source */
 		dead = p ? NULL : pcap_open_dead(link, 65535);
-		r.writer = rr_capture_writer_open(p ? p : dead, o->write,
+		r.writer = rr_capture_writer_open(p ? p : dead, o->write, &o->rotation,
 						  o->packet_buffered, werr, sizeof(werr));
 		if (!r.writer) {
 			fprintf(stderr, "rpcrdma-dump: -w %s\n", werr);
@@ -251,7 +258,7 @@ int main(int argc, char **argv)
 	r.tty = isatty(2) && file;
 	/* the one reading loop: the end of a file, a signal, -c or an error
 	 * ends it */
-	while (!rr_stopping && !r.write_failed && !r.output_failed &&
+	while (!rr_stopping && !r.write_failed && !r.output_failed && !r.files_done &&
 	       (o->count < 0 || (long)r.t.frames < o->count))
 		if (rr_live_poll(live, 100) < 0)
 			break;

@@ -263,6 +263,36 @@ PY
 ok_if "-AA: the first frame's bytes as text, as tcpdump -A prints them" \
 	eval "test -s '$work/AA.want' && cmp -s '$work/AA.want' '$work/AA.out'"
 expect "-A and -x" 1 "not both" -A -x -r "$linux"
+# -C, -W, -G: the output rotated as tcpdump rotates it
+mkdir "$work/rot"
+"$dump" -r "$linux" -w "$work/rot/cap" -C 0.5 2>/dev/null
+ok_if "-C 0.5: files of about half a megabyte, FILE, FILE1, FILE2 ... ($(ls "$work/rot" | tr '\n' ' '))" \
+	eval "test \"\$(ls '$work/rot' | tr '\n' ' ')\" = 'cap cap1 cap2 cap3 ' &&
+	      test \$(wc -c <'$work/rot/cap') -le 510000 && test \$(wc -c <'$work/rot/cap') -gt 500000"
+ok_if "... which, put end to end (mergecap -a), are the capture byte for byte" \
+	eval "mergecap -F pcap -a -w '$work/rot.all' '$work/rot/cap' '$work/rot/cap1' '$work/rot/cap2' '$work/rot/cap3' &&
+	      cmp -s '$work/rot.all' '$linux'"
+"$dump" -r "$linux" -w "$work/rot/ring" -C 0.3 -W 3 2>/dev/null
+ok_if "-C 0.3 -W 3: three files, ring0 to ring2, written round" \
+	eval "test \"\$(ls '$work/rot' | grep ring | tr '\n' ' ')\" = 'ring0 ring1 ring2 '"
+ok_if "... the last one ends with the capture's last frame" \
+	eval "test \"\$(TZ=UTC '$dump' -tt -a -r '$work/rot/ring2' 2>/dev/null | tail -n 1 | cut -d' ' -f1)\" = \
+	           \"\$(TZ=UTC '$dump' -tt -a -r '$linux' 2>/dev/null | tail -n 1 | cut -d' ' -f1)\""
+TZ=UTC "$dump" -r "$linux" -w "$work/rot/g-%H%M%S" -G 20 2>/dev/null
+named=0 files=0
+for f in "$work"/rot/g-*; do
+	files=$((files + 1))
+	first=$(TZ=UTC "$dump" -a -c 1 -r "$f" 2>/dev/null | head -n 1 | cut -c1-8 | tr -d :)
+	[ "g-$first" = "$(basename "$f")" ] && named=$((named + 1))
+done
+ok_if "-G 20: a file each 20 s of the frames' time, named by strftime from its first frame's ($named of $files)" \
+	test "$files" -ge 3 -a "$named" = "$files"
+TZ=UTC "$dump" -r "$linux" -w "$work/rot/w-%H%M%S" -G 20 -W 2 2>/dev/null
+status=$?
+ok_if "-G 20 -W 2: two files, then it ends, status 0" \
+	eval "test $status = 0 && test \$(ls '$work/rot' | grep -c '^w-') = 2"
+expect "-C without -w" 1 "go with -w" -C 1 -r "$linux"
+expect "-W without -C or -G" 1 "-W goes with -C or -G" -W 2 -w "$work/x.pcap" -r "$linux"
 # -c counts frames (tcpdump's packets); where none held a message, it says so
 expect "-c 3 on frames with no message: said" 0 "no RPC-over-RDMA message in the 3 frames read" \
 	-c 3 -r "$linux"
