@@ -263,6 +263,19 @@ void rr_print_stats_text(const struct rr_analyzer *a, FILE *out)
 			(unsigned long long)st->tcp_resets);
 		rejected = true;
 	}
+	if (st->tcp_refused_other) {
+		/* the capture cannot tell them from any refused TCP connection */
+		char host[INET6_ADDRSTRLEN];
+		rr_addr_str(RR_TRANSPORT_IWARP, st->tcp_refused_addr, host, sizeof(host));
+		fprintf(out, "%s  TCP connections refused on other ports %llu (the last by %s "
+			     "port %u, from port %u): nothing listens there; an iWARP mount "
+			     "to that port? --iwarp-port %u reads it as iWARP\n",
+			rejected ? "" : "\nConnections refused or reset\n",
+			(unsigned long long)st->tcp_refused_other, host,
+			st->tcp_refused_port, st->tcp_refused_from_port,
+			st->tcp_refused_port);
+		rejected = true;
+	}
 	for (unsigned r = 0; r < RR_CM_REJ_REASONS; r++) {
 		if (!st->cm_rejects[r])
 			continue;

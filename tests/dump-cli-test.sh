@@ -293,6 +293,17 @@ ok_if "-G 20 -W 2: two files, then it ends, status 0" \
 	eval "test $status = 0 && test \$(ls '$work/rot' | grep -c '^w-') = 2"
 expect "-C without -w" 1 "go with -w" -C 1 -r "$linux"
 expect "-W without -C or -G" 1 "-W goes with -C or -G" -W 2 -w "$work/x.pcap" -r "$linux"
+# a refused iWARP mount to a port it was not told (Linux's siw, the lab's
+# mount to 20050): as many as tshark reads RSTs answering a SYN, named
+siw=$src/tests/linux/bookworm-siw-nfs3/client/capture.pcap
+refused=$(tshark -r "$siw" -Y 'tcp.flags.reset == 1 && tcp.flags.ack == 1 && tcp.seq_raw == 0 && tcp.srcport != 20049' 2>/dev/null | wc -l)
+ok_if "a TCP connection refused on another port: counted as tshark reads them ($refused)" \
+	eval "test $refused -gt 0 && test \"\$(stats '$siw' | jq .tcp_refused_other)\" = $refused"
+ok_if "... --stats names the port and says how to read it as iWARP" \
+	eval "'$dump' -q --stats -r '$siw' 2>/dev/null |
+	      grep -q 'TCP connections refused on other ports $refused (the last by 192.0.2.1 port 20050, .*--iwarp-port 20050'"
+ok_if "... --iwarp-port 20050: they are RSTs of the iWARP port" \
+	eval "test \"\$('$dump' -q --stats=json --iwarp-port 20050 -r '$siw' 2>/dev/null | jq '[.tcp_refused_other, .tcp_resets] | join(\" \")' -r)\" = '0 $refused'"
 # -c counts frames (tcpdump's packets); where none held a message, it says so
 expect "-c 3 on frames with no message: said" 0 "no RPC-over-RDMA message in the 3 frames read" \
 	-c 3 -r "$linux"

@@ -3,6 +3,7 @@
  * stream reassembled (markers removed, mpa.h), FPDUs decoded from it, and
  * DDP/RDMAP messages (RFC 5041, RFC 5040). */
 #include <stdlib.h>
+#include <string.h>
 
 #include "transport.h"
 #include "mpa.h"
@@ -290,10 +291,22 @@ void rra_tcp_end(struct rr_analyzer *a, const struct rr_frame *f)
 	bool ours = cn != NONE && a->conns[cn].info.transport == RR_TRANSPORT_IWARP;
 	/* a reset from or to the RPC-over-RDMA port: with no connection, one
 	 * refused (nothing listening) */
-	if ((f->tcp.flags & RR_TCP_RST) &&
-	    (ours || f->tcp.sport == a->cfg.iwarp_tcp_port ||
-	     f->tcp.dport == a->cfg.iwarp_tcp_port))
+	bool iwarp_port = f->tcp.sport == a->cfg.iwarp_tcp_port ||
+			  f->tcp.dport == a->cfg.iwarp_tcp_port;
+	if ((f->tcp.flags & RR_TCP_RST) && (ours || iwarp_port))
 		a->st.tcp_resets++;
+	/* RFC 9293 §3.10.7.1: a port in CLOSED state answers a SYN with
+	 * <SEQ=0><ACK=SEG.SEQ+1><CTL=RST,ACK>; on another port than the
+	 * iWARP port it may be an iWARP mount aimed there (no MPA request
+	 * ever went), which the capture alone cannot tell from any refused
+	 * TCP connection: counted, and its ports kept, for the report to say */
+	if (!ours && !iwarp_port && f->tcp.flags == (RR_TCP_RST | RR_TCP_ACK) &&
+	    f->tcp.seq == 0 && f->tcp.payload.len == 0) {
+		a->st.tcp_refused_other++;
+		a->st.tcp_refused_port = f->tcp.sport;
+		a->st.tcp_refused_from_port = f->tcp.dport;
+		memcpy(a->st.tcp_refused_addr, src, sizeof(src));
+	}
 	if (ours)
 		rra_conn_closed(a, cn, f->tcp.flags & RR_TCP_RST);
 }

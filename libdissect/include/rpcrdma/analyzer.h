@@ -277,6 +277,13 @@ struct rr_stats {
 	/* TCP RSTs of iWARP connections or from or to the iWARP port (a
 	 * connection refused) */
 	uint64_t tcp_resets;
+	/* TCP connections refused on other ports: a RST answering a SYN
+	 * (sequence number zero, RFC 9293 §3.10.7.1) from a port that is not
+	 * the iWARP port, as an iWARP mount to a port nothing listens on
+	 * gets; the last one's ports (responder, requester) */
+	uint64_t tcp_refused_other;
+	uint16_t tcp_refused_port, tcp_refused_from_port;
+	uint8_t tcp_refused_addr[16];    /* the refusing host */
 	/* IB CM REJ messages by reason (IBA vol. 1 table 112), reasons past
 	 * the table's last under 0 */
 	uint64_t cm_rejects[RR_CM_REJ_REASONS];
@@ -368,6 +375,9 @@ enum rr_stat_json {
 	X(RR_STAT_TCP_RESETS, tcp_resets, RR_STAT_JSON_TOP, "tcp_resets", \
 	  "rpcrdma_tcp_resets_total", "", "TCP resets (iWARP)", "", \
 	  "TCP RSTs of iWARP connections or to or from the iWARP port (refused)") \
+	X(RR_STAT_TCP_REFUSED_OTHER, tcp_refused_other, RR_STAT_JSON_TOP, "tcp_refused_other", \
+	  "rpcrdma_tcp_refused_other_total", "", "TCP connections refused on other ports", "", \
+	  "TCP connections refused (a RST answering a SYN) on ports other than the iWARP port: an iWARP mount to another port?") \
 	X(RR_STAT_RECONNECTS, reconnects, RR_STAT_JSON_TOP, "reconnects", \
 	  "rpcrdma_reconnects_total", "", "reconnects", "", \
 	  "connections with calls that replaced a closed one between the same two ends") \
