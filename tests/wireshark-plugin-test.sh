@@ -274,6 +274,8 @@ for capture in ${PLUGIN_CAPTURES:-"$src"/samples/*.pcap "$src"/tests/linux/*/cli
 		"IB retransmissions \(.frames.ib_retransmissions)",
 		"iWARP stream gaps \(.frames.iwarp_stream_gaps)",
 		"frames dropped \(.frames.dropped)", "TCP resets (iWARP) \(.tcp_resets)",
+		"TCP connections refused on other ports \(.tcp_refused_other)",
+		"RDMA connections of other upper layers \(.other_upper_layer.connections)",
 		"reconnects \(.reconnects)", "calls resent after a reconnect \(.calls_resent)",
 		"connections evicted \(.evicted.connections)", "calls evicted \(.evicted.calls)",
 		"reassembly slots exhausted \(.evicted.reassembly)"' |
