@@ -233,12 +233,13 @@ static void print_segments(const struct rr_rpcrdma *h)
 	}
 }
 
-/* An NFSv4 COMPOUND's operations (RFC 8881 §16.2), as tshark lists them;
- * those its decode could not follow counted at the end. */
+/* An NFSv4 COMPOUND's or CB_COMPOUND's operations (RFC 8881 §16.2,
+ * §19.2), as tshark lists them; those its decode could not follow counted
+ * at the end. */
 static void print_nfs4_ops(const struct rr_nfs4_compound *ops)
 {
 	for (uint32_t i = 0; i < ops->named; i++) {
-		const char *name = rr_nfs4_op_str(ops->op[i]);
+		const char *name = rr_nfs4_compound_op_str(ops, i);
 		if (name)
 			printf(" %s", name);
 		else
@@ -325,7 +326,7 @@ static void print_nfs_status_name(const struct rr_ev_rpc_done *d)
 	uint32_t i = d->nfs.numres;
 	if (!d->nfs4 || !i || !d->nfs.status)
 		return;
-	const char *op = i <= d->nfs4->named ? rr_nfs4_op_str(d->nfs4->op[i - 1]) : NULL;
+	const char *op = rr_nfs4_compound_op_str(d->nfs4, i - 1);
 	if (op)
 		printf(" in %s", op);
 	printf(" (op %" PRIu32 " of %" PRIu32 ")", i, d->nfs4->numops);
@@ -705,7 +706,7 @@ void dump_print_report(struct dump *d, const struct rr_frame_report *r)
 			const struct rr_ev_rpc_message *rb = &ev->rebuilt;
 			printf(" RPC xid 0x%08" PRIx32, rb->xid);
 			if (rb->rpc)
-				print_rpc(rb->rpc, rb->xid, ev->dir, NULL);
+				print_rpc(rb->rpc, rb->xid, ev->dir, rb->nfs4);
 			print_rebuilt(rb);
 			putchar('\n');
 			continue;

@@ -16,14 +16,21 @@
 #include "top.h"
 
 /* An NFSv4 COMPOUND named by what it does: its operations past the
- * SEQUENCE and PUTFH every call of a session starts with. */
+ * SEQUENCE and PUTFH every call of a session starts with; a callback's
+ * CB_COMPOUND past its CB_SEQUENCE. */
+static bool session_op(const struct rr_nfs4_compound *ops, uint32_t i)
+{
+	return ops->callback ? ops->op[i] == RR_CB_OP_SEQUENCE :
+			       ops->op[i] == RR_OP_SEQUENCE || ops->op[i] == RR_OP_PUTFH;
+}
+
 static void compound_name(char *out, size_t n, const struct rr_nfs4_compound *ops)
 {
-	size_t at = (size_t)snprintf(out, n, "NFS v4");
-	for (uint32_t i = 0; i < ops->named && at < n; i++) {
-		if (ops->op[i] == RR_OP_SEQUENCE || ops->op[i] == RR_OP_PUTFH)
+	size_t at = (size_t)snprintf(out, n, ops->callback ? "NFS4_CB" : "NFS v4");
+	for (uint32_t i = 0; i < ops->named && i < RR_NFS4_OPS_KEPT && at < n; i++) {
+		if (session_op(ops, i))
 			continue;
-		const char *name = rr_nfs4_op_str(ops->op[i]);
+		const char *name = rr_nfs4_compound_op_str(ops, i);
 		at += (size_t)(name ? snprintf(out + at, n - at, " %s", name) :
 				      snprintf(out + at, n - at, " op%u", (unsigned)ops->op[i]));
 	}

@@ -197,7 +197,7 @@ static void nfs4_ops(struct rr_json_writer *w, const struct rr_nfs4_compound *op
 	for (uint32_t i = 0; i < ops->named; i++) {
 		if (i)
 			LIT(w, ",");
-		name_or_num(w, rr_nfs4_op_str(ops->op[i]), ops->op[i]);
+		name_or_num(w, rr_nfs4_compound_op_str(ops, i), ops->op[i]);
 	}
 	LIT(w, "]");
 	NUM(w, ",\"numops\":", ops->numops);
@@ -217,7 +217,7 @@ static void nfs_status(struct rr_json_writer *w, const struct rr_ev_rpc_done *c)
 	uint32_t i = c->nfs.numres;
 	if (c->nfs4 && i <= c->nfs4->named) {
 		LIT(w, ",\"nfs_op\":");
-		name_or_num(w, rr_nfs4_op_str(c->nfs4->op[i - 1]), c->nfs4->op[i - 1]);
+		name_or_num(w, rr_nfs4_compound_op_str(c->nfs4, i - 1), c->nfs4->op[i - 1]);
 	}
 }
 
@@ -459,7 +459,7 @@ const char *rr_json_writer_rpc_message(struct rr_json_writer *w,
 	head(w, "rpc_message", ev, m->xid);
 	STR(w, ",\"source\":", rr_chunk_kind_str(m->source));
 	NUM(w, ",\"len\":", m->data_len);
-	rpc(w, m->rpc, NULL);
+	rpc(w, m->rpc, m->nfs4);
 	return done(w);
 }
 

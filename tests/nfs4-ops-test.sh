@@ -4,7 +4,9 @@
 # dissector lists them: on every NFSv4.1 and NFSv4.2 capture of the lab, each COMPOUND
 # call's operations in rpcrdma-dump -j (rpc.ops) and its text line are
 # those tshark gives the same frame (nfs.opcode), and each reply names
-# the procedure and operations of the call it answered (completed).
+# the procedure and operations of the call it answered (completed); each
+# callback's CB_COMPOUND (RFC 8881 §19.2) names its callback operations as
+# tshark does (nfs.cb.operation), on its line and its reply's.
 # usage: nfs4-ops-test.sh RPCRDMA_DUMP SOURCE_DIR
 set -u
 dump=$1
@@ -13,6 +15,7 @@ src=$2
 . "$src/tests/nfs-lib.sh"
 # operation numbers and names, from the one list libdissect keeps
 x_list RR_OP_ nfs4.h >"$work/names"
+x_list RR_CB_OP_ nfs4.h >"$work/cb-names"
 runs=0
 for capture in "$src"/tests/linux/*-nfs4[12]/client/capture.pcap; do
 	name=$(run_name "$capture")
@@ -23,7 +26,7 @@ for capture in "$src"/tests/linux/*-nfs4[12]/client/capture.pcap; do
 	# (tshark shows a call with read chunks where their data arrived, not
 	# with its SEND); not the RC retransmissions, which the receiver drops
 	# and tshark reads again
-	jq -r 'select(.type == "message" and .rpc.ops != null) |
+	jq -r 'select(.type == "message" and .dir == "call" and .rpc.ops != null) |
 		"\(.rpc.xid) \(.rpc.ops | join(" "))"' "$work/dump.json" | sort >"$work/ours"
 	filter=$(without_retransmissions 'rpc.msgtyp == 0 && nfs.opcode' "$work/dump.json")
 	tshark -r "$capture" -Y "$filter" -T fields -e rpc.xid -e nfs.opcode 2>/dev/null |
@@ -35,7 +38,7 @@ for capture in "$src"/tests/linux/*-nfs4[12]/client/capture.pcap; do
 	check "$name: each COMPOUND call's operations as tshark lists them ($calls calls)" \
 		eval "test '$calls' -gt 0 && diff '$work/theirs' '$work/ours' >&2"
 	# the text line: "CALL NFS v4 COMPOUND" and the same names
-	jq -r 'select(.type == "message" and .rpc.ops != null) | "COMPOUND \(.rpc.ops | join(" "))"' \
+	jq -r 'select(.type == "message" and .dir == "call" and .rpc.ops != null) | "COMPOUND \(.rpc.ops | join(" "))"' \
 		"$work/dump.json" >"$work/want.txt"
 	sed -n 's/.* CALL NFS v4 \(COMPOUND[A-Z0-9_ ]*\) len .*/\1/p' "$work/dump.txt" >"$work/got.txt"
 	check "$name: the text lines name the same operations" diff "$work/want.txt" "$work/got.txt"
@@ -48,13 +51,36 @@ for capture in "$src"/tests/linux/*-nfs4[12]/client/capture.pcap; do
 	check "$name: each reply names its call's operations ($replies replies)" \
 		eval "test '$replies' -gt 0 && test -z \"\$(comm -13 '$work/asked' '$work/answered')\""
 	check "$name: each reply to a COMPOUND names the procedure" \
-		test "$(jq -r 'select(.type == "message" and .completed.ops != null) | .completed.proc_name' \
+		test "$(jq -r 'select(.type == "message" and .dir == "reply" and .completed.ops != null) | .completed.proc_name' \
 			"$work/dump.json" | sort -u)" = COMPOUND
+	# the server's callbacks: their CB_COMPOUND operations as tshark reads
+	# them, on the call's line and its reply's
+	jq -r 'select(.type == "message" and .dir == "backward_call" and .rpc.ops != null) |
+		"\(.rpc.xid) \(.rpc.ops | join(" "))"' "$work/dump.json" | sort >"$work/cb-ours"
+	filter=$(without_retransmissions 'rpc.msgtyp == 0 && nfs.cb.operation' "$work/dump.json")
+	tshark -r "$capture" -Y "$filter" -T fields -e rpc.xid -e nfs.cb.operation 2>/dev/null |
+		awk -v names="$(cat "$work/cb-names")" "$awk_hex"'
+			BEGIN { n = split(names, w, /[ \n]/); for (i = 1; i < n; i += 2) op[w[i]] = w[i + 1] }
+			{ line = hex($1); k = split($2, o, ","); for (i = 1; i <= k; i++) line = line " " (o[i] in op ? op[o[i]] : o[i]); print line }' |
+		sort >"$work/cb-theirs"
+	callbacks=$(grep -c . "$work/cb-ours")
+	check "$name: each callback's CB_COMPOUND operations as tshark lists them ($callbacks callbacks)" \
+		eval "test '$callbacks' -gt 0 && diff '$work/cb-theirs' '$work/cb-ours' >&2"
+	jq -r 'select(.type == "message" and .dir == "backward_call" and .rpc.ops != null) | "CB_COMPOUND \(.rpc.ops | join(" "))"' \
+		"$work/dump.json" >"$work/cb-want.txt"
+	sed -n 's/.* backward CALL NFS4_CB v1 \(CB_COMPOUND[A-Z0-9_ ]*\) len .*/\1/p' "$work/dump.txt" >"$work/cb-got.txt"
+	check "$name: the callbacks' text lines name the same operations" diff "$work/cb-want.txt" "$work/cb-got.txt"
+	jq -r 'select(.type == "message" and .dir == "backward_call" and .rpc.ops != null) |
+		"\(.conn) \(.xid) \(.rpc.ops | join(" "))"' "$work/dump.json" | sort -u >"$work/cb-asked"
+	jq -r 'select(.type == "message" and .dir == "backward_reply" and .completed.ops != null) |
+		"\(.conn) \(.xid) \(.completed.ops | join(" "))"' "$work/dump.json" | sort -u >"$work/cb-answered"
+	check "$name: each callback's reply names its operations ($(grep -c . "$work/cb-answered") replies)" \
+		cmp -s "$work/cb-asked" "$work/cb-answered"
 	# cut to start a third of the way in, and every frame cut to 256 bytes:
 	# what is named is what the whole capture names; a call cut short
 	# names what it holds and counts the rest
 	cut_third "$capture" "$work/late.pcap"
-	"$dump" -j -r "$work/late.pcap" 2>/dev/null | jq -r 'select(.type == "message" and .rpc.ops != null) |
+	"$dump" -j -r "$work/late.pcap" 2>/dev/null | jq -r 'select(.type == "message" and .dir == "call" and .rpc.ops != null) |
 		"\(.rpc.xid) \(.rpc.ops | join(" "))"' | sort >"$work/late"
 	late=$(grep -c . "$work/late")
 	check "$name, from a third of the way in: the same operations ($late calls)" \

@@ -67,6 +67,26 @@ jq -c 'select((.type == "message" or .type == "rpc_message") and .dir == "call")
 check_ge "krb5/$t: calls under integrity or privacy" 100 "$(cut -d' ' -f1 "$work/wrapped-chunks")"
 check_eq "krb5/$t: of them, calls that reduce their body (a read chunk past position zero, a write chunk)" 0 \
 	"$(cut -d' ' -f2 "$work/wrapped-chunks")"
+# The krb5i mount's WRITEs are Long Calls (position-zero read chunks):
+# each rebuilt message names every operation its reply's completion
+# names, WRITE's range read from the chunk's first packet; the bytes the
+# krb5 and krb5i mounts wrote (krb5p's arguments are encrypted)
+jq -r 'select(.type == "rpc_message" and .dir == "call" and .source == "position_zero_read" and
+		.rpc.gss.service == "integrity") | "\(.conn) \(.xid) \(.rpc.ops // [] | join(","))"' \
+	"$work/dump.json" | sort >"$work/integ-long-calls"
+jq -r 'select(.type == "message" and .dir == "reply" and .completed.ops) |
+		"\(.conn) \(.xid) \(.completed.ops | join(","))"' "$work/dump.json" | sort >"$work/reply-ops"
+check_ge "krb5/$t: Long Calls under integrity (position-zero read chunk)" 4 \
+	"$(grep -c . "$work/integ-long-calls")"
+check_eq "krb5/$t: of them, rebuilt messages whose operations differ from their completion's" 0 \
+	"$(comm -23 "$work/integ-long-calls" "$work/reply-ops" | wc -l)"
+check_eq "krb5/$t: of them, WRITEs named" "$(grep -c . "$work/integ-long-calls")" \
+	"$(grep -c 'WRITE' "$work/integ-long-calls")"
+"$LAB_DUMP" --slow 0 -r client/capture.pcap 2>/dev/null >"$work/slow.txt"
+check_eq "krb5/$t: --slow WRITE lines without their offset and count" 0 \
+	"$(grep ' WRITE ' "$work/slow.txt" | grep -c -v ' offset [0-9]* count [0-9]* ')"
+check_eq "krb5/$t: bytes written by the krb5 and krb5i mounts (files table)" 524288 \
+	"$(jq '[.busiest_files[].write_bytes] | add' "$work/stats.json")"
 # The failed replies: the LOOKUP of a missing name, by the krb5 mount and,
 # read inside its integrity wrapping, by the krb5i mount; the krb5p
 # mount's is encrypted, and none is read from there

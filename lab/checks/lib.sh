@@ -587,6 +587,12 @@ nfs4_op_names() {
 		"$lab/../libdissect/include/rpcrdma/nfs4.h"
 }
 
+# The callback operations' numbers and names (RR_NFS4_CB_OP_LIST).
+nfs4_cb_op_names() {
+	sed -n 's/.*X(RR_CB_OP_[A-Z0-9_]*, \([0-9]*\), "\([A-Z0-9_]*\)").*/\1 \2/p' \
+		"$lab/../libdissect/include/rpcrdma/nfs4.h"
+}
+
 # but_retransmissions FILTER: tshark's display FILTER without the frames
 # this decode names RC retransmissions, which the receiver drops as
 # duplicates (IBA vol. 1 §9.7.5.1.2) and tshark takes as calls again.
@@ -663,7 +669,7 @@ check_nfs4_ops() {
 		# Call by call (xid and operations)
 		filter=$(but_retransmissions 'rpc.msgtyp == 0 && nfs')
 		tshark_nfs4_calls "$filter"
-		jq -r 'select(.type == "message" and .rpc.msg_type == "CALL" and .rpc.ops) |
+		jq -r 'select(.type == "message" and .dir == "call" and .rpc.ops) |
 			"\(.rpc.xid) \(.rpc.ops | join(",")) \(.frame)"' "$work/dump.json" |
 			sort >"$work/calls-ours-all"
 		split_lost_calls "$1"
@@ -683,6 +689,20 @@ check_nfs4_ops() {
 			0 "$(comm -12 "$work/streams-only-ours" "$work/streams-read" | wc -l)"
 		[ -s "$work/calls-only-ours" ] &&
 			echo "# $1/$t: tshark reads no NFS call on TCP streams $(paste -sd' ' "$work/streams-only-ours"): $(cut -d' ' -f2 "$work/calls-only-ours" | tr ',' '\n' | sort | uniq -c | awk '{ printf "%s %s ", $2, $1 }')"
+		# The server's callbacks (RFC 8881 §19.2), call by call, as
+		# tshark reads their operations (nfs.cb.operation)
+		tshark -r client/capture.pcap -Y "$(but_retransmissions 'rpc.msgtyp == 0 && nfs.cb.operation')" \
+			-T fields -e rpc.xid -e nfs.cb.operation 2>/dev/null |
+			perl -pe 's/\b0x([0-9a-fA-F]+)\b/hex($1)/ge' |
+			awk -v names="$(nfs4_cb_op_names)" '
+				BEGIN { n = split(names, w, /[ \n]/); for (i = 1; i < n; i += 2) name[w[i]] = w[i + 1] }
+				{ m = split($2, o, ","); s = ""
+				  for (i = 1; i <= m; i++) s = s (i > 1 ? "," : "") (o[i] in name ? name[o[i]] : "other")
+				  print $1, s }' | sort >"$work/callbacks-tshark"
+		jq -r 'select(.type == "message" and .dir == "backward_call" and .rpc.ops) |
+			"\(.rpc.xid) \(.rpc.ops | join(","))"' "$work/dump.json" | sort >"$work/callbacks-ours"
+		check_eq "$1/$t: callbacks' CB_COMPOUND operations as tshark reads them ($(wc -l <"$work/callbacks-tshark") calls; missing or different, only here)" \
+			"0 0" "$(comm -23 "$work/callbacks-tshark" "$work/callbacks-ours" | wc -l) $(comm -13 "$work/callbacks-tshark" "$work/callbacks-ours" | wc -l)"
 	fi
 	exporter_in_build &&
 		check_eq "$1/$t: exporter: rpcrdma_nfs4_operations_total as --stats=json" \

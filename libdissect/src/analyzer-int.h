@@ -190,6 +190,8 @@ struct call {
 	 * neither is read as the procedure's, unless the wrapping is
 	 * integrity's (body_integ), read inside it (rpc_stats.c) */
 	bool body_wrapped : 1, body_integ : 1;
+	/* nfs4: its operations are a CB_COMPOUND's callback operations */
+	bool nfs4_callback : 1;
 	bool nfs_counted : 1; /* its reply's NFS status is in the statistics */
 	/* a COMPOUND's operations (rr_nfs4_compound, kept small: numbers
 	 * past 254 as 255) for its reply's report */
@@ -514,6 +516,9 @@ bool rra_data_last_of(struct rr_analyzer *a, struct call *c, const uint8_t *m,
 void rra_call_named(struct call *c, const struct rr_rpc *rpc);
 void rra_name_long_call(struct rr_analyzer *a, uint32_t ci,
 			const uint8_t *p, uint32_t have);
+void rra_callback_ops(struct rr_analyzer *a, struct call *c, const uint8_t *m,
+		      const struct rr_rpc *rpc, uint32_t kept, uint32_t end);
+void rra_long_call_whole(struct rr_analyzer *a, struct call *c, const uint8_t *m, uint32_t len);
 /* How call c was answered: its reply's RPC header rpc (NULL when not in
  * the frame), else what the head of its reply chunk said, else unseen. */
 enum rr_reply_status rra_reply_status(const struct call *c, const struct rr_rpc *rpc);

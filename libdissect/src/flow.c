@@ -200,6 +200,12 @@ static void on_call(struct rr_analyzer *a, uint32_t cn, uint8_t dir,
 		if (rra_reporting(a) && rra_call_ops(c, &ops))
 			rra_report_message_ops(a, c->xid, &ops);
 	}
+	if (dir == RR_DIR_BWD_CALL && rpc && rpc->named) {
+		rra_callback_ops(a, c, m, rpc, kept, h->payload.off + h->payload.len);
+		struct rr_nfs4_compound ops;
+		if (rra_reporting(a) && rra_call_ops(c, &ops))
+			rra_report_message_ops(a, c->xid, &ops);
+	}
 	if (dir == RR_DIR_FWD_CALL) {
 		count_chunk(a, k, call_kind(h));
 		if (h->nread_chunks && h->nwrite_chunks)

@@ -4,6 +4,10 @@
  *
  *   tag<> | minorversion | numops | (opnum | arguments) ...
  *
+ * and a callback's CB_COMPOUND arguments, RFC 8881 §19.2.1:
+ *
+ *   tag<> | minorversion | callback_ident | numops | (opnum | arguments) ...
+ *
  * Each operation's arguments are stepped over by a shape (RFC 8881 §18,
  * RFC 7862 §15, RFC 8276 §8.4), or by code where a union decides what
  * follows.  A data item a read chunk carries is not in the inline stream:
@@ -19,6 +23,18 @@
 const char *rr_nfs4_op_str(unsigned op)
 {
 	switch (op) { RR_NFS4_OP_LIST(RR_X_CASE) default: return NULL; }
+}
+
+const char *rr_nfs4_cb_op_str(unsigned op)
+{
+	switch (op) { RR_NFS4_CB_OP_LIST(RR_X_CASE) default: return NULL; }
+}
+
+const char *rr_nfs4_compound_op_str(const struct rr_nfs4_compound *cp, uint32_t i)
+{
+	if (i >= cp->named || i >= RR_NFS4_OPS_KEPT)
+		return NULL;
+	return cp->callback ? rr_nfs4_cb_op_str(cp->op[i]) : rr_nfs4_op_str(cp->op[i]);
 }
 
 const char *rr_nfs4_op_slot_str(unsigned slot)
@@ -258,40 +274,48 @@ static bool op_args(struct walk *w, uint32_t op)
 	}
 }
 
-/* What operation op, whose arguments start at msg[at] and were stepped
- * over whole, tells of the COMPOUND's target: the first PUTFH's handle
- * (RFC 8881 §18.19.1), READ's, WRITE's and COMMIT's offset and count
- * (§18.22.1, §18.32.1, §18.3.1; a stateid4 is 16 bytes). */
-static void note_target(const uint8_t *msg, uint32_t at, uint32_t cap, uint32_t op,
+/* What the first PUTFH, whose arguments start at msg[at] and were
+ * stepped over whole, tells of the COMPOUND's target: its handle (RFC
+ * 8881 §18.19.1). */
+static void note_handle(const uint8_t *msg, uint32_t at, uint32_t cap, uint32_t op,
 			struct rr_nfs_target *t)
 {
+	if (op != RR_OP_PUTFH || t->fh_known)
+		return;
+	uint32_t len = rd_be32(msg + at);
+	if (len > cap - at - 4)
+		return;
+	t->fh_known = true;
+	t->fh_hash = rr_crc32(0, msg + at + 4, len);
+}
+
+/* What the first READ, WRITE or COMMIT tells of the target: its offset
+ * and count (§18.22.1, §18.32.1, §18.3.1; a stateid4 is 16 bytes), read
+ * once those words are captured, before its arguments are stepped over:
+ * a WRITE's data may lie past what was captured (a Long Call named from
+ * its first packet, a frame cut short), its count says how much. */
+static void note_range(const uint8_t *msg, uint32_t at, uint32_t cap, uint32_t op,
+		       struct rr_nfs_target *t)
+{
+	uint32_t need = op == RR_OP_READ ? 28 : op == RR_OP_WRITE ? 32 :
+			op == RR_OP_COMMIT ? 12 : 0;
+	if (!need || t->range_known || at > cap || need > cap - at)
+		return;
 	switch (op) {
-	case RR_OP_PUTFH: {
-		uint32_t len = rd_be32(msg + at);
-		if (t->fh_known || len > cap - at - 4)
-			break;
-		t->fh_known = true;
-		t->fh_hash = rr_crc32(0, msg + at + 4, len);
-		break;
-	}
 	case RR_OP_READ: /* stateid | offset | count */
 		t->offset = rd_be64(msg + at + 16);
 		t->count = rd_be32(msg + at + 24);
-		t->range_known = true;
 		break;
 	case RR_OP_WRITE: /* stateid | offset | stable | data<> */
 		t->offset = rd_be64(msg + at + 16);
 		t->count = rd_be32(msg + at + 28);
-		t->range_known = true;
 		break;
-	case RR_OP_COMMIT: /* offset | count */
+	default: /* COMMIT: offset | count */
 		t->offset = rd_be64(msg + at);
 		t->count = rd_be32(msg + at + 8);
-		t->range_known = true;
-		break;
-	default:
 		break;
 	}
+	t->range_known = true;
 }
 
 enum rr_status rr_nfs4_compound_decode(
@@ -326,12 +350,104 @@ enum rr_status rr_nfs4_compound_decode(
 			out->op[out->named] = (uint16_t)(op > UINT16_MAX ? UINT16_MAX : op);
 		out->named++;
 		uint32_t args = w.c.pos;
+		note_range(msg, args, w.c.cap, op, &out->target); /* the first I/O's */
 		/* past an operation it cannot step over, the rest cannot be
 		 * named: named < numops tells */
 		if (!op_args(&w, op))
 			break;
-		if (!out->target.range_known) /* the first I/O's */
-			note_target(msg, args, w.c.cap, op, &out->target);
+		note_handle(msg, args, w.c.cap, op, &out->target);
+	}
+	return (enum rr_status)note->status;
+}
+
+/* layoutrecall4 (RFC 8881 §20.3.1): a file's range, an fsid, or all. */
+static bool layoutrecall(struct walk *w)
+{
+	switch (cur_be32(&w->c, "nfs4 layoutrecall type")) {
+	case 1: return shape(w, "ohhs"); /* LAYOUTRECALL4_FILE */
+	case 2: return shape(w, "hh");   /* LAYOUTRECALL4_FSID */
+	case 3: return cur_ok(&w->c);    /* LAYOUTRECALL4_ALL */
+	default: return false;
+	}
+}
+
+/* CB_SEQUENCE4args (RFC 8881 §20.9.1): sessionid, sequenceid, slotid,
+ * highest_slotid, cachethis, referring_call_list4<> (a sessionid and
+ * referring_call4<> of sequenceid and slotid each). */
+static bool cb_sequence_args(struct walk *w)
+{
+	uint32_t n;
+	if (!shape(w, "suuuu") || !counted(w, &n))
+		return false;
+	for (uint32_t i = 0; i < n && shape(w, "s") && array_of(w, "uu"); i++)
+		;
+	return cur_ok(&w->c);
+}
+
+/* CB_OFFLOAD4args (RFC 7862 §16.1.1): fh, stateid, offload_info4, by its
+ * status: write_response4 (callback id<1>, count, committed, verifier)
+ * or the bytes copied. */
+static bool cb_offload_args(struct walk *w)
+{
+	if (!shape(w, "os"))
+		return false;
+	if (cur_be32(&w->c, "nfs4 offload status") != 0)
+		return shape(w, "h");
+	return array_of(w, "s") && shape(w, "huh");
+}
+
+static bool cb_op_args(struct walk *w, uint32_t op)
+{
+	switch (op) {
+	case RR_CB_OP_GETATTR: return shape(w, "ob");
+	case RR_CB_OP_RECALL: return shape(w, "suo");
+	case RR_CB_OP_LAYOUTRECALL: return shape(w, "uuu") && layoutrecall(w);
+	case RR_CB_OP_NOTIFY: return shape(w, "so") && array_of(w, "bo");
+	case RR_CB_OP_RECALL_ANY:
+	case RR_CB_OP_RECALLABLE_OBJ_AVAIL: return shape(w, "ub");
+	case RR_CB_OP_RECALL_SLOT: return shape(w, "u");
+	case RR_CB_OP_SEQUENCE: return cb_sequence_args(w);
+	case RR_CB_OP_WANTS_CANCELLED: return shape(w, "uu");
+	case RR_CB_OP_NOTIFY_LOCK: return shape(w, "ok");
+	case RR_CB_OP_NOTIFY_DEVICEID: return array_of(w, "bo");
+	case RR_CB_OP_OFFLOAD: return cb_offload_args(w);
+	case RR_CB_OP_ILLEGAL: return true;
+	default: return false; /* CB_PUSH_DELEG's open_delegation4, unknown numbers */
+	}
+}
+
+enum rr_status rr_nfs4_cb_compound_decode(
+	const uint8_t *msg, uint32_t off, uint32_t captured_end, uint32_t end,
+	struct rr_nfs4_compound *out, struct rr_note *note)
+{
+	struct walk w = { .stream_base = off };
+	cur_init(&w.c, msg, off, captured_end, end, note);
+	memset(out, 0, sizeof(*out));
+	out->callback = true;
+	if (cur_need(&w.c, 4, "nfs4 tag length"))
+		out->tag_len = rd_be32(msg + off);
+	if (!opaque(&w))
+		return (enum rr_status)note->status;
+	out->minorversion = cur_be32(&w.c, "nfs4 minorversion");
+	(void)cur_be32(&w.c, "nfs4 callback_ident");
+	out->numops = cur_be32(&w.c, "nfs4 numops");
+	if (!cur_ok(&w.c))
+		return (enum rr_status)note->status;
+	if (out->numops > cur_left_wire(&w.c) / 4) {
+		w.c.pos -= 4;
+		out->numops = 0;
+		cur_fail(&w.c, RR_MALFORMED, RR_PROBLEM_OVER_CAP, "nfs4 numops");
+		return (enum rr_status)note->status;
+	}
+	while (out->named < out->numops) {
+		uint32_t op = cur_be32(&w.c, "nfs4 opnum");
+		if (!cur_ok(&w.c))
+			break;
+		if (out->named < RR_NFS4_OPS_KEPT)
+			out->op[out->named] = (uint16_t)(op > UINT16_MAX ? UINT16_MAX : op);
+		out->named++;
+		if (!cb_op_args(&w, op))
+			break;
 	}
 	return (enum rr_status)note->status;
 }

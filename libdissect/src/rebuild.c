@@ -155,11 +155,19 @@ static void emit_rebuilt(struct rr_analyzer *a, uint32_t ci, uint8_t dir,
 	    rpc.msg_type <= RR_RPC_REPLY)
 		rp = &rpc;
 	a->st.messages_rebuilt++;
+	/* a Long Call's operations, all of them now */
+	struct rr_nfs4_compound ops;
+	bool named_ops = false;
+	if (dir == RR_DIR_FWD_CALL && source == RR_KIND_PZRC) {
+		rra_long_call_whole(a, &a->calls[ci], m, len);
+		named_ops = rra_call_ops(c, &ops);
+	}
 	struct rr_event ev = { .kind = RR_EV_RPC_MESSAGE, .conn = c->conn, .dir = dir,
 			       .rebuilt = { .xid = c->xid, .rpc = rp, .data = m,
 					    .data_len = len, .source = (uint8_t)source,
 					    .prog = c->prog, .vers = c->vers,
 					    .proc = c->proc,
+					    .nfs4 = named_ops ? &ops : NULL,
 					    .call_ts_ns = dir == RR_DIR_FWD_CALL ||
 							  dir == RR_DIR_BWD_CALL ? c->ts_ns : 0 } };
 	rra_emit(a, &ev);

@@ -229,6 +229,10 @@ void rra_emit(struct rr_analyzer *a, struct rr_event *ev)
 		break;
 	case RR_EV_RPC_MESSAGE:
 		e->rebuilt.rpc = keep_rpc(r, i, e->rebuilt.rpc);
+		if (e->rebuilt.nfs4) {
+			r->nfs4[i] = *e->rebuilt.nfs4;
+			e->rebuilt.nfs4 = &r->nfs4[i];
+		}
 		keep_bytes(a, &e->rebuilt.data, e->rebuilt.data_len);
 		break;
 	default:

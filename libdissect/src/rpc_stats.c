@@ -61,6 +61,16 @@ static enum rra_io nfs4_io(const struct rr_nfs4_compound *cp)
 	return RRA_IO_NONE;
 }
 
+/* Whether a COMPOUND's reply ends with the data a write chunk carries:
+ * READ's (RFC 8881 §18.22.2) and READLINK's (§18.24.2) results do, when
+ * it is the last operation and every one was named. */
+static bool reply_data_last(const struct rr_nfs4_compound *cp)
+{
+	uint16_t last = cp->named ? cp->op[(cp->named - 1) % RR_NFS4_OPS_KEPT] : 0;
+	return cp->named == cp->numops && cp->named <= RR_NFS4_OPS_KEPT &&
+	       (last == RR_OP_READ || last == RR_OP_READLINK);
+}
+
 /* An NFSv4 COMPOUND call's operations, counted as nfsstat counts them;
  * those that cannot be named (past a cut or an operation the walker does
  * not know) count under the last slot, so the counts add up to numops. */
@@ -97,11 +107,7 @@ static bool count_nfs4_ops(struct rr_analyzer *a, struct call *c, const uint8_t 
 	for (uint32_t i = 0; i < kept_ops && i < RR_NFS4_OPS_KEPT; i++)
 		c->nfs4_op[i] = (uint8_t)(cp.op[i] < 255 ? cp.op[i] : 255);
 	keep_target(c, &cp.target, cp.target.range_known ? nfs4_io(&cp) : RRA_IO_NONE);
-	/* READ (RFC 8881 §18.22.2) and READLINK (§18.24.2) end their
-	 * results with the data a write chunk carries */
-	uint16_t last = cp.named ? cp.op[(cp.named - 1) % RR_NFS4_OPS_KEPT] : 0;
-	return cp.named == cp.numops && cp.named <= RR_NFS4_OPS_KEPT &&
-	       (last == RR_OP_READ || last == RR_OP_READLINK);
+	return reply_data_last(&cp);
 }
 
 static bool is_nfs4_compound(const struct rr_rpc *rpc)
@@ -166,6 +172,52 @@ bool rra_data_last_of(struct rr_analyzer *a, struct call *c, const uint8_t *m,
 	return false;
 }
 
+/* A Long Call's message rebuilt whole (RFC 8166 §3.5.3): what its first
+ * packet could not read (rra_name_long_call) read now, as an inline
+ * call's is: the operations past a WRITE's data, at the chunk's end, move
+ * from the unknown slot to their own, and the range and whether the
+ * reply's data comes by write chunk follow them.  Under RPCSEC_GSS
+ * integrity inside the wrapping, as read_args reads it. */
+void rra_long_call_whole(struct rr_analyzer *a, struct call *c, const uint8_t *m, uint32_t len)
+{
+	struct rr_rpc rpc;
+	if (!c->nfs4 || c->dir != RR_DIR_FWD_CALL ||
+	    rr_rpc_decode(m, 0, len, len, &rpc, &a->note) == RR_MALFORMED ||
+	    rpc.msg_type != RR_RPC_CALL || !is_nfs4_compound(&rpc) || rpc.body.off > len)
+		return;
+	uint32_t body = rpc.body.off, stop = len;
+	if (c->body_wrapped && !rra_integ_body_at(c, m, body, len, &body, &stop))
+		return;
+	stop = stop < len ? stop : len;
+	struct rr_nfs4_compound cp;
+	struct rr_note note;
+	rr_nfs4_compound_decode(m, 0, body, stop, stop, NULL, 0, &cp, &note);
+	/* the message its first packet began */
+	if ((cp.numops < UINT16_MAX ? cp.numops : UINT16_MAX) != c->nfs4_numops)
+		return;
+	uint32_t now = cp.named < RR_NFS4_OPS_KEPT ? cp.named : RR_NFS4_OPS_KEPT;
+	for (uint32_t i = c->nfs4_named; i < now && i < RR_NFS4_OPS_KEPT; i++) {
+		a->st.nfs4_ops[RR_NFS4_OP_OTHER]--;
+		a->st.nfs4_ops[rr_nfs4_op_slot(cp.op[i])]++;
+		c->nfs4_op[i] = (uint8_t)(cp.op[i] < 255 ? cp.op[i] : 255);
+	}
+	if (now > c->nfs4_named)
+		c->nfs4_named = (uint8_t)now;
+	if (!c->range_known && cp.target.range_known) {
+		c->io = nfs4_io(&cp);
+		c->range_known = true;
+		c->io_offset = cp.target.offset;
+		c->io_count = cp.target.count;
+	}
+	if (!c->fh_known && cp.target.fh_known) {
+		c->fh_known = true;
+		c->fh_hash = cp.target.fh_hash;
+	}
+	/* no chunk reduces a wrapped body (RFC 8166 §8.2.2.3) */
+	if (!c->body_wrapped)
+		c->data_last = reply_data_last(&cp);
+}
+
 /* One more NFS error of (slot, op, status): its row, a new one while
  * there is room, else the count of those past the table. */
 static void count_nfs_error(struct rr_stats *st, unsigned slot, uint16_t op,
@@ -219,6 +271,33 @@ bool rra_nfs_reply(struct rr_analyzer *a, struct call *c, const struct rr_rpc *r
 	return true;
 }
 
+/* A backward call's CB_COMPOUND operations (RFC 8881 §19.2), kept with
+ * it for its line and its reply's, read inside an integrity wrapping as
+ * a forward call's are; not counted with the forward operations, which
+ * are the server's as nfsstat counts them. */
+void rra_callback_ops(struct rr_analyzer *a, struct call *c, const uint8_t *m,
+		      const struct rr_rpc *rpc, uint32_t kept, uint32_t end)
+{
+	(void)a;
+	if (rpc->prog != RR_PROG_NFS4_CB || rpc->proc != 1) /* CB_COMPOUND */
+		return;
+	uint32_t body = rpc->body.off, stop = end;
+	if (c->body_wrapped && !rra_integ_body_at(c, m, body, kept, &body, &stop))
+		return;
+	struct rr_nfs4_compound cp;
+	struct rr_note note;
+	rr_nfs4_cb_compound_decode(m, body, kept < stop ? kept : stop, end < stop ? end : stop,
+				   &cp, &note);
+	uint32_t kept_ops = cp.named < RR_NFS4_OPS_KEPT ? cp.named : RR_NFS4_OPS_KEPT;
+	c->nfs4 = true;
+	c->nfs4_callback = true;
+	c->nfs4_minor = (uint8_t)(cp.minorversion < 255 ? cp.minorversion : 255);
+	c->nfs4_numops = (uint16_t)(cp.numops < UINT16_MAX ? cp.numops : UINT16_MAX);
+	c->nfs4_named = (uint8_t)kept_ops;
+	for (uint32_t i = 0; i < kept_ops && i < RR_NFS4_OPS_KEPT; i++)
+		c->nfs4_op[i] = (uint8_t)(cp.op[i] < 255 ? cp.op[i] : 255);
+}
+
 /* A COMPOUND call's operations as its decode gave them (numbers past 254
  * read as 255, which names none); false for any other call. */
 bool rra_call_ops(const struct call *c, struct rr_nfs4_compound *out)
@@ -226,6 +305,7 @@ bool rra_call_ops(const struct call *c, struct rr_nfs4_compound *out)
 	if (!c->nfs4)
 		return false;
 	memset(out, 0, sizeof(*out));
+	out->callback = c->nfs4_callback;
 	out->minorversion = c->nfs4_minor;
 	out->numops = c->nfs4_numops;
 	out->named = c->nfs4_named;

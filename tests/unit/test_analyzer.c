@@ -550,6 +550,89 @@ static void chunk_transfers(void)
 	rr_analyzer_free(a);
 }
 
+/* A Long Call under RPCSEC_GSS integrity (sec=krb5i: no chunk reduces
+ * its body, RFC 8166 §8.2.2.3): SEQUENCE, PUTFH, WRITE of 4000 bytes,
+ * GETATTR, all in a position-zero read chunk read back in two packets.
+ * The first names the call, its first three operations and WRITE's
+ * range; GETATTR, past the data, is named once the message is whole. */
+static void long_call_integrity(void)
+{
+	check_ctx = "long call under krb5i";
+	struct rr_analyzer *a = analyzer(4, 16);
+	int to;
+	uint32_t c = ib_to(a, host_a, host_b, 0x22, &to);
+	static uint8_t m[8192];
+	struct rr_buf b;
+	rr_buf_init(&b, m, sizeof(m));
+	/* rpc_gss_cred_vers_1_t: version, RPCSEC_GSS_DATA, seq 7, integrity,
+	 * a handle of 4 bytes (RFC 2203 §5) */
+	uint8_t cred[24] = { 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 7, 0, 0, 0, 2,
+			     0, 0, 0, 4, 1, 2, 3, 4 };
+	struct rr_rpc r = { .xid = 0x81, .msg_type = RR_RPC_CALL, .rpcvers = 2,
+			    .prog = RR_PROG_NFS, .vers = 4, .proc = 1,
+			    .cred_flavor = RR_AUTH_RPCSEC_GSS, .cred_len = sizeof(cred) };
+	rr_rpc_encode(&b, &r, cred, NULL);
+	size_t integ_len_at = b.len;
+	rr_put_be32(&b, 0);		/* databody_integ<>: set below */
+	rr_put_be32(&b, 7);		/* its seq_num, the credential's */
+	rr_put_be32(&b, 0);		/* COMPOUND4args: tag "" */
+	rr_put_be32(&b, 1);		/* minorversion */
+	rr_put_be32(&b, 4);		/* numops */
+	rr_put_be32(&b, RR_OP_SEQUENCE);
+	rr_put_zeros(&b, 16 + 4 * 4);
+	rr_put_be32(&b, RR_OP_PUTFH);
+	rr_put_xdr_opaque(&b, cred, 8);
+	rr_put_be32(&b, RR_OP_WRITE);
+	rr_put_zeros(&b, 16);
+	rr_put_be64(&b, 65536);		/* offset */
+	rr_put_be32(&b, 2);		/* FILE_SYNC4 */
+	static const uint8_t data[4000];
+	rr_put_xdr_opaque(&b, data, sizeof(data));
+	rr_put_be32(&b, RR_OP_GETATTR);
+	rr_put_be32(&b, 1);
+	rr_put_be32(&b, 0x10);
+	size_t integ_end = b.len;
+	rr_put_xdr_opaque(&b, cred, 16); /* checksum */
+	uint32_t integ_len = (uint32_t)(integ_end - integ_len_at - 4);
+	m[integ_len_at] = (uint8_t)(integ_len >> 24);
+	m[integ_len_at + 1] = (uint8_t)(integ_len >> 16);
+	m[integ_len_at + 2] = (uint8_t)(integ_len >> 8);
+	m[integ_len_at + 3] = (uint8_t)integ_len;
+	uint32_t n = (uint32_t)b.len;
+	CHECK(!b.overflow);
+
+	call_with_chunk(a, c, 0x81, RR_LIST_READ, 0x5555, n, 0x9000);
+	uint32_t ci = rra_call_find(a, c, RR_DIR_FWD_CALL, 0x81);
+	CHECK(ci != NONE);
+	struct rdma_op *o = rra_read_requested(a, c, 0, 0x5555, 0x9000, n);
+	CHECK(o != NULL);
+	if (!o || ci == NONE) {
+		rr_analyzer_free(a);
+		return;
+	}
+	/* the first packet: up to the WRITE's data */
+	uint32_t first = 256;
+	rra_op_landed(a, c, o, RR_ACCESS_READ_RESPONSE, 0, m, first, first);
+	struct call *call = &a->calls[ci];
+	CHECK(call->nfs4 && call->nfs4_numops == 4 && call->nfs4_named == 3);
+	CHECK(call->range_known && call->io_offset == 65536 && call->io_count == 4000);
+	CHECK_EQ(a->st.nfs4_ops[rr_nfs4_op_slot(RR_OP_WRITE)], 1);
+	CHECK_EQ(a->st.nfs4_ops[RR_NFS4_OP_OTHER], 1);
+	CHECK_EQ(a->st.messages_rebuilt, 0);
+	/* the rest: the message whole, GETATTR named */
+	rra_op_landed(a, c, o, RR_ACCESS_READ_RESPONSE, first, m + first, n - first,
+		      n - first);
+	rra_op_end(a, o);
+	CHECK_EQ(a->st.messages_rebuilt, 1);
+	CHECK_EQ(call->nfs4_named, 4);
+	CHECK_EQ(call->nfs4_op[3], RR_OP_GETATTR);
+	CHECK_EQ(a->st.nfs4_ops[rr_nfs4_op_slot(RR_OP_GETATTR)], 1);
+	CHECK_EQ(a->st.nfs4_ops[RR_NFS4_OP_OTHER], 0);
+	CHECK_EQ(a->st.nfs4_ops[rr_nfs4_op_slot(RR_OP_WRITE)], 1);
+	CHECK(call->io == RRA_IO_WRITE);
+	rr_analyzer_free(a);
+}
+
 /* A connection evicted (flow.c's rra_conn_open): its calls ended with
  * their rebuild slots, and an iWARP connection's TCP streams free again
  * for the next one (iwarp_flow.c). */
@@ -1015,6 +1098,7 @@ int main(void)
 	flow();
 	send_pieces();
 	chunk_transfers();
+	long_call_integrity();
 	conn_eviction();
 	ib_packets();
 	rpc_statistics();

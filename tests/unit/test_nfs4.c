@@ -261,8 +261,48 @@ static void call_target(void)
 	CHECK(t.fh_known && !t.range_known && t.count == 0);
 }
 
+/* A callback's CB_COMPOUND (RFC 8881 §19.2): CB_SEQUENCE with a referring
+ * call list, CB_LAYOUTRECALL of a file's range, CB_RECALL; then one cut
+ * inside CB_RECALL, and CB_PUSH_DELEG, whose arguments are not stepped. */
+static void callbacks(void)
+{
+	check_ctx = "callbacks";
+	len = 0;
+	opaque(0);                                /* tag */
+	put32(1); put32(7); put32(3);             /* minorversion, ident, numops */
+	put32(RR_CB_OP_SEQUENCE); zeros(16); put32(1); put32(0); put32(0); put32(0);
+	put32(1); zeros(16); put32(2); put32(5); put32(0); put32(6); put32(1);
+	put32(RR_CB_OP_LAYOUTRECALL); put32(1); put32(3); put32(0);
+	put32(1); opaque(8); zeros(8); zeros(8); zeros(16);
+	put32(RR_CB_OP_RECALL); zeros(16); put32(0); opaque(28);
+	CHECK_EQ(rr_nfs4_cb_compound_decode(buf, 0, len, len, &cp, &note), RR_COMPLETE);
+	CHECK(cp.callback);
+	CHECK_EQ(cp.numops, 3);
+	CHECK_EQ(cp.named, 3);
+	CHECK(!strcmp(rr_nfs4_compound_op_str(&cp, 0), "CB_SEQUENCE"));
+	CHECK(!strcmp(rr_nfs4_compound_op_str(&cp, 1), "CB_LAYOUTRECALL"));
+	CHECK(!strcmp(rr_nfs4_compound_op_str(&cp, 2), "CB_RECALL"));
+	CHECK(rr_nfs4_compound_op_str(&cp, 3) == NULL);
+	/* cut in CB_RECALL's handle: named, the capture said cut */
+	CHECK_EQ(rr_nfs4_cb_compound_decode(buf, 0, len - 8, len, &cp, &note), RR_TRUNCATED);
+	CHECK_EQ(cp.named, 3);
+	/* an operation it cannot step over: named, the rest not */
+	len = 0;
+	opaque(0);
+	put32(1); put32(7); put32(2);
+	put32(RR_CB_OP_PUSH_DELEG); opaque(8);
+	put32(RR_CB_OP_RECALL); zeros(16); put32(0); opaque(28);
+	CHECK_EQ(rr_nfs4_cb_compound_decode(buf, 0, len, len, &cp, &note), RR_COMPLETE);
+	CHECK_EQ(cp.named, 1);
+	CHECK(!strcmp(rr_nfs4_compound_op_str(&cp, 0), "CB_PUSH_DELEG"));
+	/* the same numbers in a COMPOUND are the forward operations */
+	cp.callback = false;
+	CHECK(!strcmp(rr_nfs4_compound_op_str(&cp, 0), "DELEGPURGE"));
+}
+
 int main(void)
 {
+	callbacks();
 	write_with_read_chunk();
 	unions();
 	cut();

@@ -551,6 +551,9 @@ struct rr_ev_rpc_message {
 	 * later, once its read chunks were read); a reply: 0 */
 	uint64_t call_ts_ns;
 	const struct rr_rpc *rpc;
+	/* a Long Call's NFSv4 COMPOUND: its operations, read from the whole
+	 * message; else NULL */
+	const struct rr_nfs4_compound *nfs4;
 	/* the whole RPC message, kept in the report while its report_bytes
 	 * last, else NULL (data_len is its length all the same) */
 	const uint8_t *data;

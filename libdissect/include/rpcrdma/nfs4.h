@@ -94,6 +94,26 @@ extern "C" {
 
 enum rr_nfs4_op { RR_NFS4_OP_LIST(RR_X_ENUM) };
 
+/* NFSv4.1 callback operation numbers, of a CB_COMPOUND (RFC 8881 §20,
+ * CB_OFFLOAD RFC 7862 §16.1).  0-2 are unassigned. */
+#define RR_NFS4_CB_OP_LIST(X) \
+	X(RR_CB_OP_GETATTR, 3, "CB_GETATTR") \
+	X(RR_CB_OP_RECALL, 4, "CB_RECALL") \
+	X(RR_CB_OP_LAYOUTRECALL, 5, "CB_LAYOUTRECALL") \
+	X(RR_CB_OP_NOTIFY, 6, "CB_NOTIFY") \
+	X(RR_CB_OP_PUSH_DELEG, 7, "CB_PUSH_DELEG") \
+	X(RR_CB_OP_RECALL_ANY, 8, "CB_RECALL_ANY") \
+	X(RR_CB_OP_RECALLABLE_OBJ_AVAIL, 9, "CB_RECALLABLE_OBJ_AVAIL") \
+	X(RR_CB_OP_RECALL_SLOT, 10, "CB_RECALL_SLOT") \
+	X(RR_CB_OP_SEQUENCE, 11, "CB_SEQUENCE") \
+	X(RR_CB_OP_WANTS_CANCELLED, 12, "CB_WANTS_CANCELLED") \
+	X(RR_CB_OP_NOTIFY_LOCK, 13, "CB_NOTIFY_LOCK") \
+	X(RR_CB_OP_NOTIFY_DEVICEID, 14, "CB_NOTIFY_DEVICEID") \
+	X(RR_CB_OP_OFFLOAD, 15, "CB_OFFLOAD") \
+	X(RR_CB_OP_ILLEGAL, 10044, "CB_ILLEGAL")
+
+enum rr_nfs4_cb_op { RR_NFS4_CB_OP_LIST(RR_X_ENUM) };
+
 /* Operation numbers 0..75 have a statistics slot each; the last slot
  * counts what could not be named (ILLEGAL, unassigned numbers, and the
  * operations after one whose arguments could not be stepped over). */
@@ -105,6 +125,8 @@ enum rr_nfs4_op { RR_NFS4_OP_LIST(RR_X_ENUM) };
 #define RR_NFS4_OPS_KEPT 16
 
 struct rr_nfs4_compound {
+	/* a callback's CB_COMPOUND (op[] callback operations) or a COMPOUND */
+	bool callback;
 	uint32_t tag_len, minorversion, numops;
 	/* operations whose number was read (at most numops); op[] keeps the
 	 * first RR_NFS4_OPS_KEPT of them */
@@ -135,7 +157,22 @@ RR_API enum rr_status rr_nfs4_compound_decode(
 	const struct rr_nfs4_moved *moved, unsigned nmoved,
 	struct rr_nfs4_compound *out, struct rr_note *note);
 
+/*
+ * Decodes CB_COMPOUND4args at msg[off] (a backward call's arguments, RFC
+ * 8881 §19.2): tag<> | minorversion | callback_ident | numops | (opnum |
+ * arguments) ...; stops as rr_nfs4_compound_decode does.  out->callback
+ * is set; no target is read.
+ */
+RR_API enum rr_status rr_nfs4_cb_compound_decode(
+	const uint8_t *msg, uint32_t off, uint32_t captured_end, uint32_t end,
+	struct rr_nfs4_compound *out, struct rr_note *note);
+
 RR_API const char *rr_nfs4_op_str(unsigned op);
+RR_API const char *rr_nfs4_cb_op_str(unsigned op);
+
+/* The name of a COMPOUND's or CB_COMPOUND's i-th operation (0-based,
+ * i < named and kept), NULL where the number names none. */
+RR_API const char *rr_nfs4_compound_op_str(const struct rr_nfs4_compound *cp, uint32_t i);
 
 /* The name of a statistics slot: the operation's, or "other". */
 RR_API const char *rr_nfs4_op_slot_str(unsigned slot);
