@@ -40,6 +40,8 @@ static const char *const trace_help[] = {
 	"           transport's address; P50/P99 the kernel's round trip",
 	"SEND CQ    where a client's calls went out on several connections",
 	"           (nconnect), each one's send completion queue and SENDS",
+	"BACKCHANNEL  sends of no client: an NFSv4.1 client's replies to the",
+	"           server's callbacks, by send completion queue",
 	"PROCEDURE  each procedure's mean QUEUE (start to sent), RTT and EXEC",
 	"           (start to end) over its calls, as nfsiostat; ERRORS its",
 	"           replies with an NFS status other than OK, by status below",

@@ -53,6 +53,10 @@ struct rr_tp_client {              /* an rpc_clnt of xprtrdma */
 	 * the kernel's xprtrdma_post_send names no cq_id (before 5.11) */
 	unsigned transports, first_transport;
 };
+/* The client_id of sends no rpc_clnt made (the kernel's -1): on an NFSv4.1
+ * client, the backchannel's replies to the server's callbacks (RFC 8167). */
+#define RR_TP_NO_CLIENT 0xffffffffu
+
 /* A client's sends over one connection, by its send completion queue. */
 struct rr_tp_transport {
 	uint32_t client_id, cq_id;
@@ -121,6 +125,9 @@ struct rr_tp_detail {
 	struct rr_tp_status *statuses;
 	struct rr_tp_server_status *server_statuses;
 	struct rr_tp_transport *transports; /* by client, then cq_id */
+	/* the transports' rows of RR_TP_NO_CLIENT: the backchannel's sends by
+	 * connection, the last rows (the client_id sorts last) */
+	unsigned first_backchannel, nbackchannel;
 };
 
 #endif

@@ -116,6 +116,16 @@ void rr_trace_report_text(FILE *out, const struct rr_tp_stats *s,
 			}
 		}
 	}
+	/* sends of no client: the backchannel's replies to callbacks */
+	if (d->nbackchannel) {
+		fprintf(out, "\n%-37s %10s %10s\n", "BACKCHANNEL (replies to callbacks)",
+			"SEND CQ", "SENDS");
+		for (unsigned k = 0; k < d->nbackchannel; k++) {
+			const struct rr_tp_transport *x = &d->transports[d->first_backchannel + k];
+			fprintf(out, "%-37s %10u %10" PRIu64 "\n", "-", (unsigned)x->cq_id,
+				x->sends);
+		}
+	}
 	/* as nfsiostat: each time's mean over the calls, then the errors */
 	fprintf(out, "\n%-8s %-8s %-22s %9s %9s %9s %9s %9s %6s\n", "CLIENT",
 		"PROGRAM", "PROCEDURE", "CALLS", "QUEUE(us)", "RTT(us)", "EXEC(us)",
@@ -392,6 +402,15 @@ void rr_trace_report_json(FILE *out, const struct rr_tp_stats *s,
 		for (unsigned i = 0; i < d->npeers; i++)
 			json_object_array_add(a, peer_json(&d->peers[i]));
 		json_object_object_add(o, "connection_events", a);
+		a = json_object_new_array();
+		for (unsigned k = 0; k < d->nbackchannel; k++) {
+			const struct rr_tp_transport *x = &d->transports[d->first_backchannel + k];
+			json_object *t = json_object_new_object();
+			add_u64(t, "cq_id", x->cq_id);
+			add_u64(t, "sends", x->sends);
+			json_object_array_add(a, t);
+		}
+		json_object_object_add(o, "backchannel_sends", a);
 	}
 	fprintf(out, "%s\n", json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
 	json_object_put(o);
@@ -708,6 +727,18 @@ static void connections_prom(struct rr_prom *w, const struct rr_tp_detail *d)
 			rr_prom_label(lb, sizeof(lb), "cq_id", cq);
 			rr_prom_sample_u64(w, "rpcrdma_trace_transport_sends_total", "", lb, x->sends);
 		}
+	}
+	rr_prom_family(w, "rpcrdma_trace_backchannel_sends_total", "counter",
+		       "RPC-over-RDMA messages sent by no RPC client, by the connection (its "
+		       "send completion queue, cq_id): on an NFSv4.1 client, the backchannel's "
+		       "replies to the server's callbacks (xprtrdma_post_send, client_id -1)");
+	for (unsigned k = 0; k < d->nbackchannel; k++) {
+		const struct rr_tp_transport *x = &d->transports[d->first_backchannel + k];
+		char lb[64], cq[16];
+		snprintf(cq, sizeof(cq), "%u", (unsigned)x->cq_id);
+		lb[0] = '\0';
+		rr_prom_label(lb, sizeof(lb), "cq_id", cq);
+		rr_prom_sample_u64(w, "rpcrdma_trace_backchannel_sends_total", "", lb, x->sends);
 	}
 	static const struct { const char *name, *help; } pf[] = {
 		{ "rpcrdma_trace_connects_total",

@@ -493,8 +493,15 @@ void rr_trace_bpf_read(struct rr_trace_bpf *b, struct rr_tp_stats *s,
 		if (c)
 			rr_latency_merge(&c->latency, &d->procs[i].latency);
 	}
-	/* a client's connections: its rows of the transports, in a run */
+	/* a client's connections: its rows of the transports, in a run; the
+	 * backchannel's, no client's, last */
+	d->nbackchannel = 0;
 	for (unsigned i = 0; i < d->ntransports; i++) {
+		if (d->transports[i].client_id == RR_TP_NO_CLIENT) {
+			if (!d->nbackchannel++)
+				d->first_backchannel = i;
+			continue;
+		}
 		struct rr_tp_client key = { .id = d->transports[i].client_id };
 		struct rr_tp_client *c = find_row(&key, d->clients, d->nclients,
 						 sizeof(*d->clients), by_client);

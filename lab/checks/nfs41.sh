@@ -25,5 +25,18 @@ check_ge "nfs41/$t: calls with read chunks" 1 "$(jq '.total.chunks.read' "$work/
 check_ge "nfs41/$t: calls with write chunks" 1 "$(jq '.total.chunks.write' "$work/stats.json")"
 check_ge "nfs41/$t: calls with reply chunks" 1 "$(jq '.total.chunks.reply' "$work/stats.json")"
 check_live nfs41
+# The client's replies to the callbacks are sends of no rpc_clnt (the
+# kernel's client_id -1, xprtrdma_post_send): rpcrdma-top -t shows them as
+# the backchannel's, one send at least a reply on the wire
+if [ -s client/watch-trace.jsonl ]; then
+	last=$(tail -n 1 client/watch-trace.jsonl)
+	if echo "$last" | jq -e 'has("backchannel_sends")' >/dev/null; then
+		check_ge "nfs41/$t: rpcrdma-top -t: backchannel sends (the client's replies to callbacks)" \
+			"$(jq '.total.messages.backward_reply | add' "$work/stats.json")" \
+			"$(echo "$last" | jq '[.backchannel_sends[].sends] | add // 0')"
+	else
+		echo "# nfs41/$t: client/watch-trace.jsonl was written by a tool that showed no backchannel sends"
+	fi
+fi
 
 check_nfs4_ops nfs41

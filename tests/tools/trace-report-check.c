@@ -3,8 +3,9 @@
  * The kernel's view rendered (exporters/rr_trace_report.c) for a client
  * whose calls went out on several connections, as an nconnect mount's
  * do: the screen's table of them, -j's transports, the exporter's series,
- * each connection's sends as read from the kernel; and a client whose
- * kernel does not tell them apart renders none of it.
+ * each connection's sends as read from the kernel; the backchannel's
+ * sends, which no client made; and a client whose kernel does not tell
+ * them apart renders none of it.
  * usage: trace-report-check
  */
 #define _GNU_SOURCE
@@ -51,6 +52,8 @@ int main(void)
 		{ .client_id = 0x2a, .cq_id = 17, .sends = 300 },
 		{ .client_id = 0x2a, .cq_id = 19, .sends = 250 },
 		{ .client_id = 0x2a, .cq_id = 21, .sends = 1 },
+		/* an NFSv4.1 client's replies to callbacks: no client's */
+		{ .client_id = RR_TP_NO_CLIENT, .cq_id = 19, .sends = 2 },
 	};
 	struct rr_tp_client clients[] = {
 		{ .id = 0x2a, .peer = "[2001:db8::1]:20049", .calls = 551, .replies = 551,
@@ -58,7 +61,8 @@ int main(void)
 		{ .id = 0x2b, .peer = "192.0.2.1:20049", .calls = 5, .replies = 5 },
 	};
 	struct rr_tp_detail d = { .nclients = 2, .clients = clients,
-				  .ntransports = 3, .transports = transports };
+				  .ntransports = 4, .transports = transports,
+				  .first_backchannel = 3, .nbackchannel = 1 };
 	struct rr_tp_stats s = { .calls = 556, .replies = 556 };
 
 	check_ctx = "screen";
@@ -69,6 +73,8 @@ int main(void)
 		CHECK(strstr(text, "        17        300\n") != NULL);
 		CHECK(strstr(text, "        21          1\n") != NULL);
 		CHECK_EQ(lines_with(text, "2b       192.0.2.1:20049"), 1);
+		CHECK(strstr(text, "BACKCHANNEL (replies to callbacks)") != NULL);
+		CHECK(strstr(text, "\n-                                             19          2\n") != NULL);
 	}
 	free(text);
 
@@ -89,6 +95,12 @@ int main(void)
 		CHECK_EQ(sum, 551);
 		/* not told apart: no key, not an empty list */
 		CHECK(!json_object_object_get_ex(c1, "transports", &tmp));
+		/* the backchannel's, with no client */
+		json_object *bc = NULL;
+		CHECK(json_object_object_get_ex(o, "backchannel_sends", &bc) &&
+		      json_object_array_length(bc) == 1 &&
+		      json_object_object_get_ex(json_object_array_get_idx(bc, 0), "sends", &tmp) &&
+		      json_object_get_uint64(tmp) == 2);
 	}
 	json_object_put(o);
 	free(js);
@@ -101,6 +113,7 @@ int main(void)
 	rr_prom_end(&w);
 	if (CHECK(!out.failed && out.p)) {
 		CHECK_EQ(lines_with(out.p, "rpcrdma_trace_transport_sends_total{"), 3);
+		CHECK(strstr(out.p, "\nrpcrdma_trace_backchannel_sends_total{cq_id=\"19\"} 2\n") != NULL);
 		CHECK(strstr(out.p, "rpcrdma_trace_transport_sends_total{remote=\"[2001:db8::1]:20049\","
 				    "client=\"2a\",cq_id=\"19\"} 250\n") != NULL);
 	}
@@ -109,6 +122,7 @@ int main(void)
 	/* one connection a client: no table on the screen */
 	check_ctx = "one connection";
 	clients[0].transports = 1;
+	d.nbackchannel = 0;
 	text = render(&s, &d, false);
 	CHECK(text && !strstr(text, "SEND CQ"));
 	free(text);
