@@ -677,8 +677,11 @@ void dump_print_report(struct dump *d, const struct rr_frame_report *r)
 		print_time();
 		print_endpoints(f);
 		/* RoCE and IB: the destination QP tells connections between the
-		 * same hosts apart (iWARP lines have their ports) */
-		if (rr_has(f, RR_LAYER_BTH))
+		 * same hosts apart (iWARP lines have their ports); -vv: every
+		 * transport field, as a frame's own line has them */
+		if (d->o.verbose > 1)
+			print_transport(f);
+		else if (rr_has(f, RR_LAYER_BTH))
 			printf(" qp 0x%06" PRIx32, f->bth.dqpn);
 		if (ev->kind == RR_EV_RETRANSMISSION) {
 			/* what a receiver drops (IBA vol. 1 §9.7.5.1.2): a
@@ -716,6 +719,8 @@ void dump_print_report(struct dump *d, const struct rr_frame_report *r)
 			print_completion(&ev->msg.done->done);
 		if (d->o.verbose > 1 && rr_has(f, RR_LAYER_ICRC))
 			printf(" icrc %s", rr_crc_state_str(f->icrc.state));
+		if (d->o.verbose > 1 && rr_has(f, RR_LAYER_DDP))
+			printf(" crc32c %s", rr_crc_state_str(f->fpdu.crc_state));
 		if (d->o.verbose)
 			print_segments(ev->msg.hdr);
 		putchar('\n');
