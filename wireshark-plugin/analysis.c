@@ -285,18 +285,33 @@ static int link_type_of(const packet_info *pinfo)
 	return -1;
 }
 
+static struct rr_config decode_cfg; /* the analyzer's, for a frame decoded alone */
+
+/* The frame's whole bytes, its libdissect link type, or false. */
+static bool frame_bytes(const packet_info *pinfo, uint32_t *link, const uint8_t **bytes,
+			uint32_t *captured, uint32_t *reported)
+{
+	int l = link_type_of(pinfo);
+	if (l < 0 || !pinfo->data_src)
+		return false;
+	/* the first data source is the whole frame */
+	tvbuff_t *frame = get_data_source_tvb(pinfo->data_src->data);
+	*captured = tvb_captured_length(frame);
+	*reported = tvb_reported_length(frame);
+	*bytes = *captured ? tvb_get_ptr(frame, 0, (gint)*captured) : NULL;
+	*link = (uint32_t)l;
+	return *bytes != NULL;
+}
+
 static void feed(packet_info *pinfo)
 {
 	if (!analyzer || pinfo->num <= last_fed)
 		return;
 	last_fed = pinfo->num;
-	int link = link_type_of(pinfo);
-	if (link < 0 || !pinfo->data_src)
+	uint32_t link, captured, reported;
+	const uint8_t *bytes;
+	if (!frame_bytes(pinfo, &link, &bytes, &captured, &reported))
 		return;
-	/* the first data source is the whole frame */
-	tvbuff_t *frame = get_data_source_tvb(pinfo->data_src->data);
-	guint captured = tvb_captured_length(frame);
-	const guint8 *bytes = captured ? tvb_get_ptr(frame, 0, (gint)captured) : NULL;
 	uint64_t ts = (uint64_t)pinfo->abs_ts.secs * 1000000000u +
 		      (uint64_t)pinfo->abs_ts.nsecs;
 	nscratch = 0;
@@ -304,8 +319,7 @@ static void feed(packet_info *pinfo)
 	first_pass_frame = pinfo->num;
 	g_array_append_val(fed_numbers, pinfo->num);
 	const struct rr_frame_report *r =
-		rr_analyzer_frame(analyzer, (uint32_t)link, ts, bytes, captured,
-				  tvb_reported_length(frame));
+		rr_analyzer_frame(analyzer, link, ts, bytes, captured, reported);
 	take_report(r);
 	store(pinfo->num, r->units.rpcrdma > 0);
 	nscratch = 0;
@@ -331,6 +345,34 @@ static void finish(void)
 	nscratch = 0;
 }
 
+bool rr_ws_payload_tagged(packet_info *pinfo, tvbuff_t *payload)
+{
+	static struct rr_frame f; /* large; Wireshark dissects one frame at a time */
+	uint32_t link, captured, reported;
+	const uint8_t *bytes;
+	if (!frame_bytes(pinfo, &link, &bytes, &captured, &reported) ||
+	    !rr_decode_frame(&decode_cfg, link, bytes, captured, reported, NULL, &f))
+		return false;
+	gint at = tvb_raw_offset(payload);
+	guint len = tvb_reported_length(payload);
+	guint have = tvb_captured_length(payload);
+	guint cmp = MIN(have, 32u);
+	const guint8 *head = cmp ? tvb_get_ptr(payload, 0, (gint)cmp) : NULL;
+	do {
+		if (!rr_has(&f, RR_LAYER_DDP))
+			continue;
+		if (at >= 0 && !f.demarked && f.payload.off == (uint32_t)at)
+			return f.ddp.tagged;
+		/* a copy without the MPA markers: the payload of its length
+		 * and first bytes */
+		if (f.payload.len == len && head && f.payload.off <= f.unit_cap &&
+		    cmp <= f.unit_cap - f.payload.off &&
+		    !memcmp(f.unit_data + f.payload.off, head, cmp))
+			return f.ddp.tagged;
+	} while (rr_decode_next_unit(&decode_cfg, &f));
+	return false;
+}
+
 const struct rr_ws_frame *rr_ws_frame_of(packet_info *pinfo)
 {
 	if (!analyzer)
@@ -351,6 +393,7 @@ void rr_ws_analysis_init(void)
 	cfg.flags |= RR_CFG_CHUNK_EVENTS;
 	cfg.roce_udp_port = prefs->roce_udp_port;
 	cfg.iwarp_tcp_port = prefs->iwarp_tcp_port;
+	decode_cfg = cfg;
 	rr_analyzer_limits_init(&lim);
 	/* SENDs of several packets whole, for the rpc dissector: a 64 KiB
 	 * inline threshold is as large as implementations go */

@@ -77,6 +77,12 @@ const struct rr_ws_frame *rr_ws_frame_of(packet_info *pinfo);
 /* The bytes of a MESSAGE or RPC_MESSAGE item, or NULL when they were
  * neither kept nor is this the first dissection of their frame. */
 const uint8_t *rr_ws_item_bytes(const packet_info *pinfo, const struct rr_ws_item *it);
+/* Whether the DDP segment whose payload Wireshark's RDMAP dissector handed
+ * over (payload) is tagged (RFC 5041 §2.2, the T flag: RDMA Write or Read
+ * Response data), as libdissect decodes the frame: the FPDU whose payload
+ * lies where payload does, or, in a copy without MPA markers, the one of
+ * its length and first bytes; false where none is found. */
+bool rr_ws_payload_tagged(packet_info *pinfo, tvbuff_t *payload);
 /* The analyzer of the file being read, NULL before the first frame. */
 const struct rr_analyzer *rr_ws_analyzer(void);
 void rr_ws_analysis_init(void);

@@ -18,7 +18,6 @@
 #include <epan/show_exception.h>
 #include <epan/proto_data.h>
 #include <epan/tap.h>
-#include <epan/dissectors/packet-iwarp-ddp-rdmap.h>
 
 #include <rpcrdma/analyzer.h>
 #include <rpcrdma/dissect.h>
@@ -337,8 +336,11 @@ static void without_write_data(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tr
 	generated(proto_tree_add_none_format(t, hf_fragment, tvb, (int)h->payload.off, 0,
 		"RPC reply without the %" PRIu64 " bytes its write chunk carried by "
 		"RDMA Write: dissected as far as this SEND carries it", written));
-	guint have = (guint)tvb_captured_length_remaining(tvb, (gint)h->payload.off);
-	guint reported = (guint)tvb_reported_length_remaining(tvb, (gint)h->payload.off);
+	/* past the offset, counted here: the _remaining calls return -1 for
+	 * an offset past the end where offsets are signed (before 4.7) */
+	guint cap = tvb_captured_length(tvb), rep = tvb_reported_length(tvb);
+	guint have = h->payload.off < cap ? cap - h->payload.off : 0;
+	guint reported = h->payload.off < rep ? rep - h->payload.off : 0;
 	if (written > G_MAXINT - reported)
 		return;
 	tvbuff_t *inl = tvb_new_child_real_data(tvb, tvb_get_ptr(tvb, (gint)h->payload.off,
@@ -493,8 +495,8 @@ static rr_ws_heur_result heur_payload(tvbuff_t *tvb, packet_info *pinfo, proto_t
 		const uint8_t *bytes = rr_ws_item_bytes(pinfo, w);
 		if (!bytes) {
 			mark_shown(pinfo, w);
-			proto_item *ti = proto_tree_add_item(tree, proto_rpcrdma, tvb, 0, -1,
-							     ENC_NA);
+			proto_item *ti = proto_tree_add_item(tree, proto_rpcrdma, tvb, 0,
+							     (gint)captured, ENC_NA);
 			proto_item_append_text(ti, ": last packet of a SEND of %u bytes, "
 					       "xid 0x%08x (not kept for a second look: "
 					       "memory budget spent)", w->msg.msg_len,
@@ -517,7 +519,8 @@ chunk_data:
 		for (uint32_t i = 0; i < r->nitems; i++)
 			chunk |= r->items[i].kind == RR_EV_CHUNK_DATA;
 		col_set_str(pinfo->cinfo, COL_PROTOCOL, "RPCRDMA");
-		proto_item *ti = proto_tree_add_item(tree, proto_rpcrdma, tvb, 0, -1, ENC_NA);
+		proto_item *ti = proto_tree_add_item(tree, proto_rpcrdma, tvb, 0, (gint)captured,
+						     ENC_NA);
 		proto_tree *t = proto_item_add_subtree(ti, ett_rpcrdma);
 		/* several DDP segments of a frame: its chunk items once */
 		if (chunk && !p_get_proto_data(pinfo->pool, pinfo, proto_rpcrdma, 0)) {
@@ -798,13 +801,14 @@ static rr_ws_heur_result heur_infiniband(tvbuff_t *tvb, packet_info *pinfo,
 	return heur_payload(tvb, pinfo, tree, false);
 }
 
-/* Wireshark's RDMAP dissector hands over its header's fields (RFC 5040
- * §4.3): whether the DDP segment is tagged. */
+/* Whether the DDP segment is tagged is read from the frame by libdissect,
+ * not from the RDMAP dissector's private data (data), whose header later
+ * releases may not install. */
 static rr_ws_heur_result heur_iwarp(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree,
 				    void *data)
 {
-	const rdmap_info_t *info = data;
-	return heur_payload(tvb, pinfo, tree, info && info->is_tagged);
+	(void)data;
+	return heur_payload(tvb, pinfo, tree, rr_ws_payload_tagged(pinfo, tvb));
 }
 
 void proto_register_rpcrdma_tools(void)
