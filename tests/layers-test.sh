@@ -52,4 +52,20 @@ for o in "$@"; do
 	[ -n "$(rank_of "$m")" ] || continue
 	check "$m calls only layers below it" calls_down "$o"
 done
+
+# The shared header defines no inline function that calls a module's: a
+# call hidden there would be made from whichever module inlines it.
+header="$(dirname "$0")/../libdissect/src/analyzer-int.h"
+inline_calls() { # the rra_ functions the header's inline bodies call, but its own
+	awk '/^static inline/ { inl = 1 }
+	     inl { print }
+	     inl && /^}/ { inl = 0 }' "$header" >"$defs.inline"
+	own=$(sed -n 's/^static inline [^(]*[ *]\(rra_[a-z0-9_]*\)(.*/\1/p' "$header" | sort -u)
+	grep -o 'rra_[a-z0-9_]*(' "$defs.inline" | tr -d '(' | sort -u |
+		while read -r f; do
+			echo "$own" | grep -qx "$f" || echo "# analyzer-int.h: an inline function calls $f"
+		done
+}
+check "analyzer-int.h's inline functions call no module's" test -z "$(inline_calls)"
+rm -f "$defs.inline"
 tap_end

@@ -455,32 +455,31 @@ void rra_seg_add(struct rr_analyzer *a, uint32_t ci,
 void rra_file_answered(struct rr_analyzer *a, const struct call *c, uint64_t latency_ns);
 
 /* clients.c: forward RPCs by requester */
-struct rr_client_stats *rra_client_find(struct rr_analyzer *a, uint32_t cn);
-/* The row of connection cn's requester: the one it keeps, inline, as
- * every RPC asks for it more than once; else found (clients.c). */
-static inline struct rr_client_stats *rra_client_of(struct rr_analyzer *a, uint32_t cn)
-{
-	uint8_t row = a->conns[cn].client_row;
-	if (!row)
-		return rra_client_find(a, cn);
-	return row > RR_CLIENT_ROWS ? &a->st.clients_other : &a->st.clients[row - 1];
-}
+/* The row of connection cn's requester: the one it keeps, else found. */
+struct rr_client_stats *rra_client_of(struct rr_analyzer *a, uint32_t cn);
 /* A forward call answered, its reply's SEND counted in bytes_inline: the
  * bytes its RPC moved (its latency went in with its procedure's,
- * record_latency); inline, as every reply counts so. */
-static inline void rra_client_answered(struct rr_analyzer *a, uint32_t cn, const struct call *c)
+ * record_latency). */
+void rra_client_answered(struct rr_analyzer *a, uint32_t cn, const struct call *c);
+
+/* Of a call and its message's bytes alone, through the decoders: no
+ * module's function is called from this header. */
+
+/* Where an RPCSEC_GSS integrity body at m[off] holds call c's procedure
+ * XDR, `have` bytes of m readable: inside databody_integ past its sequence
+ * number, which must repeat the call's credential's (RFC 2203 §5.3.2.2),
+ * to *stop.  False where the body is not the procedure's XDR to read:
+ * encrypted, a context's token, or an integrity body that does not fit.
+ * Of the call and its bytes alone (the decoder's rr_rpc_gss_integ_body):
+ * inline, as every wrapped reply asks. */
+static inline bool rra_integ_body_at(const struct call *c, const uint8_t *m, uint32_t off,
+				     uint32_t have, uint32_t *at, uint32_t *stop)
 {
-	struct rr_client_stats *r = rra_client_of(a, cn);
-	r->replies++;
-	r->bytes_send += c->bytes_inline;
-	r->bytes_read += c->bytes_read;
-	r->bytes_write += c->bytes_write;
+	uint32_t seq;
+	return c->body_integ && off <= have &&
+	       rr_rpc_gss_integ_body(m, off, have - off, at, stop, &seq) && seq == c->gss_seq;
 }
 
-/* rpc_stats.c: reply statuses, NFSv4 operations, Long Calls named */
-bool rra_call_ops(const struct call *c, struct rr_nfs4_compound *out);
-bool rra_integ_body_at(const struct call *c, const uint8_t *m, uint32_t off, uint32_t have,
-		       uint32_t *at, uint32_t *stop);
 /* The procedure's results in call c's reply rpc, m's first `have` bytes
  * readable: an accepted, successful reply's status (rr_nfs_reply_decode),
  * read inside an RPCSEC_GSS integrity wrapping too (rra_integ_body_at).
@@ -499,6 +498,9 @@ static inline bool rra_reply_results(const struct call *c, const struct rr_rpc *
 	}
 	return rr_nfs_reply_decode(m, body, have - body, c->prog, c->vers, c->proc, out);
 }
+
+/* rpc_stats.c: reply statuses, NFSv4 operations, Long Calls named */
+bool rra_call_ops(const struct call *c, struct rr_nfs4_compound *out);
 void rra_call_target(const struct call *c, struct rr_nfs_target *out);
 bool rra_nfs_reply(struct rr_analyzer *a, struct call *c, const struct rr_rpc *rpc,
 		   const uint8_t *m, uint32_t have, struct rr_nfs_reply *out);

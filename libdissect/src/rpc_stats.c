@@ -116,19 +116,6 @@ static bool is_nfs4_compound(const struct rr_rpc *rpc)
 	       rpc->proc == 1; /* COMPOUND (RFC 8881 §16.2) */
 }
 
-/* Where an RPCSEC_GSS integrity body at m[off] holds call c's procedure
- * XDR, `have` bytes of m readable: inside databody_integ past its sequence
- * number, which must repeat the call's credential's (RFC 2203 §5.3.2.2),
- * to *stop.  False where the body is not the procedure's XDR to read:
- * encrypted, a context's token, or an integrity body that does not fit. */
-bool rra_integ_body_at(const struct call *c, const uint8_t *m, uint32_t off, uint32_t have,
-		       uint32_t *at, uint32_t *stop)
-{
-	uint32_t seq;
-	return c->body_integ && off <= have &&
-	       rr_rpc_gss_integ_body(m, off, have - off, at, stop, &seq) && seq == c->gss_seq;
-}
-
 /* What a forward call's arguments at m[body] ask and act on (kept with
  * it), m's first `kept` bytes readable of `end`; whether its reply ends
  * with the data a write chunk carries: the last item of an NFSv3 READ or
