@@ -3,7 +3,8 @@
  * rpcrdma-top's parts: its command line (top-options.c), what it collects
  * from the analyzer's reports and statistics each interval
  * (rpcrdma-top.c), the snapshot rendered as the screen's lines or as
- * JSON (top-render.c), and the kernel's tracepoints' view (top-trace.c).
+ * JSON (top-render.c), the curses screen both views share (top-screen.c),
+ * and the kernel's tracepoints' view (top-trace.c).
  */
 #ifndef RR_TOP_H
 #define RR_TOP_H
@@ -56,7 +57,7 @@ struct top_keys {
 };
 enum top_key { TOP_KEY_OTHER, TOP_KEY_TAKEN, TOP_KEY_QUIT };
 /* Key ch as both screens take it (q quits): TOP_KEY_OTHER for the
- * screen's own keys (rpcrdma-top.c). */
+ * screen's own keys (top-screen.c). */
 enum top_key top_common_key(struct top_keys *k, int ch);
 
 /* The slow view's calls (top-slow.c): the slowest answered in the minute
@@ -163,7 +164,7 @@ void top_usage(FILE *to);
 void top_render(const struct top *t, struct lines *L);
 void top_print_json(const struct top *t);
 /* The curses screen, keys polled; false (said on stderr) without a
- * terminal (rpcrdma-top.c). */
+ * terminal (top-screen.c). */
 bool top_screen_open(struct top *t);
 /* -t: the kernel's tracepoints instead of packets (top-trace.c), until
  * *stop or the count of snapshots; the exit status. */

@@ -11,7 +11,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "trace-source.h"
+#include "rpcrdma_trace_view.h"
+#include "trace-format.h"
 
 struct rr_trace_bpf;
 /* The programs configured by the format files under root (NULL: the
