@@ -1,11 +1,15 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The peer's engine, shared by its parts (as xprtrdma splits rpc_rdma.c,
- * frwr_ops.c and backchannel.c):
- *   engine.c     configuration, faults, state, messages built, events
+ * frwr_ops.c and backchannel.c), each calling only those below it:
+ *   engine.c     configuration, state, the transport's events to a role
  *   requester.c  calls: credits, chunks offered, replies checked (RFC 8166)
  *   responder.c  the NFSv3-shaped server: chunks pulled and pushed,
  *                replies, RDMA_DONE, the backward direction (RFC 8167)
+ *   backchannel.c, nfs3.c  the backward direction's calls; NFSv3's
+ *                procedures as the responder serves them
+ *   message.c    below the roles: faults committed, messages built and
+ *                sent, the one file's bytes
  * Functions named pe_ are these parts' to each other.
  */
 #ifndef RR_PEER_ENGINE_INT_H
@@ -97,7 +101,7 @@ struct engine {
 
 extern const uint8_t pe_file_fh[32];  /* the one file's handle */
 
-/* engine.c */
+/* message.c */
 const uint8_t *pe_file_image(void);
 /*
  * The faults asked for are the plan (cfg.faults); the roles consult it
