@@ -751,38 +751,20 @@ static int post_rpcrdma(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, voi
 	return 0;
 }
 
-static int expert_group(unsigned id)
-{
-	switch (id) {
-	case RR_FIND_MALFORMED:
-	case RR_FIND_CM_PRIVATE:
-		return PI_MALFORMED;
-	case RR_FIND_ICRC:
-	case RR_FIND_CRC32C:
-		return PI_CHECKSUM;
-	case RR_FIND_OVER_CREDIT:
-	case RR_FIND_ZERO_CREDIT:
-	case RR_FIND_BC_ZERO_CREDIT:
-	case RR_FIND_DUP_XID:
-	case RR_FIND_REPLY_NO_CALL:
-	case RR_FIND_RRC_NOT_RELEASED:
-	case RR_FIND_DONE_UNKNOWN:
-		return PI_SEQUENCE;
-	default:
-		return PI_PROTOCOL;
-	}
-}
-
 static void register_findings(void)
 {
 	static ei_register_info ei[RR_FINDING_COUNT];
 	static const int severity[] = { [RR_SEV_NOTE] = PI_NOTE, [RR_SEV_WARN] = PI_WARN,
 					[RR_SEV_ERROR] = PI_ERROR };
+	static const int group[] = { [RR_FIND_KIND_PROTOCOL] = PI_PROTOCOL,
+				     [RR_FIND_KIND_MALFORMED] = PI_MALFORMED,
+				     [RR_FIND_KIND_CHECKSUM] = PI_CHECKSUM,
+				     [RR_FIND_KIND_SEQUENCE] = PI_SEQUENCE };
 	for (unsigned i = 0; i < RR_FINDING_COUNT; i++) {
 		const struct rr_finding_info *fi = rr_finding_info(i);
 		ei_findings[i] = (expert_field)EI_INIT;
 		ei[i] = (ei_register_info){ &ei_findings[i],
-			{ fi->id, expert_group(i), severity[fi->severity], fi->message,
+			{ fi->id, group[fi->kind], severity[fi->severity], fi->message,
 			  EXPFILL } };
 	}
 	expert_module_t *em = expert_register_protocol(proto_rpcrdma);

@@ -3,8 +3,8 @@
  * statistics. */
 #include "analyzer-int.h"
 
-#define RR_X_FINDING_INFO(sym, id, sev, ref, msg, advice) \
-	[sym] = { id, sev, ref, msg, advice },
+#define RR_X_FINDING_INFO(sym, id, sev, kind, ref, msg, advice) \
+	[sym] = { id, sev, kind, ref, msg, advice },
 static const struct rr_finding_info finding_infos[RR_FINDING_COUNT] = {
 	RR_FINDING_LIST(RR_X_FINDING_INFO)
 };

@@ -29,121 +29,134 @@ extern "C" {
 enum rr_severity { RR_SEVERITY_LIST(RR_X_ENUM) };
 RR_API const char *rr_severity_str(unsigned v);
 
+/* What a finding is about, as Wireshark's expert groups sort them: a
+ * message or setup that does not parse, a checksum, the order and count
+ * of messages (credits, xids, releases), or another of the protocol's
+ * rules. */
+#define RR_FINDING_KIND_LIST(X) \
+	X(RR_FIND_KIND_PROTOCOL, 0, "protocol") \
+	X(RR_FIND_KIND_MALFORMED, 1, "malformed") \
+	X(RR_FIND_KIND_CHECKSUM, 2, "checksum") \
+	X(RR_FIND_KIND_SEQUENCE, 3, "sequence")
+
+enum rr_finding_kind { RR_FINDING_KIND_LIST(RR_X_ENUM) };
+
 /*
- * The findings: X(symbol, id, severity, reference, message, advice: what
- * to do).  docs/findings.md describes each; the Wireshark plugin makes an
- * expert item of each id.
+ * The findings: X(symbol, id, severity, kind, reference, message, advice:
+ * what to do).  docs/findings.md describes each; the Wireshark plugin makes
+ * an expert item of each id, in the expert group of its kind.
  */
 #define RR_FINDING_LIST(X) \
-	X(RR_FIND_VERS, "rpcrdma.vers", RR_SEV_ERROR, "RFC 8166 §4.2.2", \
+	X(RR_FIND_VERS, "rpcrdma.vers", RR_SEV_ERROR, RR_FIND_KIND_PROTOCOL, "RFC 8166 §4.2.2", \
 	  "rdma_vers is not 1", \
 	  "Make both peers speak RPC-over-RDMA version 1; a version 1 " \
 	  "peer answers another with ERR_VERS") \
-	X(RR_FIND_XID_MISMATCH, "rpcrdma.xid_mismatch", RR_SEV_ERROR, \
+	X(RR_FIND_XID_MISMATCH, "rpcrdma.xid_mismatch", RR_SEV_ERROR, RR_FIND_KIND_PROTOCOL, \
 	  "RFC 8166 §4.2.1", "transport xid differs from the RPC xid", \
 	  "Fix the sender: its transport header must carry the RPC message's xid") \
-	X(RR_FIND_ZERO_CREDIT, "rpcrdma.zero_credit", RR_SEV_ERROR, \
+	X(RR_FIND_ZERO_CREDIT, "rpcrdma.zero_credit", RR_SEV_ERROR, RR_FIND_KIND_SEQUENCE, \
 	  "RFC 8166 §3.3.1", "a reply grants zero credits", \
 	  "Fix the responder: it must grant at least one credit, or the " \
 	  "requester can send no call") \
-	X(RR_FIND_OVER_CREDIT, "rpcrdma.over_credit", RR_SEV_ERROR, \
+	X(RR_FIND_OVER_CREDIT, "rpcrdma.over_credit", RR_SEV_ERROR, RR_FIND_KIND_SEQUENCE, \
 	  "RFC 8166 §3.3.1", "more calls in flight than credits granted", \
 	  "Fix the requester's flow control: it must wait for a credit before sending") \
-	X(RR_FIND_BC_ZERO_CREDIT, "rpcrdma.bc_zero_credit", RR_SEV_WARN, \
+	X(RR_FIND_BC_ZERO_CREDIT, "rpcrdma.bc_zero_credit", RR_SEV_WARN, RR_FIND_KIND_SEQUENCE, \
 	  "RFC 8167 §4.1", "backward-direction message grants zero credits", \
 	  "Fix the backward grant: Linux reads 0 as 1, another peer may " \
 	  "send no callback") \
-	X(RR_FIND_BC_CHUNKS, "rpcrdma.bc_chunks", RR_SEV_NOTE, "RFC 8167 §4.3", \
+	X(RR_FIND_BC_CHUNKS, "rpcrdma.bc_chunks", RR_SEV_NOTE, RR_FIND_KIND_PROTOCOL, "RFC 8167 §4.3", \
 	  "backward-direction message carries chunks (Linux and the " \
 	  "bidirection draft send none)", \
 	  "Check that the receiver takes chunks in the backward " \
 	  "direction; one that does not answers ERR_CHUNK") \
-	X(RR_FIND_INLINE_TOO_BIG, "rpcrdma.inline_too_big", RR_SEV_ERROR, \
+	X(RR_FIND_INLINE_TOO_BIG, "rpcrdma.inline_too_big", RR_SEV_ERROR, RR_FIND_KIND_PROTOCOL, \
 	  "RFC 8166 §3.3.2, RFC 8797 §3.1", \
 	  "inline message larger than the receiver's inline threshold", \
 	  "Fix the sender: a message past the threshold goes by a read " \
 	  "or reply chunk; or raise the receiver's receive size") \
-	X(RR_FIND_WRITE_BEYOND, "rpcrdma.write_beyond_segment", RR_SEV_ERROR, \
+	X(RR_FIND_WRITE_BEYOND, "rpcrdma.write_beyond_segment", RR_SEV_ERROR, RR_FIND_KIND_PROTOCOL, \
 	  "RFC 8166 §3.4.3", "RDMA Write past the end of its chunk segment", \
 	  "Fix the responder's RDMA Write: it must stay within the " \
 	  "segment the requester registered") \
 	X(RR_FIND_REPLY_CHUNK_UNUSABLE, "rpcrdma.reply_chunk_unusable", \
-	  RR_SEV_ERROR, "RFC 8166 §3.5.3", \
+	  RR_SEV_ERROR, RR_FIND_KIND_PROTOCOL, "RFC 8166 §3.5.3", \
 	  "reply could not be sent: reply chunk too small, no " \
 	  "responder-provided read chunk", \
 	  "Have the requester offer a larger reply chunk for this procedure") \
-	X(RR_FIND_MSGP, "rpcrdma.msgp", RR_SEV_WARN, "RFC 8166 §4.6.1", \
+	X(RR_FIND_MSGP, "rpcrdma.msgp", RR_SEV_WARN, RR_FIND_KIND_PROTOCOL, "RFC 8166 §4.6.1", \
 	  "RDMA_MSGP is no longer supported", \
 	  "Send RDMA_MSG: RFC 8166 peers do not take RDMA_MSGP") \
-	X(RR_FIND_DONE_NO_RRC, "rpcrdma.done_without_read_chunk", RR_SEV_WARN, \
+	X(RR_FIND_DONE_NO_RRC, "rpcrdma.done_without_read_chunk", RR_SEV_WARN, RR_FIND_KIND_PROTOCOL, \
 	  "RFC 8166 §4.6.2", \
 	  "RDMA_DONE with no responder-provided read chunk to release", \
 	  "Fix the requester: RDMA_DONE only releases a responder-provided read chunk") \
 	X(RR_FIND_RRC_NOT_RELEASED, "rpcrdma.read_chunk_not_released", \
-	  RR_SEV_WARN, "draft-cel-nfsv4-rpcrdma-reliable-reply §4", \
+	  RR_SEV_WARN, RR_FIND_KIND_SEQUENCE, "draft-cel-nfsv4-rpcrdma-reliable-reply §4", \
 	  "responder-provided read chunk never released by RDMA_DONE", \
 	  "Check that the requester sends RDMA_DONE: the responder's " \
 	  "memory stays registered until then") \
-	X(RR_FIND_DONE_UNKNOWN, "rpcrdma.done_unknown_xid", RR_SEV_WARN, \
+	X(RR_FIND_DONE_UNKNOWN, "rpcrdma.done_unknown_xid", RR_SEV_WARN, RR_FIND_KIND_SEQUENCE, \
 	  "draft-cel-nfsv4-rpcrdma-reliable-reply §4", \
 	  "RDMA_DONE for an xid no reply used", \
 	  "Check the requester's RDMA_DONE xids; none to do when the " \
 	  "capture began after the reply") \
-	X(RR_FIND_SWI_WITHOUT_R, "rpcrdma.invalidate_without_r", RR_SEV_ERROR, \
+	X(RR_FIND_SWI_WITHOUT_R, "rpcrdma.invalidate_without_r", RR_SEV_ERROR, RR_FIND_KIND_PROTOCOL, \
 	  "RFC 8797 §4.1", \
 	  "Send With Invalidate to a peer that did not set R, which may not " \
 	  "recognise it", \
 	  "Make the sender honour its peer's R, or have the peer set R " \
 	  "only if it recognises invalidation") \
 	X(RR_FIND_SWI_OWN_R_CLEARED, "rpcrdma.invalidate_own_r_cleared", \
-	  RR_SEV_WARN, "RFC 8797 §4.1", \
+	  RR_SEV_WARN, RR_FIND_KIND_PROTOCOL, "RFC 8797 §4.1", \
 	  "Send With Invalidate from a peer that cleared R to one that set it " \
 	  "(Linux's nfsd does)", \
 	  "Nothing breaks on the wire: the sender's R is misadvertised; " \
 	  "upgrade its stack when a fix exists") \
-	X(RR_FIND_INV_OTHER_XID, "rpcrdma.invalidate_other_xid", RR_SEV_ERROR, \
+	X(RR_FIND_INV_OTHER_XID, "rpcrdma.invalidate_other_xid", RR_SEV_ERROR, RR_FIND_KIND_PROTOCOL, \
 	  "RFC 8797 §4.1", \
 	  "Send With Invalidate of a key that is not this reply's", \
 	  "Fix the responder: it may invalidate only a key of this reply's own chunks") \
-	X(RR_FIND_ERR_VERS, "rpcrdma.err_vers", RR_SEV_WARN, "RFC 8166 §4.5", \
+	X(RR_FIND_ERR_VERS, "rpcrdma.err_vers", RR_SEV_WARN, RR_FIND_KIND_PROTOCOL, "RFC 8166 §4.5", \
 	  "RDMA_ERROR ERR_VERS", \
 	  "Make both peers speak a version they share (version 1)") \
-	X(RR_FIND_ERR_CHUNK, "rpcrdma.err_chunk", RR_SEV_WARN, "RFC 8166 §4.5", \
+	X(RR_FIND_ERR_CHUNK, "rpcrdma.err_chunk", RR_SEV_WARN, RR_FIND_KIND_PROTOCOL, "RFC 8166 §4.5", \
 	  "RDMA_ERROR ERR_CHUNK", \
 	  "Look at the call it answers: the responder could not use its chunks") \
-	X(RR_FIND_DUP_XID, "rpcrdma.duplicate_xid", RR_SEV_WARN, \
+	X(RR_FIND_DUP_XID, "rpcrdma.duplicate_xid", RR_SEV_WARN, RR_FIND_KIND_SEQUENCE, \
 	  "RFC 8166 §4.2.1", "a call reuses an xid still in flight", \
 	  "Fix the requester's xids: a reply may be taken for the wrong call") \
-	X(RR_FIND_REPLY_NO_CALL, "rpcrdma.reply_without_call", RR_SEV_NOTE, \
+	X(RR_FIND_REPLY_NO_CALL, "rpcrdma.reply_without_call", RR_SEV_NOTE, RR_FIND_KIND_SEQUENCE, \
 	  "RFC 5531 §9", "reply to no call seen (capture may have started " \
 	  "after it)", \
 	  "None when the capture started after the call; else look for " \
 	  "calls the capture dropped") \
-	X(RR_FIND_TRUNCATED, "rpcrdma.truncated", RR_SEV_NOTE, "", \
+	X(RR_FIND_TRUNCATED, "rpcrdma.truncated", RR_SEV_NOTE, RR_FIND_KIND_PROTOCOL, "", \
 	  "frame cut short by the capture", \
 	  "Capture with a larger snapshot length (-s 0) to decode whole frames") \
-	X(RR_FIND_MALFORMED, "rpcrdma.malformed", RR_SEV_ERROR, "", \
+	X(RR_FIND_MALFORMED, "rpcrdma.malformed", RR_SEV_ERROR, RR_FIND_KIND_MALFORMED, "", \
 	  "frame contradicts its protocol", \
 	  "Capture again to rule out damage; if it repeats, report it to " \
 	  "the sender's implementers") \
-	X(RR_FIND_ICRC, "rpcrdma.icrc", RR_SEV_WARN, "IBA vol. 1 §7.8", \
+	X(RR_FIND_ICRC, "rpcrdma.icrc", RR_SEV_WARN, RR_FIND_KIND_CHECKSUM, "IBA vol. 1 §7.8", \
 	  "ICRC mismatch: the receiver drops the packet, RC sends it again", \
 	  "Check the link (cables, optics, port error counters); when every " \
 	  "packet fails, the capture point saw them before their ICRC was " \
 	  "final (rpcrdma-dump -K skips the check)") \
-	X(RR_FIND_CRC32C, "rpcrdma.crc32c", RR_SEV_ERROR, "RFC 5044 §6.6", \
+	X(RR_FIND_CRC32C, "rpcrdma.crc32c", RR_SEV_ERROR, RR_FIND_KIND_CHECKSUM, "RFC 5044 §6.6", \
 	  "MPA CRC32c mismatch: the receiver ends the connection", \
 	  "Check the link, the NICs' CRC offload and the capture point") \
-	X(RR_FIND_CM_PRIVATE, "rpcrdma.cm_private_data", RR_SEV_ERROR, \
+	X(RR_FIND_CM_PRIVATE, "rpcrdma.cm_private_data", RR_SEV_ERROR, RR_FIND_KIND_MALFORMED, \
 	  "RFC 8797 §4", "RFC 8797 private data malformed", \
 	  "Fix the sender's RFC 8797 private data; the defaults apply meanwhile")
 
-#define RR_X_FINDING_ENUM(sym, id, sev, ref, msg, advice) sym,
+#define RR_X_FINDING_ENUM(sym, id, sev, kind, ref, msg, advice) sym,
 enum rr_finding_id { RR_FINDING_LIST(RR_X_FINDING_ENUM) RR_FINDING_COUNT };
 
 struct rr_finding_info {
 	const char *id;
 	uint8_t severity;
+	uint8_t kind;         /* enum rr_finding_kind */
 	const char *reference;
 	const char *message;
 	const char *advice;   /* what to do: a sentence, without its full stop */
