@@ -38,7 +38,12 @@ void exporter_usage(FILE *to)
 		"                        [--web.config.file FILE] [--web.telemetry-path PATH]\n"
 		"                        [--web.max-requests N] [--web.disable-exporter-metrics]\n"
 		"                        [--[no-]collector.NAME] [--max-connection-series N]\n"
-		"                        [--mountstats FILE] [--svc-rdma DIR] [expression]\n"
+		"                        [--mountstats FILE] [--svc-rdma DIR]\n"
+		"                        [--otlp.endpoint URL [--otlp.interval S] [--otlp.timeout S]\n"
+		"                         [--otlp.header NAME=VALUE]... [--otlp.compression gzip]\n"
+		"                         [--otlp.tls.ca-file FILE] [--otlp.tls.cert-file FILE]\n"
+		"                         [--otlp.tls.key-file FILE] [--otlp.tls.insecure-skip-verify]]\n"
+		"                        [expression]\n"
 		"       rpcrdma-exporter -V | --version\n");
 	rr_live_usage(to, true);
 	fprintf(to,
@@ -73,6 +78,24 @@ void exporter_usage(FILE *to)
 		"               the others are summed in one \"other\" series\n"
 		"  --mountstats FILE   (default /proc/self/mountstats)\n"
 		"  --svc-rdma DIR      (default /proc/sys/sunrpc/svc_rdma)\n"
+		"  --otlp.endpoint URL\n"
+		"               also push the metrics as OTLP/HTTP (JSON) to URL, the\n"
+		"               receiver's whole metrics URL (Prometheus's:\n"
+		"               http://HOST:9090/api/v1/otlp/v1/metrics; a collector's:\n"
+		"               http://HOST:4318/v1/metrics)\n"
+		"  --otlp.interval S   seconds between pushes (default 60)\n"
+		"  --otlp.timeout S    seconds a push may take (default 10)\n"
+		"  --otlp.header NAME=VALUE\n"
+		"               an HTTP header of every push (authorisation, a tenant);\n"
+		"               again for more\n"
+		"  --otlp.compression gzip|none\n"
+		"               the request's encoding (default none)\n"
+		"  --otlp.tls.ca-file FILE, --otlp.tls.cert-file FILE,\n"
+		"  --otlp.tls.key-file FILE\n"
+		"               with https: the CAs the receiver's certificate is checked\n"
+		"               against, and the client's certificate and key\n"
+		"  --otlp.tls.insecure-skip-verify\n"
+		"               with https: the receiver's certificate is not checked\n"
 		"  expression   a libpcap filter (-i, -r)\n"
 		"Serves the metrics (Prometheus text 0.0.4, or OpenMetrics 1.0 when\n"
 		"asked), /stats.json and /.\n");
@@ -113,7 +136,9 @@ static bool sources_agree(struct opts *o, int sources)
 int exporter_parse_args(int argc, char **argv, struct opts *o)
 {
 	enum { O_SERIES = 256, O_MOUNTSTATS, O_SVC, O_WEB_CONFIG, O_TELEMETRY,
-	       O_SYSTEMD, O_MAX_REQUESTS, O_NO_EXPORTER_METRICS, O_COLLECTOR };
+	       O_SYSTEMD, O_MAX_REQUESTS, O_NO_EXPORTER_METRICS, O_OTLP_ENDPOINT,
+	       O_OTLP_INTERVAL, O_OTLP_TIMEOUT, O_OTLP_HEADER, O_OTLP_COMPRESSION,
+	       O_OTLP_CA, O_OTLP_CERT, O_OTLP_KEY, O_OTLP_INSECURE, O_COLLECTOR };
 	/* the collectors' two flags each come after the fixed ones */
 	static struct option longs[32 + 2 * RR_COLLECTORS] = {
 		RR_LIVE_LONG_OPTIONS,
@@ -128,6 +153,15 @@ int exporter_parse_args(int argc, char **argv, struct opts *o)
 		{ "max-connection-series", required_argument, NULL, O_SERIES },
 		{ "mountstats", required_argument, NULL, O_MOUNTSTATS },
 		{ "svc-rdma", required_argument, NULL, O_SVC },
+		{ "otlp.endpoint", required_argument, NULL, O_OTLP_ENDPOINT },
+		{ "otlp.interval", required_argument, NULL, O_OTLP_INTERVAL },
+		{ "otlp.timeout", required_argument, NULL, O_OTLP_TIMEOUT },
+		{ "otlp.header", required_argument, NULL, O_OTLP_HEADER },
+		{ "otlp.compression", required_argument, NULL, O_OTLP_COMPRESSION },
+		{ "otlp.tls.ca-file", required_argument, NULL, O_OTLP_CA },
+		{ "otlp.tls.cert-file", required_argument, NULL, O_OTLP_CERT },
+		{ "otlp.tls.key-file", required_argument, NULL, O_OTLP_KEY },
+		{ "otlp.tls.insecure-skip-verify", no_argument, NULL, O_OTLP_INSECURE },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 	};
@@ -144,6 +178,7 @@ int exporter_parse_args(int argc, char **argv, struct opts *o)
 				name, no_argument, NULL, O_COLLECTOR + (int)(2 * i + no) };
 		}
 	*o = (struct opts){ .max_series = 100, .max_requests = 40,
+			    .otlp = { .interval_s = 60, .timeout_s = 10 },
 			    .telemetry_path = "/metrics",
 			    .mountstats = "/proc/self/mountstats",
 			    .svc_rdma = "/proc/sys/sunrpc/svc_rdma" };
@@ -152,6 +187,7 @@ int exporter_parse_args(int argc, char **argv, struct opts *o)
 	rr_live_opts_init(&o->src, "rpcrdma-exporter");
 	int c, sources = 0;
 	double v;
+	bool otlp_set = false; /* an --otlp.* option other than the endpoint */
 	while ((c = getopt_long(argc, argv, RR_LIVE_SHORT_OPTIONS "l:hV", longs, NULL)) != -1) {
 		int taken = rr_live_option(&o->src, c, optarg,
 					   &o->collector[RR_COLLECTOR_TRACEPOINTS], &sources);
@@ -172,6 +208,7 @@ int exporter_parse_args(int argc, char **argv, struct opts *o)
 			o->collector[i] = on;
 			continue;
 		}
+		otlp_set |= c > O_OTLP_ENDPOINT && c <= O_OTLP_INSECURE;
 		switch (c) {
 		case 'l':
 			o->listen = optarg;
@@ -207,6 +244,61 @@ int exporter_parse_args(int argc, char **argv, struct opts *o)
 		case O_NO_EXPORTER_METRICS:
 			o->no_exporter_metrics = true;
 			break;
+		case O_OTLP_ENDPOINT:
+			if (strncmp(optarg, "http://", 7) && strncmp(optarg, "https://", 8)) {
+				fprintf(stderr, "rpcrdma-exporter: --otlp.endpoint takes an "
+						"http:// or https:// URL, not '%s'\n", optarg);
+				return -1;
+			}
+			o->otlp.endpoint = optarg;
+			break;
+		case O_OTLP_INTERVAL:
+		case O_OTLP_TIMEOUT:
+			if (!rr_number_arg("rpcrdma-exporter", c == O_OTLP_INTERVAL ?
+					   "--otlp.interval" : "--otlp.timeout", optarg,
+					   0.1, 86400, true, &v))
+				return -1;
+			*(c == O_OTLP_INTERVAL ? &o->otlp.interval_s : &o->otlp.timeout_s) = v;
+			break;
+		case O_OTLP_HEADER: {
+			/* NAME=VALUE, as OTEL_EXPORTER_OTLP_HEADERS spells one */
+			static char headers[RR_OTLP_MAX_HEADERS][512];
+			const char *eq = strchr(optarg, '=');
+			size_t name_len = eq ? (size_t)(eq - optarg) : 0;
+			if (!name_len || strcspn(optarg, ": \t\r\n") < name_len ||
+			    strpbrk(optarg, "\r\n") ||
+			    o->otlp.nheaders == RR_OTLP_MAX_HEADERS ||
+			    strlen(optarg) + 2 > sizeof(headers[0])) {
+				fprintf(stderr, "rpcrdma-exporter: --otlp.header takes NAME=VALUE "
+						"(a name without ':' or spaces, up to %d of them), "
+						"not '%s'\n", RR_OTLP_MAX_HEADERS, optarg);
+				return -1;
+			}
+			char *h = headers[o->otlp.nheaders];
+			snprintf(h, sizeof(headers[0]), "%.*s: %s", (int)name_len, optarg, eq + 1);
+			o->otlp.headers[o->otlp.nheaders++] = h;
+			break;
+		}
+		case O_OTLP_COMPRESSION:
+			if (strcmp(optarg, "gzip") && strcmp(optarg, "none")) {
+				fprintf(stderr, "rpcrdma-exporter: --otlp.compression takes gzip "
+						"or none, not '%s'\n", optarg);
+				return -1;
+			}
+			o->otlp.gzip = !strcmp(optarg, "gzip");
+			break;
+		case O_OTLP_CA:
+			o->otlp.ca_file = optarg;
+			break;
+		case O_OTLP_CERT:
+			o->otlp.cert_file = optarg;
+			break;
+		case O_OTLP_KEY:
+			o->otlp.key_file = optarg;
+			break;
+		case O_OTLP_INSECURE:
+			o->otlp.insecure = true;
+			break;
 		case O_MOUNTSTATS:
 			o->mountstats = optarg;
 			break;
@@ -225,6 +317,22 @@ int exporter_parse_args(int argc, char **argv, struct opts *o)
 	}
 	if (!sources_agree(o, sources))
 		return -1;
+	if (otlp_set && !o->otlp.endpoint) {
+		fprintf(stderr, "rpcrdma-exporter: the --otlp.* options need "
+				"--otlp.endpoint URL\n");
+		return -1;
+	}
+	if (!o->otlp.cert_file != !o->otlp.key_file) {
+		fprintf(stderr, "rpcrdma-exporter: --otlp.tls.cert-file and "
+				"--otlp.tls.key-file go together\n");
+		return -1;
+	}
+	if (o->otlp.endpoint && !rr_otlp_push_available()) {
+		fprintf(stderr, "rpcrdma-exporter: this build has no libcurl, so it cannot "
+				"push (--otlp.endpoint): apt-get install libcurl4-gnutls-dev, "
+				"then build again\n");
+		return -1;
+	}
 	if (o->systemd_socket && o->listen) {
 		fprintf(stderr, "rpcrdma-exporter: --web.systemd-socket serves on "
 				"systemd's socket: leave out -l\n");

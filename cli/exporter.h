@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * rpcrdma-exporter's parts: its command line (exporter-options.c), its
- * HTTP server (exporter-web.c, web-config.c) and its pages and reading
- * loop (rpcrdma-exporter.c).
+ * HTTP server (exporter-web.c, web-config.c), its OTLP push
+ * (exporter-otlp.c) and its pages and reading loop (rpcrdma-exporter.c).
  */
 #ifndef RR_EXPORTER_H
 #define RR_EXPORTER_H
@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "exporter-otlp.h"
 #include "live-source.h"
 
 /* What the exporter serves, each turned on or off as node_exporter's
@@ -46,6 +47,7 @@ struct opts {
 	bool no_exporter_metrics;      /* --web.disable-exporter-metrics */
 	const char *mountstats, *svc_rdma;
 	long max_series;
+	struct rr_otlp_opts otlp;      /* --otlp.*: endpoint NULL, none */
 };
 
 /* The command line into o: -1 after saying what is wrong on stderr; -h

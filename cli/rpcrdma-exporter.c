@@ -58,6 +58,7 @@ struct exporter {
 	struct rr_web *web;
 	time_t web_looked;             /* when the web config was last looked at */
 	char *index_page;              /* / : links to the pages */
+	struct rr_otlp_push *otlp;     /* --otlp.endpoint: the push, or NULL */
 };
 
 static struct rr_live *live;
@@ -183,22 +184,18 @@ static struct MHD_Response *text_response(struct MHD_Connection *conn,
 
 /* What the rpcrdma tracepoints counted (-t). */
 
-static struct MHD_Response *metrics(struct exporter *e,
-				    struct MHD_Connection *conn)
+/* The exposition into t, as /metrics serves it (OpenMetrics or not);
+ * scrape: an HTTP request's, counted. */
+static void render(struct exporter *e, struct rr_text *t, bool openmetrics, bool scrape)
 {
-	const char *accept = MHD_lookup_connection_value(conn, MHD_HEADER_KIND,
-							 MHD_HTTP_HEADER_ACCEPT);
-	bool openmetrics = accept && strstr(accept, "application/openmetrics-text");
-	struct rr_text t;
-	rr_text_init(&t);
-	struct rr_prom w = { .out = &t, .openmetrics = openmetrics };
+	struct rr_prom w = { .out = t, .openmetrics = openmetrics };
 	struct rr_prom_options po = {
 		.max_connection_series = (unsigned)e->o.max_series,
 		.is_local = e->o.src.kind != RR_LIVE_FILE ? is_local : NULL, .ctx = e,
 	};
 	const bool *on = e->o.collector;
 	pthread_mutex_lock(&e->lock);
-	e->scrapes++;
+	e->scrapes += scrape;
 	/* what only packets show is absent from the tracepoints' view */
 	if (on[RR_COLLECTOR_PACKETS])
 		rr_prom_analyzer(&w, e->a, &po);
@@ -217,6 +214,17 @@ static struct MHD_Response *metrics(struct exporter *e,
 			       "requests for the metrics served");
 		rr_prom_sample_u64(&w, "rpcrdma_exporter_scrapes_total", "", NULL,
 				   scrapes);
+	}
+	if (e->otlp && !e->o.no_exporter_metrics) {
+		uint64_t ok, bad;
+		rr_otlp_push_counts(e->otlp, &ok, &bad);
+		rr_prom_family(&w, "rpcrdma_exporter_otlp_pushes_total", "counter",
+			       "OTLP pushes of the metrics (--otlp.endpoint), by whether the "
+			       "receiver took them (ok: HTTP 2xx)");
+		rr_prom_sample_u64(&w, "rpcrdma_exporter_otlp_pushes_total", "",
+				   "result=\"ok\"", ok);
+		rr_prom_sample_u64(&w, "rpcrdma_exporter_otlp_pushes_total", "",
+				   "result=\"failed\"", bad);
 	}
 	if (on[RR_COLLECTOR_PACKETS] && e->o.src.kind == RR_LIVE_FILE) {
 		rr_prom_family(&w, "rpcrdma_exporter_replay_done", "gauge",
@@ -239,12 +247,30 @@ static struct MHD_Response *metrics(struct exporter *e,
 	if (on[RR_COLLECTOR_PROCESS] && !e->o.no_exporter_metrics)
 		rr_prom_process(&w);
 	rr_prom_end(&w);
+}
+
+static struct MHD_Response *metrics(struct exporter *e,
+				    struct MHD_Connection *conn)
+{
+	const char *accept = MHD_lookup_connection_value(conn, MHD_HEADER_KIND,
+							 MHD_HTTP_HEADER_ACCEPT);
+	bool openmetrics = accept && strstr(accept, "application/openmetrics-text");
+	struct rr_text t;
+	rr_text_init(&t);
+	render(e, &t, openmetrics, true);
 	if (t.failed) {
 		rr_text_free(&t);
 		return NULL;
 	}
 	return text_response(conn, t.p, t.len, openmetrics ? RR_OPENMETRICS_CONTENT_TYPE :
 							  RR_PROM_CONTENT_TYPE);
+}
+
+/* What an OTLP push sends: the Prometheus text of /metrics. */
+static bool render_for_push(void *ctx, struct rr_text *t)
+{
+	render(ctx, t, false, false);
+	return !t->failed;
 }
 
 static struct MHD_Response *stats_json(struct exporter *e,
@@ -398,6 +424,35 @@ static bool open_sources(struct exporter *e)
 	return live != NULL;
 }
 
+/* The OTLP push (--otlp.endpoint): its resource names this exporter (the
+ * host, and the source it reads, as service.instance.id). */
+static bool start_push(struct exporter *e)
+{
+	static char host[256], instance[512];
+	if (gethostname(host, sizeof(host) - 1) != 0)
+		snprintf(host, sizeof(host), "localhost");
+	const char *source = e->trace ? "tracepoints" : e->o.src.name;
+	snprintf(instance, sizeof(instance), "%s%s%s", host, source ? ":" : "",
+		 source ? source : "");
+	struct timespec ts;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	struct rr_otlp_resource res = {
+		.service_name = "rpcrdma-exporter", .service_version = RR_VERSION_STRING,
+		.instance = instance, .host = host,
+		.start_ns = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec,
+	};
+	char why[256];
+	e->otlp = rr_otlp_push_start(&e->o.otlp, &res, render_for_push, e, why, sizeof(why));
+	if (!e->otlp) {
+		fprintf(stderr, "rpcrdma-exporter: --otlp.endpoint %s: %s\n", e->o.otlp.endpoint,
+			why);
+		return false;
+	}
+	fprintf(stderr, "rpcrdma-exporter: pushing OTLP/HTTP to %s every %g s\n",
+		e->o.otlp.endpoint, e->o.otlp.interval_s);
+	return true;
+}
+
 /* Until a signal, with nothing to read but the web configuration. */
 static void idle(struct exporter *e)
 {
@@ -479,6 +534,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, "rpcrdma-exporter: %s; it keeps its capabilities\n",
 			capmsg);
 	say_serving(&e, &addr);
+	if (e.o.otlp.endpoint && !start_push(&e))
+		return EXIT_USAGE;
 	rr_stop_on_signals(&live);
 	if (e.trace) {
 		while (!rr_stopping) {
@@ -511,6 +568,8 @@ int main(int argc, char **argv)
 		idle(&e);
 	}
 	fprintf(stderr, "rpcrdma-exporter: stopping\n");
+	rr_otlp_push_stop(e.otlp); /* the last push, with everything read */
+	e.otlp = NULL;
 	rr_web_stop(e.web);
 	rr_live_close(live);
 	live = NULL;

@@ -20,17 +20,24 @@ bookworm) llvm=14 ;;
 trixie) llvm=19 ;;
 *) llvm=$(apt-cache depends clang 2>/dev/null | sed -n 's/.*Depends: clang-\([0-9]*\)$/\1/p' | head -n 1) ;;
 esac
+# A receiver of the exporter's OTLP push for its test: VictoriaMetrics takes
+# OTLP from 1.92 (Debian 13's is 1.112, Debian 12's 1.79 takes none; Debian's
+# Prometheus is built without its OTLP receiver)
+otlp_receiver=victoria-metrics
+[ "${VERSION_CODENAME:-}" != bookworm ] || otlp_receiver=
+
 packages="build-essential cmake pkg-config clang llvm
 libpcap-dev wireshark-dev libibverbs-dev librdmacm-dev libjson-c-dev
 libmicrohttpd-dev bpftool libbpf-dev libelf-dev zlib1g-dev libncurses-dev scdoc
 libtraceevent-dev libyaml-dev libgnutls28-dev libcrypt-dev libsystemd-dev libcap-ng-dev
+libcurl4-gnutls-dev libprotobuf-c-dev protobuf-c-compiler
 $*"
 # sanitizer and fuzzer runtimes, tshark and Wireshark, Prometheus, and the
 # tools the test scripts call
 [ -z "$tests" ] || packages="$packages ${llvm:+libclang-rt-$llvm-dev}
 tshark wireshark xvfb x11-utils x11-apps netpbm prometheus curl jq bc
 tmux iproute2 util-linux python3 python3-jsonschema groff-base bash-completion
-gnutls-bin systemd"
+gnutls-bin systemd${otlp_receiver:+ $otlp_receiver}"
 
 missing=""
 for p in $packages; do
@@ -57,4 +64,7 @@ $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-rec
 # wants left running.
 if printf '%s\n' $missing | grep -qx prometheus && [ -d /run/systemd/system ]; then
 	$SUDO systemctl disable --now prometheus.service >/dev/null 2>&1 || true
+fi
+if printf '%s\n' $missing | grep -qx victoria-metrics && [ -d /run/systemd/system ]; then
+	$SUDO systemctl disable --now victoria-metrics.service >/dev/null 2>&1 || true
 fi
