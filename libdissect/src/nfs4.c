@@ -363,48 +363,6 @@ static void note_range(const uint8_t *msg, uint32_t at, uint32_t cap, uint32_t o
 	t->range_known = true;
 }
 
-enum rr_status rr_nfs4_compound_decode(
-	const uint8_t *msg, uint32_t stream_base, uint32_t off,
-	uint32_t captured_end, uint32_t end,
-	const struct rr_nfs4_moved *moved, unsigned nmoved,
-	struct rr_nfs4_compound *out, struct rr_note *note)
-{
-	struct walk w = { .stream_base = stream_base, .moved = moved,
-			  .nmoved = nmoved };
-	cur_init(&w.c, msg, off, captured_end, end, note);
-	memset(out, 0, sizeof(*out));
-	if (cur_need(&w.c, 4, "nfs4 tag length"))
-		out->tag_len = rd_be32(msg + off);
-	if (!opaque(&w))
-		return (enum rr_status)note->status;
-	out->minorversion = cur_be32(&w.c, "nfs4 minorversion");
-	out->numops = cur_be32(&w.c, "nfs4 numops");
-	if (!cur_ok(&w.c))
-		return (enum rr_status)note->status;
-	if (out->numops > cur_left_wire(&w.c) / 4) { /* an opnum each at least */
-		w.c.pos -= 4;
-		out->numops = 0;
-		cur_fail(&w.c, RR_MALFORMED, RR_PROBLEM_OVER_CAP, "nfs4 numops");
-		return (enum rr_status)note->status;
-	}
-	while (out->named < out->numops) {
-		uint32_t op = cur_be32(&w.c, "nfs4 opnum");
-		if (!cur_ok(&w.c))
-			break;
-		if (out->named < RR_NFS4_OPS_KEPT)
-			out->op[out->named] = (uint16_t)(op > UINT16_MAX ? UINT16_MAX : op);
-		out->named++;
-		uint32_t args = w.c.pos;
-		note_range(msg, args, w.c.cap, op, &out->target); /* the first I/O's */
-		/* past an operation it cannot step over, the rest cannot be
-		 * named: named < numops tells */
-		if (!op_args(&w, op))
-			break;
-		note_handle(msg, args, w.c.cap, op, &out->target);
-	}
-	return (enum rr_status)note->status;
-}
-
 /* layoutrecall4 (RFC 8881 §20.3.1): a file's range, an fsid, or all. */
 static bool layoutrecall(struct walk *w)
 {
@@ -461,38 +419,69 @@ static bool cb_op_args(struct walk *w, uint32_t op)
 	}
 }
 
+/* COMPOUND4args (RFC 8881 §16.2.1) or a callback's CB_COMPOUND4args
+ * (§19.2.1) at msg[off]: tag, minorversion, a callback's callback_ident,
+ * then each operation's number and arguments as far as they can be
+ * followed; a forward COMPOUND's target noted on the way. */
+static void compound(struct walk *w, const uint8_t *msg, uint32_t off, bool callback,
+		     struct rr_nfs4_compound *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->callback = callback;
+	if (cur_need(&w->c, 4, "nfs4 tag length"))
+		out->tag_len = rd_be32(msg + off);
+	if (!opaque(w))
+		return;
+	out->minorversion = cur_be32(&w->c, "nfs4 minorversion");
+	if (callback)
+		(void)cur_be32(&w->c, "nfs4 callback_ident");
+	out->numops = cur_be32(&w->c, "nfs4 numops");
+	if (!cur_ok(&w->c))
+		return;
+	if (out->numops > cur_left_wire(&w->c) / 4) { /* an opnum each at least */
+		w->c.pos -= 4;
+		out->numops = 0;
+		cur_fail(&w->c, RR_MALFORMED, RR_PROBLEM_OVER_CAP, "nfs4 numops");
+		return;
+	}
+	while (out->named < out->numops) {
+		uint32_t op = cur_be32(&w->c, "nfs4 opnum");
+		if (!cur_ok(&w->c))
+			break;
+		if (out->named < RR_NFS4_OPS_KEPT)
+			out->op[out->named] = (uint16_t)(op > UINT16_MAX ? UINT16_MAX : op);
+		out->named++;
+		uint32_t args = w->c.pos;
+		if (!callback) /* the first I/O's range */
+			note_range(msg, args, w->c.cap, op, &out->target);
+		/* past an operation it cannot step over, the rest cannot be
+		 * named: named < numops tells */
+		if (!(callback ? cb_op_args(w, op) : op_args(w, op)))
+			break;
+		if (!callback)
+			note_handle(msg, args, w->c.cap, op, &out->target);
+	}
+}
+
+enum rr_status rr_nfs4_compound_decode(
+	const uint8_t *msg, uint32_t stream_base, uint32_t off,
+	uint32_t captured_end, uint32_t end,
+	const struct rr_nfs4_moved *moved, unsigned nmoved,
+	struct rr_nfs4_compound *out, struct rr_note *note)
+{
+	struct walk w = { .stream_base = stream_base, .moved = moved,
+			  .nmoved = nmoved };
+	cur_init(&w.c, msg, off, captured_end, end, note);
+	compound(&w, msg, off, false, out);
+	return (enum rr_status)note->status;
+}
+
 enum rr_status rr_nfs4_cb_compound_decode(
 	const uint8_t *msg, uint32_t off, uint32_t captured_end, uint32_t end,
 	struct rr_nfs4_compound *out, struct rr_note *note)
 {
 	struct walk w = { .stream_base = off };
 	cur_init(&w.c, msg, off, captured_end, end, note);
-	memset(out, 0, sizeof(*out));
-	out->callback = true;
-	if (cur_need(&w.c, 4, "nfs4 tag length"))
-		out->tag_len = rd_be32(msg + off);
-	if (!opaque(&w))
-		return (enum rr_status)note->status;
-	out->minorversion = cur_be32(&w.c, "nfs4 minorversion");
-	(void)cur_be32(&w.c, "nfs4 callback_ident");
-	out->numops = cur_be32(&w.c, "nfs4 numops");
-	if (!cur_ok(&w.c))
-		return (enum rr_status)note->status;
-	if (out->numops > cur_left_wire(&w.c) / 4) {
-		w.c.pos -= 4;
-		out->numops = 0;
-		cur_fail(&w.c, RR_MALFORMED, RR_PROBLEM_OVER_CAP, "nfs4 numops");
-		return (enum rr_status)note->status;
-	}
-	while (out->named < out->numops) {
-		uint32_t op = cur_be32(&w.c, "nfs4 opnum");
-		if (!cur_ok(&w.c))
-			break;
-		if (out->named < RR_NFS4_OPS_KEPT)
-			out->op[out->named] = (uint16_t)(op > UINT16_MAX ? UINT16_MAX : op);
-		out->named++;
-		if (!cb_op_args(&w, op))
-			break;
-	}
+	compound(&w, msg, off, true, out);
 	return (enum rr_status)note->status;
 }
