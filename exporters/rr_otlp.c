@@ -214,6 +214,44 @@ static RrOtlp__KeyValue *key_value(struct arena *a, const char *key, const char 
 	return kv;
 }
 
+/* OpenTelemetry's names for an RPC's labels (the semantic conventions'
+ * onc_rpc.* attributes), where a series names a program's procedure. */
+static const struct {
+	const char *label, *attribute;
+	bool integer;
+} onc_rpc_names[] = {
+	{ "program", "onc_rpc.program.name", false },
+	{ "procedure", "onc_rpc.procedure.name", false },
+	{ "version", "onc_rpc.version", true },
+};
+
+static bool has_label(const struct sample *s, const char *key)
+{
+	for (unsigned i = 0; i < s->nlabels; i++)
+		if (!strcmp(s->labels[i].key, key))
+			return true;
+	return false;
+}
+
+/* A label as an attribute: under its semantic-convention name in an RPC's
+ * series (onc_rpc). */
+static RrOtlp__KeyValue *label_attribute(struct arena *a, const struct label *l, bool rpc)
+{
+	for (size_t k = 0; rpc && k < sizeof(onc_rpc_names) / sizeof(onc_rpc_names[0]); k++) {
+		if (strcmp(l->key, onc_rpc_names[k].label))
+			continue;
+		RrOtlp__KeyValue *kv = key_value(a, onc_rpc_names[k].attribute, l->value);
+		char *end;
+		long long v = strtoll(l->value, &end, 10);
+		if (kv && onc_rpc_names[k].integer && l->value[0] && !*end) {
+			kv->value->value_case = RR_OTLP__ANY_VALUE__VALUE_INT_VALUE;
+			kv->value->int_value = v;
+		}
+		return kv;
+	}
+	return key_value(a, l->key, l->value);
+}
+
 /* A sample's labels, but "le", as attributes. */
 static RrOtlp__KeyValue **attributes(struct arena *a, const struct sample *s, size_t *n)
 {
@@ -221,9 +259,10 @@ static RrOtlp__KeyValue **attributes(struct arena *a, const struct sample *s, si
 	*n = 0;
 	if (!out)
 		return NULL;
+	bool rpc = has_label(s, "program") && has_label(s, "procedure");
 	for (unsigned i = 0; i < s->nlabels; i++)
 		if (strcmp(s->labels[i].key, "le"))
-			out[(*n)++] = key_value(a, s->labels[i].key, s->labels[i].value);
+			out[(*n)++] = label_attribute(a, &s->labels[i], rpc);
 	return out;
 }
 

@@ -9,7 +9,10 @@
  * scraped or pushed: a counter becomes a cumulative monotonic Sum named
  * without its "_total" (a receiver that speaks Prometheus adds it back),
  * a gauge (or untyped) a Gauge, a histogram a Histogram with its explicit
- * bounds and per-bucket counts; labels become string attributes.
+ * bounds and per-bucket counts; labels become string attributes, an RPC's
+ * program, procedure and version (a series that names both of the first)
+ * under OpenTelemetry's semantic conventions for ONC RPC:
+ * onc_rpc.program.name, onc_rpc.procedure.name, onc_rpc.version (an int).
  */
 #ifndef RR_OTLP_H
 #define RR_OTLP_H

@@ -6,7 +6,8 @@
 # them back through its Prometheus query API.  On a capture of Linux's
 # NFS/RDMA client: every series /metrics serves (but the exporter's own,
 # which move between a scrape and a push) arrives with its labels and its
-# value, histograms bucket by bucket; the same gzip-compressed; over HTTPS
+# value (an RPC's program, procedure and version under OpenTelemetry's
+# onc_rpc.* names), histograms bucket by bucket; the same gzip-compressed; over HTTPS
 # with the receiver's CA given, and refused without it; a receiver that
 # answers an error, or none, is named with its reason on stderr and counted
 # in rpcrdma_exporter_otlp_pushes_total{result="failed"} while /metrics is
@@ -101,6 +102,10 @@ def key(name, labels):
     # number, however it is spelt (1e-05, 0.00001)
     labels = {k: (repr(float(v)) if k == "le" else v) for k, v in labels.items() if v != ""}
     return name + "{" + ",".join("%s=%s" % kv for kv in sorted(labels.items())) + "}"
+# an RPC's labels under OpenTelemetry's names (onc_rpc.*), as the receiver
+# spells them
+onc_rpc = {"program": "onc_rpc_program_name", "procedure": "onc_rpc_procedure_name",
+           "version": "onc_rpc_version"}
 def prom(path):
     out = {}
     for line in open(path):
@@ -108,6 +113,8 @@ def prom(path):
             continue
         m = re.match(r'([a-zA-Z_:][a-zA-Z0-9_:]*)(\{(.*)\})? (\S+)$', line.strip())
         labels = dict(re.findall(r'([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\]|\\.)*)"', m.group(3) or ""))
+        if "program" in labels and "procedure" in labels:
+            labels = {onc_rpc.get(k, k): v for k, v in labels.items()}
         out[key(m.group(1), labels)] = float(m.group(4))
     return out
 def vm(path):
@@ -134,10 +141,10 @@ grep '^#' "$work/compare.txt"
 set -- $(tail -n 1 "$work/compare.txt")
 check "every series /metrics serves arrives, with its labels and value (${1:-0} series; missing, only pushed, different)" \
 	test "${1:-0}" -gt 100 -a "${2:-x} ${3:-x} ${4:-x}" = "0 0 0"
-check "histograms arrive bucket by bucket (rpcrdma_rpc_latency_seconds_bucket)" \
+check "histograms arrive bucket by bucket, an RPC's labels as onc_rpc.* (rpcrdma_rpc_latency_seconds_bucket)" \
 	test "$(grep -c '^rpcrdma_rpc_latency_seconds_bucket' "$work/scrape.txt")" -gt 10 -a \
-	"$(query "$vm" 'count(rpcrdma_rpc_latency_seconds_bucket)')" = \
-	"$(grep -c '^rpcrdma_rpc_latency_seconds_bucket' "$work/scrape.txt")"
+	"$(query "$vm" 'count(rpcrdma_rpc_latency_seconds_bucket{onc_rpc_program_name="NFS",onc_rpc_version="3",onc_rpc_procedure_name!=""})')" = \
+	"$(grep -c '^rpcrdma_rpc_latency_seconds_bucket{program="NFS",version="3",procedure="[A-Z]' "$work/scrape.txt")"
 check "the resource names the exporter and what it reads (service.instance.id)" \
 	test "$(query "$vm" "count(rpcrdma_exporter_build_info{service_name=\"rpcrdma-exporter\",service_instance_id=\"$(hostname):$capture\"})")" = 1
 check "pushes counted as taken, none failed" \
