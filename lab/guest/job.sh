@@ -91,12 +91,19 @@ capture_stop() {
 # The project's live sources beside tcpdump, on the same traffic: eBPF and
 # libpcap on the interface, the kernel's tracepoints.  Each writes its
 # statistics as JSON when interrupted.
-# The project's binaries: as built, or, when the guest's C library is older
-# than the host's they were built against (bullseye), through the host's
-# own loader and libraries, which lab/run puts in lab-runtime.
+# The project's binaries: as built, or, when one of them does not start in
+# the guest (its C library older than the host's they were built against,
+# as bullseye's, or a library the image lacks, as the exporter's libcurl),
+# through the host's own loader and libraries, which lab/run puts in
+# lab-runtime.
+runs_here() {
+	for t in rpcrdma-dump rpcrdma-top rpcrdma-exporter rpcrdma-peer; do
+		[ ! -e "$LAB_BUILD/cli/$t" ] || "$LAB_BUILD/cli/$t" --version >/dev/null 2>&1 || return 1
+	done
+}
 tools() {
 	runtime=$LAB_BUILD/lab-runtime
-	if "$LAB_BUILD/cli/rpcrdma-dump" --version >/dev/null 2>&1; then
+	if runs_here; then
 		bin=$LAB_BUILD/cli
 		echo native >"$out/runtime"
 		ldd "$bin/rpcrdma-dump" | grep 'not found' >"$out/ldd-missing"
