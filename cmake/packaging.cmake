@@ -60,7 +60,7 @@ set(CPACK_DEBIAN_EXPORTER_PACKAGE_CONTROL_EXTRA
     ${PROJECT_SOURCE_DIR}/exporters/systemd/conffiles)
 set(CPACK_DEBIAN_EXPORTER_PACKAGE_CONTROL_STRICT_PERMISSION ON)
 
-set(CPACK_DEBIAN_LIB_PACKAGE_NAME librpcrdma-dissect${PROJECT_VERSION_MAJOR})
+set(CPACK_DEBIAN_LIB_PACKAGE_NAME librpcrdma-dissect${RR_DISSECT_SOVERSION})
 set(CPACK_COMPONENT_LIB_DESCRIPTION
   "RPC-over-RDMA decoders (shared library)\n\
 Stateless decoders of RoCE, InfiniBand and iWARP frames carrying\n\
@@ -74,7 +74,7 @@ Headers, the static library, a pkg-config file and a CMake package for\n\
 librpcrdma-dissect.")
 set(CPACK_DEBIAN_DEV_PACKAGE_SECTION libdevel)
 set(CPACK_DEBIAN_DEV_PACKAGE_DEPENDS
-    "librpcrdma-dissect${PROJECT_VERSION_MAJOR} (= ${PROJECT_VERSION}-1)")
+    "librpcrdma-dissect${RR_DISSECT_SOVERSION} (= ${PROJECT_VERSION}-1)")
 
 set(CPACK_DEBIAN_PLUGIN_PACKAGE_NAME wireshark-plugin-rpcrdma)
 set(CPACK_COMPONENT_PLUGIN_DESCRIPTION

@@ -27,8 +27,9 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
 chroots=${RPCRDMA_CHROOTS-trixie sid}
 # debootstrap makes the chroots: installed here, before they start in the
-# background, so that no two apt-get run at once
-"$top/scripts/install-deps.sh" ${chroots:+debootstrap}
+# background, so that no two apt-get run at once; abidiff compares the
+# library's ABI (the library_abi test) in the builds here, not the chroots'
+"$top/scripts/install-deps.sh" ${chroots:+debootstrap} abigail-tools
 
 if [ -z "${RPCRDMA_CAPTURES:-}" ] && [ -d "$top/../shared/captures" ]; then
 	RPCRDMA_CAPTURES=$(cd "$top/../shared/captures" && pwd)
