@@ -11,6 +11,7 @@
 
 #include <json-c/json.h>
 
+#include "rpcrdma/stat-families.h"
 #include "rr_json.h"
 #include "top.h"
 
@@ -321,13 +322,12 @@ void top_print_json(const struct top *t)
 		(int64_t)in_direction(&st->total, RR_DIR_BWD_CALL)));
 	json_object_object_add(tot, "calls_per_s", json_object_new_double(t->calls_s));
 	json_object_object_add(tot, "replies_per_s", json_object_new_double(t->replies_s));
-	static const char *const kn[] = { "send", "rdma_read", "rdma_write" };
 	const uint64_t b[] = { st->total.bytes_send, st->total.bytes_read,
 			       st->total.bytes_write };
 	json_object *bytes = json_object_new_object(), *rates = json_object_new_object();
 	for (int k = 0; k < 3; k++) {
-		json_object_object_add(bytes, kn[k], json_object_new_int64((int64_t)b[k]));
-		json_object_object_add(rates, kn[k], json_object_new_double(t->bytes_s[k]));
+		json_object_object_add(bytes, rr_byte_kind_str(k), json_object_new_int64((int64_t)b[k]));
+		json_object_object_add(rates, rr_byte_kind_str(k), json_object_new_double(t->bytes_s[k]));
 	}
 	json_object_object_add(tot, "bytes", bytes);
 	json_object_object_add(tot, "bytes_per_s", rates);
@@ -371,7 +371,7 @@ void top_print_json(const struct top *t)
 		json_object *cb = json_object_new_object();
 		const uint64_t cbv[] = { c->st.bytes_send, c->st.bytes_read, c->st.bytes_write };
 		for (int k = 0; k < 3; k++)
-			json_object_object_add(cb, kn[k], json_object_new_int64((int64_t)cbv[k]));
+			json_object_object_add(cb, rr_byte_kind_str(k), json_object_new_int64((int64_t)cbv[k]));
 		json_object_object_add(co, "bytes", cb);
 		json_object_object_add(co, "latency_p50_us", json_object_new_int64((int64_t)r->p50_us));
 		json_object_object_add(co, "latency_p99_us", json_object_new_int64((int64_t)r->p99_us));
@@ -427,7 +427,7 @@ void top_print_json(const struct top *t)
 		json_object *cb = json_object_new_object();
 		const uint64_t cbv[] = { r->bytes_send, r->bytes_read, r->bytes_write };
 		for (int k = 0; k < 3; k++)
-			json_object_object_add(cb, kn[k], json_object_new_int64((int64_t)cbv[k]));
+			json_object_object_add(cb, rr_byte_kind_str(k), json_object_new_int64((int64_t)cbv[k]));
 		json_object_object_add(co, "bytes", cb);
 		json_object_array_add(clients, co);
 	}

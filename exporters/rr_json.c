@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "rpcrdma/stat-families.h"
 #include "rr_json.h"
 
 /* Every key is a static string added once: json-c need not copy it or
@@ -224,9 +225,9 @@ json_object *rr_json_negotiated(const struct rr_event *ev)
 static json_object *bytes_moved(uint64_t send, uint64_t read, uint64_t write)
 {
 	json_object *b = json_object_new_object();
-	add(b, "send", u64(send));
-	add(b, "rdma_read", u64(read));
-	add(b, "rdma_write", u64(write));
+	add(b, rr_byte_kind_str(RR_BYTES_SEND), u64(send));
+	add(b, rr_byte_kind_str(RR_BYTES_RDMA_READ), u64(read));
+	add(b, rr_byte_kind_str(RR_BYTES_RDMA_WRITE), u64(write));
 	return b;
 }
 

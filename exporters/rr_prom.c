@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "rpcrdma/stat-families.h"
 #include "rr_prom.h"
 
 void rr_text_init(struct rr_text *t)
@@ -212,180 +213,53 @@ static bool family_first(unsigned i)
 	return true;
 }
 
-static void totals(struct rr_prom *w, const struct rr_stats *st, bool rebuilding)
+/* A family of the list's, rows as the list's walker gives them. */
+static void family(struct rr_prom *w, const struct rr_stats *st, unsigned id)
 {
-	char lb[256];
-	rr_prom_family(w, "rpcrdma_messages_total", "counter",
-		       "RPC-over-RDMA messages by direction and procedure");
-	for (unsigned d = 0; d <= RR_DIR_UNKNOWN; d++)
-		for (unsigned p = 0; p < RR_RDMA_PROCS; p++) {
-			lb[0] = '\0';
-			rr_prom_label(lb, sizeof(lb), "direction", rr_dir_id(d));
-			rr_prom_label(lb, sizeof(lb), "proc", rr_rdma_proc_str(p));
-			rr_prom_sample_u64(w, "rpcrdma_messages_total", "", lb,
-					   st->total.messages[d][p]);
-		}
-	rr_prom_family(w, "rpcrdma_rpc_calls_total", "counter",
-		       "RPC calls by program, version and procedure, both directions "
-		       "(NFS4_CB: the backward calls of NFSv4.1)");
-	for (unsigned p = 0; p < RR_PROC_SLOTS; p++) {
-		struct rr_proc_slot_info si = rr_analyzer_proc_slot_info(p);
-		if (!st->rpc_calls[p] && (si.version != 3 || !si.procedure))
-			continue; /* NFSv3 always; others once seen */
-		char v[16];
-		snprintf(v, sizeof(v), "%u", (unsigned)si.version);
-		lb[0] = '\0';
-		rr_prom_label(lb, sizeof(lb), "program", si.program);
-		rr_prom_label(lb, sizeof(lb), "version", v);
-		rr_prom_label(lb, sizeof(lb), "procedure", si.procedure);
-		rr_prom_sample_u64(w, "rpcrdma_rpc_calls_total", "", lb,
-				   st->rpc_calls[p]);
+	const struct rr_stat_family_info *fi = rr_stat_family_info(id);
+	static const char *const types[] = {
+		[RR_STAT_COUNTER] = "counter", [RR_STAT_GAUGE] = "gauge",
+		[RR_STAT_LATENCY] = "histogram", [RR_STAT_LOG2] = "histogram",
+	};
+	rr_prom_family(w, fi->name, types[fi->type], fi->help);
+	struct rr_stat_row row;
+	for (uint32_t at = 0; rr_stat_family_next(st, id, &at, &row);) {
+		char lb[256] = "";
+		for (unsigned l = 0; fi->labels[l]; l++)
+			rr_prom_label(lb, sizeof(lb), fi->labels[l], row.label[l]);
+		if (fi->type == RR_STAT_LATENCY)
+			rr_prom_latency_histogram(w, fi->name, lb, row.latency);
+		else if (fi->type == RR_STAT_LOG2)
+			histogram(w, fi->name, NULL, row.buckets, RR_SIZE_BUCKETS,
+				  row.bounds, 1, true, (double)row.value);
+		else
+			rr_prom_sample_u64(w, fi->name, "", lb, row.value);
 	}
-	rr_prom_family(w, "rpcrdma_nfs4_operations_total", "counter",
-		       "operations of NFSv4 COMPOUND calls (other: not named)");
-	for (unsigned op = 0; op < RR_NFS4_OP_SLOTS; op++) {
-		if (!st->nfs4_ops[op])
+}
+
+static void families(struct rr_prom *w, const struct rr_stats *st, bool rebuilding)
+{
+	for (unsigned id = 0; id < RR_STAT_FAMILY_COUNT; id++) {
+		const struct rr_stat_family_info *fi = rr_stat_family_info(id);
+		if (!(fi->shown & RR_SHOWN_PROM))
 			continue;
-		lb[0] = '\0';
-		rr_prom_label(lb, sizeof(lb), "operation", rr_nfs4_op_slot_str(op));
-		rr_prom_sample_u64(w, "rpcrdma_nfs4_operations_total", "", lb,
-				   st->nfs4_ops[op]);
-	}
-	rr_prom_family(w, "rpcrdma_nfs_errors_total", "counter",
-		       "NFS replies that failed, by procedure (an NFSv4 COMPOUND's by the "
-		       "operation that failed) and status; other: past the table's rows");
-	for (uint32_t i = 0; i < st->nfs_error_rows; i++) {
-		const struct rr_nfs_error_row *r = &st->nfs_errors[i];
-		struct rr_proc_slot_info si = rr_analyzer_proc_slot_info(r->slot);
-		char v[16], num[16];
-		snprintf(v, sizeof(v), "%u", (unsigned)si.version);
-		const char *status = rr_nfs_error_status_str(r);
-		const char *op = rr_nfs_error_op_str(r);
-		if (!status) {
-			snprintf(num, sizeof(num), "%u", (unsigned)r->status);
-			status = num;
-		}
-		lb[0] = '\0';
-		rr_prom_label(lb, sizeof(lb), "program", si.program);
-		rr_prom_label(lb, sizeof(lb), "version", v);
-		rr_prom_label(lb, sizeof(lb), "procedure", si.procedure);
-		rr_prom_label(lb, sizeof(lb), "operation", op ? op : "");
-		rr_prom_label(lb, sizeof(lb), "status", status);
-		rr_prom_sample_u64(w, "rpcrdma_nfs_errors_total", "", lb, r->count);
-	}
-	if (st->nfs_errors_other) {
-		lb[0] = '\0';
-		rr_prom_label(lb, sizeof(lb), "program", "other");
-		rr_prom_label(lb, sizeof(lb), "version", "other");
-		rr_prom_label(lb, sizeof(lb), "procedure", "other");
-		rr_prom_label(lb, sizeof(lb), "operation", "other");
-		rr_prom_label(lb, sizeof(lb), "status", "other");
-		rr_prom_sample_u64(w, "rpcrdma_nfs_errors_total", "", lb, st->nfs_errors_other);
-	}
-	rr_prom_family(w, "rpcrdma_rpc_replies_by_status_total", "counter",
-		       "answered RPC calls by procedure and the reply's status "
-		       "(accept_stat or reject_stat, RFC 5531; unseen: the header "
-		       "was in no bytes captured)");
-	for (unsigned p = 0; p < RR_PROC_SLOTS; p++) {
-		struct rr_proc_slot_info si = rr_analyzer_proc_slot_info(p);
-		char v[16];
-		snprintf(v, sizeof(v), "%u", (unsigned)si.version);
-		for (unsigned r = 0; r < RR_REPLY_STATUS_COUNT; r++) {
-			if (!st->rpc_replies[p][r])
-				continue;
-			lb[0] = '\0';
-			rr_prom_label(lb, sizeof(lb), "program", si.program);
-			rr_prom_label(lb, sizeof(lb), "version", v);
-			rr_prom_label(lb, sizeof(lb), "procedure", si.procedure);
-			rr_prom_label(lb, sizeof(lb), "status", rr_reply_status_str(r));
-			rr_prom_sample_u64(w, "rpcrdma_rpc_replies_by_status_total", "",
-					   lb, st->rpc_replies[p][r]);
+		if (fi->rows == RR_ROWS_STAT_SCALARS) {
+			/* no series for what is not counted: without rebuilding
+			 * (the exporter's, rpcrdma-top's), no message is rebuilt,
+			 * as --stats=json's null "rebuilt" says */
+			for (unsigned i = 0; i < RR_STAT_COUNT; i++)
+				if (!rr_stat_info(i)->prom_label[0] &&
+				    (rebuilding || rr_stat_info(i)->json != RR_STAT_JSON_REBUILT))
+					counter(w, rr_stat_info(i)->prom_name,
+						rr_stat_info(i)->help, rr_stat_value(st, i));
+		} else if (fi->rows == RR_ROWS_STAT_KINDS) {
+			for (unsigned i = 0; i < RR_STAT_COUNT; i++)
+				if (family_first(i))
+					stat_family(w, st, i);
+		} else {
+			family(w, st, id);
 		}
 	}
-	rr_prom_family(w, "rpcrdma_rpc_latency_seconds", "histogram",
-		       "time from an RPC call to its reply, by procedure");
-	for (unsigned p = 0; p < RR_PROC_SLOTS; p++) {
-		const struct rr_latency *h = &st->latency[p];
-		if (!h->count)
-			continue;
-		struct rr_proc_slot_info si = rr_analyzer_proc_slot_info(p);
-		char v[16];
-		snprintf(v, sizeof(v), "%u", (unsigned)si.version);
-		lb[0] = '\0';
-		rr_prom_label(lb, sizeof(lb), "program", si.program);
-		rr_prom_label(lb, sizeof(lb), "version", v);
-		rr_prom_label(lb, sizeof(lb), "procedure", si.procedure);
-		rr_prom_latency_histogram(w, "rpcrdma_rpc_latency_seconds", lb, h);
-	}
-	counter(w, "rpcrdma_rpc_replies_total", "RPC replies matched or not",
-		st->total.replies);
-	counter(w, "rpcrdma_rpc_unanswered_total",
-		"calls that aged out or ended the capture unanswered",
-		st->total.unmatched);
-	rr_prom_family(w, "rpcrdma_chunks_total", "counter",
-		       "RPCs by how their data travelled (RFC 8166 section 3.5)");
-	for (unsigned k = 0; k < RR_KIND_COUNT; k++) {
-		lb[0] = '\0';
-		rr_prom_label(lb, sizeof(lb), "kind", rr_chunk_kind_str(k));
-		rr_prom_sample_u64(w, "rpcrdma_chunks_total", "", lb,
-				   st->total.chunks[k]);
-	}
-	rr_prom_family(w, "rpcrdma_chunk_segments", "histogram",
-		       "segments per chunk");
-	histogram(w, "rpcrdma_chunk_segments", NULL, st->segments_per_chunk,
-		  RR_SIZE_BUCKETS, 7, 1, true, (double)st->segments);
-	rr_prom_family(w, "rpcrdma_segment_size_bytes", "histogram",
-		       "length of each chunk segment");
-	histogram(w, "rpcrdma_segment_size_bytes", NULL, st->segment_size,
-		  RR_SIZE_BUCKETS, RR_SIZE_BUCKETS, 1, true,
-		  (double)st->segment_bytes);
-	rr_prom_family(w, "rpcrdma_bytes_total", "counter",
-		       "bytes moved by SEND, RDMA Read and RDMA Write");
-	const char *kinds[] = { "send", "rdma_read", "rdma_write" };
-	const uint64_t bytes[] = { st->total.bytes_send, st->total.bytes_read,
-				   st->total.bytes_write };
-	for (unsigned k = 0; k < 3; k++) {
-		lb[0] = '\0';
-		rr_prom_label(lb, sizeof(lb), "kind", kinds[k]);
-		rr_prom_sample_u64(w, "rpcrdma_bytes_total", "", lb, bytes[k]);
-	}
-	rr_prom_family(w, "rpcrdma_findings_total", "counter",
-		       "conformance findings by id (docs/findings.md)");
-	for (unsigned i = 0; i < RR_FINDING_COUNT; i++) {
-		const struct rr_finding_info *fi = rr_finding_info(i);
-		lb[0] = '\0';
-		rr_prom_label(lb, sizeof(lb), "id", fi->id);
-		rr_prom_label(lb, sizeof(lb), "severity",
-			      rr_severity_str(fi->severity));
-		rr_prom_sample_u64(w, "rpcrdma_findings_total", "", lb,
-				   st->findings[i]);
-	}
-	/* no series for what is not counted: without rebuilding (the
-	 * exporter's, rpcrdma-top's), no message is rebuilt, as --stats=json's
-	 * null "rebuilt" says */
-	for (unsigned i = 0; i < RR_STAT_COUNT; i++)
-		if (!rr_stat_info(i)->prom_label[0] &&
-		    (rebuilding || rr_stat_info(i)->json != RR_STAT_JSON_REBUILT))
-			counter(w, rr_stat_info(i)->prom_name, rr_stat_info(i)->help,
-				rr_stat_value(st, i));
-	rr_prom_family(w, "rpcrdma_cm_rejects_total", "counter",
-		       "IB CM REJ messages (connections refused) by reason, IBA table 112");
-	for (unsigned r = 0; r < RR_CM_REJ_REASONS; r++) {
-		if (!st->cm_rejects[r])
-			continue;
-		const char *why = rr_cm_rej_reason_str(r);
-		char code[8];
-		snprintf(code, sizeof(code), "%u", r);
-		lb[0] = '\0';
-		rr_prom_label(lb, sizeof(lb), "code", code);
-		/* code 0: a reason the table does not name, or a REJ the
-		 * capture cut before its reason */
-		rr_prom_label(lb, sizeof(lb), "reason", why ? why : "unknown");
-		rr_prom_sample_u64(w, "rpcrdma_cm_rejects_total", "", lb, st->cm_rejects[r]);
-	}
-	for (unsigned i = 0; i < RR_STAT_COUNT; i++)
-		if (family_first(i))
-			stat_family(w, st, i);
 }
 
 /* Per-connection values; the connections past the cap add into one. */
@@ -462,7 +336,6 @@ static void conn_family(struct rr_prom *w, unsigned f,
 {
 	rr_prom_family(w, conn_families[f].name, conn_families[f].type,
 		       conn_families[f].help);
-	static const char *const kinds[] = { "send", "rdma_read", "rdma_write" };
 	for (unsigned i = 0; i < n; i++) {
 		const struct conn_values *v = &cs[i].v;
 		const uint64_t values[] = { v->calls, v->replies, v->findings, 0,
@@ -480,7 +353,7 @@ static void conn_family(struct rr_prom *w, unsigned f,
 		for (unsigned k = 0; k < 3; k++) {
 			char lb[300];
 			snprintf(lb, sizeof(lb), "%s", cs[i].labels);
-			rr_prom_label(lb, sizeof(lb), "kind", kinds[k]);
+			rr_prom_label(lb, sizeof(lb), "kind", rr_byte_kind_str(k));
 			rr_prom_sample_u64(w, conn_families[f].name, "", lb,
 					   v->bytes[k]);
 		}
@@ -567,71 +440,10 @@ static void connections(struct rr_prom *w, const struct rr_analyzer *a,
 	free(cs);
 }
 
-/* Who is calling: forward RPCs by requester (an NFS client), the
- * library's 64 rows and one "other" series for the rest. */
-static void clients(struct rr_prom *w, const struct rr_stats *st)
-{
-	const uint32_t rows = st->client_rows + (st->clients_other.calls ? 1 : 0);
-	char names[RR_CLIENT_ROWS + 1][64];
-	const struct rr_client_stats *row[RR_CLIENT_ROWS + 1];
-	for (uint32_t i = 0; i < rows; i++) {
-		row[i] = i < st->client_rows ? &st->clients[i] : &st->clients_other;
-		if (i < st->client_rows)
-			rr_addr_str(row[i]->transport, row[i]->addr, names[i], sizeof(names[i]));
-		else
-			snprintf(names[i], sizeof(names[i]), "other");
-	}
-	char lb[256];
-	static const struct {
-		const char *name, *help;
-		size_t field; /* a uint64_t of struct rr_client_stats */
-	} counters[] = {
-		{ "rpcrdma_client_calls_total", "forward RPC calls by requester address "
-		  "(an NFS client); other: those past the 64 clients kept",
-		  offsetof(struct rr_client_stats, calls) },
-		{ "rpcrdma_client_errors_total", "a client's answered calls whose reply "
-		  "failed: an RPC status other than SUCCESS or an NFS status other than OK",
-		  offsetof(struct rr_client_stats, errors) },
-	};
-	for (unsigned k = 0; k < sizeof(counters) / sizeof(counters[0]); k++) {
-		rr_prom_family(w, counters[k].name, "counter", counters[k].help);
-		for (uint32_t i = 0; i < rows; i++) {
-			uint64_t v;
-			memcpy(&v, (const char *)row[i] + counters[k].field, sizeof(v));
-			lb[0] = '\0';
-			rr_prom_label(lb, sizeof(lb), "client", names[i]);
-			rr_prom_sample_u64(w, counters[k].name, "", lb, v);
-		}
-	}
-	rr_prom_family(w, "rpcrdma_client_bytes_total", "counter",
-		       "bytes a client's answered RPCs moved by SEND, RDMA Read (the data "
-		       "it wrote) and RDMA Write (the data it read)");
-	static const char *const kinds[] = { "send", "rdma_read", "rdma_write" };
-	for (uint32_t i = 0; i < rows; i++) {
-		const uint64_t bytes[] = { row[i]->bytes_send, row[i]->bytes_read,
-					   row[i]->bytes_write };
-		for (unsigned k = 0; k < 3; k++) {
-			lb[0] = '\0';
-			rr_prom_label(lb, sizeof(lb), "client", names[i]);
-			rr_prom_label(lb, sizeof(lb), "kind", kinds[k]);
-			rr_prom_sample_u64(w, "rpcrdma_client_bytes_total", "", lb, bytes[k]);
-		}
-	}
-	rr_prom_family(w, "rpcrdma_client_latency_seconds", "histogram",
-		       "time from a client's forward call to its reply");
-	for (uint32_t i = 0; i < rows; i++) {
-		lb[0] = '\0';
-		rr_prom_label(lb, sizeof(lb), "client", names[i]);
-		rr_prom_latency_histogram(w, "rpcrdma_client_latency_seconds", lb,
-					  &row[i]->latency);
-	}
-}
-
 void rr_prom_analyzer(struct rr_prom *w, const struct rr_analyzer *a,
 		      const struct rr_prom_options *o)
 {
 	const struct rr_stats *st = rr_analyzer_stats(a);
-	totals(w, st, rr_analyzer_limits(a)->rebuild_slots > 0);
-	clients(w, st);
+	families(w, st, rr_analyzer_limits(a)->rebuild_slots > 0);
 	connections(w, a, o);
 }

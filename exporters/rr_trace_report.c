@@ -10,6 +10,7 @@
 
 #include <json-c/json.h>
 #include <rpcrdma/dissect.h>
+#include <rpcrdma/stat-families.h>
 
 #include "rr_json.h"
 
@@ -603,7 +604,8 @@ static bool same_status(const struct rr_tp_status *x, const struct rr_tp_status 
 static void statuses_prom(struct rr_prom *w, const struct rr_tp_detail *d)
 {
 	const struct rr_tp_status *e = d->statuses;
-	rr_prom_family(w, "rpcrdma_nfs_errors_total", "counter",
+	const char *name = rr_stat_family_info(RR_FAM_NFS_ERRORS)->name;
+	rr_prom_family(w, name, "counter",
 		       "NFS replies that failed as the client decoded them, by procedure, "
 		       "the NFSv4 operation that failed and status (nfs_xdr_status, "
 		       "nfs4_xdr_status)");
@@ -624,7 +626,7 @@ static void statuses_prom(struct rr_prom *w, const struct rr_tp_detail *d)
 		program_label(lb, sizeof(lb), &p);
 		rr_prom_label(lb, sizeof(lb), "operation", client_status_op(&e[i]));
 		rr_prom_label(lb, sizeof(lb), "status", client_status_name(&e[i], num, sizeof(num)));
-		rr_prom_sample_u64(w, "rpcrdma_nfs_errors_total", "", lb, n);
+		rr_prom_sample_u64(w, name, "", lb, n);
 	}
 }
 
@@ -659,10 +661,10 @@ static void server_statuses_prom(struct rr_prom *w, const struct rr_tp_detail *d
 
 static void procs_prom(struct rr_prom *w, const struct rr_tp_detail *d)
 {
-	procedures_prom(w, d->procs, d->nprocs, "rpcrdma_rpc_calls_total",
+	procedures_prom(w, d->procs, d->nprocs, rr_stat_family_info(RR_FAM_RPC_CALLS)->name,
 			"RPCs xprtrdma sent that the kernel completed, by program, "
 			"version and procedure (rpc_stats_latency)",
-			"rpcrdma_rpc_latency_seconds",
+			rr_stat_family_info(RR_FAM_RPC_LATENCY)->name,
 			"the kernel's round trip of an RPC (rpc_stats_latency rtt), "
 			"by procedure");
 	procedures_prom(w, d->server_procs, d->nserver_procs,
@@ -779,9 +781,10 @@ void rr_trace_report_prom(struct rr_prom *w, const struct rr_tp_stats *s,
 	totals_prom(w, s);
 	if (!d)
 		return;
-	rr_prom_family(w, "rpcrdma_rpc_replies_total", "counter",
-		       "RPC replies the client received");
-	rr_prom_sample_u64(w, "rpcrdma_rpc_replies_total", "", NULL, s->replies);
+	/* the packet path's families, with the kernel's meaning in HELP */
+	const char *replies = rr_stat_family_info(RR_FAM_RPC_REPLIES)->name;
+	rr_prom_family(w, replies, "counter", "RPC replies the client received");
+	rr_prom_sample_u64(w, replies, "", NULL, s->replies);
 	procs_prom(w, d);
 	times_prom(w, d);
 	statuses_prom(w, d);

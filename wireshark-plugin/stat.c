@@ -11,6 +11,7 @@
 #include <epan/stat_tap_ui.h>
 #include <epan/tap.h>
 
+#include "rpcrdma/stat-families.h"
 #include "analysis.h"
 
 enum { TABLE_CONNECTIONS, TABLE_MESSAGES, TABLE_PROCEDURES, TABLE_CLIENTS,
@@ -180,13 +181,9 @@ static void fill_procedures(struct filler *f, const struct rr_stats *st)
 	for (uint32_t i = 0; i < st->nfs_error_rows; i++) {
 		const struct rr_nfs_error_row *r = &st->nfs_errors[i];
 		struct rr_proc_slot_info si = rr_analyzer_proc_slot_info(r->slot);
-		const char *status = rr_nfs_error_status_str(r);
-		const char *op = rr_nfs_error_op_str(r);
 		char num[16];
-		if (!status) {
-			snprintf(num, sizeof(num), "%u", (unsigned)r->status);
-			status = num;
-		}
+		const char *status = rr_nfs_error_status_label(r, num, sizeof(num));
+		const char *op = rr_nfs_error_op_str(r);
 		row(f, r->count, "replies that failed", "NFS errors %s %s",
 		    op ? op : si.procedure, status);
 	}
