@@ -34,7 +34,7 @@ best() { awk -v m="$1" -v d="$2" 'BEGIN { print (m == "" || d < m) ? d : m }'; }
 compare() { # label, then the command with BUILD where the build goes
 	label=$1
 	shift
-	bo= bn=
+	bo='' bn=''
 	for _ in $(seq "$runs"); do
 		bo=$(best "$bo" "$(elapsed $(echo "$@" | sed "s|BUILD|$old|g"))")
 		bn=$(best "$bn" "$(elapsed $(echo "$@" | sed "s|BUILD|$new|g"))")
@@ -50,7 +50,7 @@ analyze() { # build: frames per second
 	"$1/bench/decode-bench" --seconds 2 --only analyze "$file" |
 		sed -n 's/^analyze: \([0-9]*\).*/\1/p'
 }
-ao= an=
+ao='' an=''
 for _ in $(seq "$runs"); do
 	ao=$(awk -v m="$ao" -v d="$(analyze "$old")" 'BEGIN { print (m == "" || d > m) ? d : m }')
 	an=$(awk -v m="$an" -v d="$(analyze "$new")" 'BEGIN { print (m == "" || d > m) ? d : m }')
@@ -60,7 +60,7 @@ awk -v o="$ao" -v n="$an" 'BEGIN {
 	       "decode-bench --only analyze", o / 1e6, n / 1e6, o / n }'
 # conn-flood prints its own per-frame costs: the best of the runs
 flood() { "$1/bench/conn-flood" | sed -n 's/^a new QP for every RPC: *\([0-9.]*\) ns.*/\1/p'; }
-fo= fn=
+fo='' fn=''
 for _ in $(seq "$runs"); do
 	fo=$(best "$fo" "$(flood "$old")")
 	fn=$(best "$fn" "$(flood "$new")")

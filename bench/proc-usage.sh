@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: BSD-2-Clause
+# shellcheck shell=sh
 # What a process has used, from /proc, for the benchmarks that run
 # exporters and watchers.  Sourced, not run.
 

@@ -19,7 +19,7 @@ dec_rate=$(awk '/^decode alone, CRCs checked/ {print $NF}' "$out/decode.txt")
 if command -v tshark >/dev/null; then
 	echo "== tshark -r FILE -q (best of 3)"
 	best=""
-	for i in 1 2 3; do
+	for _ in 1 2 3; do
 		t0=$(date +%s.%N)
 		tshark -r "$file" -q >/dev/null 2>&1
 		t1=$(date +%s.%N)

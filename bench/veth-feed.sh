@@ -1,4 +1,6 @@
 # SPDX-License-Identifier: BSD-2-Clause
+# shellcheck shell=bash disable=SC2154
+# (SC2154: build is set by the bench that sources this)
 # What the live benchmarks share: a network namespace of their own with a
 # veth pair (vsend, where tcpreplay or bench/feed-veth sends; vrecv, where
 # the watchers capture), a feed of real Linux NFS/RDMA traffic (the lab's Soft-RoCE
@@ -49,6 +51,7 @@ make_feed() {
 	tcpdump -r "$work/all.pcap" -w "$work/feed.pcap" 'udp port 4791' 2>/dev/null || exit 1
 	rm -f "$work/all.pcap"
 	"$top" -b -j -r "$work/feed.pcap" >"$work/offline.json" 2>/dev/null
+	# shellcheck disable=SC2034 # read by the bench that sources this
 	read -r feed_frames feed_calls feed_replies _ < <(totals "$work/offline.json")
 }
 

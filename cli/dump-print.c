@@ -12,19 +12,14 @@
 #include <stdio.h>
 #include <string.h>
 
-struct rr_ts_format dump_ts;
-uint64_t dump_frame_ts_ns;
-unsigned long dump_lines;
-bool dump_numbered;
-uint64_t dump_frame_no;
 
 /* Every output line starts here. */
-static void print_time(void)
+static void print_time(struct dump_lines *l)
 {
-	dump_lines++;
-	if (dump_numbered)
-		printf("%5llu  ", (unsigned long long)dump_frame_no);
-	rr_ts_print(&dump_ts, dump_frame_ts_ns, stdout);
+	l->printed++;
+	if (l->numbered)
+		printf("%5llu  ", (unsigned long long)l->frame_no);
+	rr_ts_print(&l->ts, l->frame_ts_ns, stdout);
 }
 
 static void print_addr(const uint8_t *p, uint32_t len)
@@ -345,12 +340,12 @@ static void print_nfs_status(const struct rr_ev_rpc_done *d)
 /* An answered call as --slow lists it, as nfsslower does: caller and
  * callee, procedure (an NFSv4 COMPOUND's operations), file handle as
  * Wireshark's nfs.fh.hash, READ/WRITE/COMMIT range, latency, status. */
-static void print_slow_call(const struct rr_event *ev)
+static void print_slow_call(struct dump_lines *l, const struct rr_event *ev)
 {
 	const struct rr_ev_rpc_done *d = &ev->done;
 	bool backward = ev->dir == RR_DIR_BWD_REPLY;
 	char caller[64], callee[64];
-	print_time();
+	print_time(l);
 	if (ev->connection)
 		printf("%s > %s", rr_conn_addr_str(ev->connection, backward, caller, sizeof(caller)),
 		       rr_conn_addr_str(ev->connection, !backward, callee, sizeof(callee)));
@@ -498,16 +493,17 @@ static void print_problems(const struct rr_frame *f)
 }
 
 /* Frame-level lines: CM and MPA, or every frame with -a. */
-void dump_print_unit(const struct rr_frame *f, const struct opts *o,
-		     uint64_t frame, uint32_t conn)
+void dump_print_unit(struct dump *d, const struct rr_frame *f, uint64_t frame,
+		     uint32_t conn)
 {
+	const struct opts *o = &d->o;
 	bool setup = rr_has(f, RR_LAYER_CM) || rr_has(f, RR_LAYER_MPA);
 	if ((!setup && !o->all_frames) || o->findings_only || o->slow || o->quiet)
 		return;
 #ifdef RR_HAVE_JSONC
 	if (o->json) {
 		if (setup) {
-			json_object *j = rr_json_setup(f, frame, dump_frame_ts_ns, conn);
+			json_object *j = rr_json_setup(f, frame, d->lines.frame_ts_ns, conn);
 			puts(json_object_to_json_string_ext(j, JSON_C_TO_STRING_PLAIN));
 			json_object_put(j);
 		}
@@ -517,7 +513,7 @@ void dump_print_unit(const struct rr_frame *f, const struct opts *o,
 	(void)frame;
 	(void)conn;
 #endif
-	print_time();
+	print_time(&d->lines);
 	print_endpoints(f);
 	if (o->all_frames || o->verbose > 1)
 		print_transport(f);
@@ -584,7 +580,7 @@ static void print_report_json(struct dump *d, const struct rr_frame_report *r)
 		if (ev->kind == RR_EV_SETUP) {
 			/* with -a, every unit has its line already */
 			if (!d->o.all_frames)
-				dump_print_unit(ev->setup.unit, &d->o, ev->frame, ev->conn_id);
+				dump_print_unit(d, ev->setup.unit, ev->frame, ev->conn_id);
 		} else if (ev->kind == RR_EV_NEGOTIATED) {
 			if (ev->connection)
 				json_line(rr_json_negotiated(ev));
@@ -631,7 +627,7 @@ void dump_print_report(struct dump *d, const struct rr_frame_report *r)
 	for (uint32_t i = 0; i < r->nevents; i++) {
 		const struct rr_event *ev = &r->events[i];
 		if (is_slow(&d->o, ev)) {
-			print_slow_call(ev);
+			print_slow_call(&d->lines, ev);
 			continue;
 		}
 		if (ev->kind == RR_EV_NEGOTIATED || ev->kind == RR_EV_RPC_DONE ||
@@ -642,13 +638,13 @@ void dump_print_report(struct dump *d, const struct rr_frame_report *r)
 		if (ev->kind == RR_EV_SETUP) {
 			/* with -a, every unit has its line already */
 			if (!d->o.all_frames)
-				dump_print_unit(ev->setup.unit, &d->o, ev->frame, ev->conn_id);
+				dump_print_unit(d, ev->setup.unit, ev->frame, ev->conn_id);
 			continue;
 		}
 		if (ev->kind == RR_EV_FINDING) {
 			if (d->o.findings_only) {
 				if (f)
-					print_time();
+					print_time(&d->lines);
 				printf("frame %llu", (unsigned long long)ev->frame);
 			}
 			print_finding(ev, d->o.verbose > 0);
@@ -668,13 +664,13 @@ void dump_print_report(struct dump *d, const struct rr_frame_report *r)
 			const struct rr_conn_info *c = ev->connection;
 			if (!rr_has(f, RR_LAYER_TCP) || !c)
 				continue;
-			print_time();
+			print_time(&d->lines);
 			print_addresses(f);
 			printf(" iWARP TCP %s: conn %u %s\n", c->reset ? "RST" : "FIN",
 			       ev->conn_id, c->reset ? "reset" : "closed");
 			continue;
 		}
-		print_time();
+		print_time(&d->lines);
 		print_endpoints(f);
 		/* RoCE and IB: the destination QP tells connections between the
 		 * same hosts apart (iWARP lines have their ports); -vv: every

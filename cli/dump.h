@@ -57,30 +57,32 @@ enum { DUMP_EXIT_USAGE = 1, DUMP_EXIT_INPUT = 2, DUMP_EXIT_OUTPUT = 2 };
 int dump_parse_args(int argc, char **argv, struct opts *o);
 void dump_usage(FILE *to);
 
+/* The lines being printed: how they show time stamps, the frame they are
+ * of, and how many were printed (-x dumps the frames that printed one). */
+struct dump_lines {
+	struct rr_ts_format ts;
+	uint64_t frame_ts_ns;
+	uint64_t frame_no;
+	unsigned long printed;
+	bool numbered;       /* -#: each line starts with its frame's number */
+};
+
 struct dump {
 	struct opts o;
 	struct rr_analyzer *a;
+	struct dump_lines lines;
 #ifdef RR_HAVE_JSONC
 	struct rr_json_writer *jw;
 #endif
 };
-
-/* How lines show time stamps, the frame being printed, and how many lines
- * were printed (-x dumps the frames that printed one). */
-extern struct rr_ts_format dump_ts;
-extern uint64_t dump_frame_ts_ns;
-extern unsigned long dump_lines;
-/* -#: each line starts with its frame's number, as tcpdump's */
-extern bool dump_numbered;
-extern uint64_t dump_frame_no;
 
 /* -vv: the link, IB, IP and UDP or TCP headers of a frame that printed a
  * line, each on a line of its own below the frame's lines. */
 void dump_print_headers(const struct rr_frame *f);
 /* A line for a frame's unit that is no message: CM, MPA, with -a any;
  * conn is the id of the connection it sets up. */
-void dump_print_unit(const struct rr_frame *f, const struct opts *o,
-		     uint64_t frame, uint32_t conn);
+void dump_print_unit(struct dump *d, const struct rr_frame *f, uint64_t frame,
+		     uint32_t conn);
 /* A frame's report, or one of the end of the capture: its messages,
  * rebuilt RPC messages, chunk data, findings, as text or JSON Lines. */
 void dump_print_report(struct dump *d, const struct rr_frame_report *r);

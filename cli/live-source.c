@@ -176,3 +176,12 @@ void rr_live_close(struct rr_live *l)
 	l->ops->close(l->source);
 	free(l);
 }
+
+void rr_live_decoder_config(const struct rr_live_opts *o, struct rr_config *cfg)
+{
+	rr_config_init(cfg);
+	cfg->roce_udp_port = o->roce_port;
+	cfg->iwarp_tcp_port = o->iwarp_port;
+	if (o->kind == RR_LIVE_EBPF)
+		cfg->flags |= RR_CFG_CUTS_EXPECTED; /* headers only, by design */
+}

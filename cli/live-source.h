@@ -42,6 +42,11 @@ enum { RR_LIVE_OPT_RDMA = 0x200, RR_LIVE_OPT_LIST, RR_LIVE_OPT_REALTIME,
  * --list-devices lists the RDMA devices and exits. */
 int rr_live_option(struct rr_live_opts *o, int c, const char *arg,
 		   bool *tracepoints, int *sources);
+/* The decoder's configuration as the source options ask it, the same for
+ * every tool: the ports that name the traffic (as for the eBPF filter),
+ * and with -e the cut frames the eBPF program keeps by design. */
+struct rr_config;
+void rr_live_decoder_config(const struct rr_live_opts *o, struct rr_config *cfg);
 /* The source options' lines of a usage message, -t with tracepoints. */
 void rr_live_usage(FILE *to, bool tracepoints);
 /* Whether exactly one source was given; if not, says so on stderr, with

@@ -37,13 +37,13 @@ static struct rr_live *live;
 
 /* Any of the sources: a file, an interface, the eBPF program, an RDMA
  * device; its note or why it failed said on stderr. */
-static struct rr_live *open_source(const struct opts *o, rr_live_fn fn,
-				   void *ctx)
+static struct rr_live *open_source(const struct dump *d, rr_live_fn fn, void *ctx)
 {
+	const struct opts *o = &d->o;
 	struct rr_live_opts lo = o->src;
 	/* a terminal or -l wants each frame at once */
 	lo.immediate = isatty(1) || o->line_buffered;
-	lo.nano = dump_ts.nano;
+	lo.nano = d->lines.ts.nano;
 	char msg[640];
 	struct rr_live *l = rr_live_open(&lo, fn, ctx, msg, sizeof(msg));
 	if (msg[0])
@@ -97,9 +97,9 @@ static void process(struct dump *d, struct run *r, const u_char *data,
 			return;
 		}
 	}
-	unsigned long lines_before = dump_lines;
-	dump_frame_ts_ns = ts_ns;
-	dump_frame_no = r->t.frames;
+	unsigned long lines_before = d->lines.printed;
+	d->lines.frame_ts_ns = ts_ns;
+	d->lines.frame_no = r->t.frames;
 	const struct rr_frame_report *rep =
 		rr_analyzer_frame(d->a, (uint32_t)r->link, ts_ns, data, caplen, wirelen);
 	const struct rr_frame_summary *sum = &rep->units;
@@ -112,15 +112,15 @@ static void process(struct dump *d, struct run *r, const u_char *data,
 			 * (an iWARP segment's FPDUs, which the analysis takes
 			 * from the reassembled stream) */
 			for (uint32_t i = 0; i < rep->nunit_list; i++)
-				dump_print_unit(&rep->unit_list[i], o, r->t.frames, sum->conn_id);
+				dump_print_unit(d, &rep->unit_list[i], r->t.frames, sum->conn_id);
 			if (rep->units_unlisted && !o->json)
 				printf("\t%" PRIu32 " more units of this frame not listed\n",
 				       rep->units_unlisted);
 	}
 	dump_print_report(d, rep);
-	if (o->verbose > 1 && !o->json && dump_lines != lines_before)
+	if (o->verbose > 1 && !o->json && d->lines.printed != lines_before)
 		dump_print_headers(rep->decoded);
-	if ((o->hex || o->ascii) && dump_lines != lines_before)
+	if ((o->hex || o->ascii) && d->lines.printed != lines_before)
 		print_hex(rep->decoded, data, caplen, o);
 	/* checked where frames print (ferror takes stdio's lock) */
 	if (!o->quiet &&
@@ -167,15 +167,15 @@ int main(int argc, char **argv)
 	const bool file = o->src.kind == RR_LIVE_FILE;
 	if (o->line_buffered || (!file && !isatty(1)))
 		setvbuf(stdout, NULL, _IOLBF, 0);
-	dump_ts.t_count = o->t_count;
-	dump_ts.utc = o->utc;
-	dump_numbered = o->numbered;
+	d.lines.ts.t_count = o->t_count;
+	d.lines.ts.utc = o->utc;
+	d.lines.numbered = o->numbered;
 	/* nanoseconds when asked, or when the file has them */
-	dump_ts.nano = o->precision == 9 ||
+	d.lines.ts.nano = o->precision == 9 ||
 			 (o->precision == 0 && file && rr_source_file_nano(o->src.name));
 	struct source_ctx sc = { &d, &r };
 	const char *name = o->src.name;
-	live = open_source(o, on_frame, &sc);
+	live = open_source(&d, on_frame, &sc);
 	if (!live)
 		return DUMP_EXIT_INPUT;
 	/* a file's or an interface's own handle: -w and the greeting */
@@ -205,20 +205,15 @@ int main(int argc, char **argv)
 		}
 	}
 	struct rr_config *cfg = &r.cfg;
-	rr_config_init(cfg);
+	rr_live_decoder_config(&o->src, cfg);
 	if (o->no_crc)
 		cfg->flags &= ~(uint32_t)(RR_CFG_VERIFY_ICRC | RR_CFG_VERIFY_CRC32C);
-	if (o->src.kind == RR_LIVE_EBPF)
-		cfg->flags |= RR_CFG_CUTS_EXPECTED; /* headers only, by design */
 	if (o->all_frames)
 		cfg->flags |= RR_CFG_CHUNK_EVENTS;
 	if (o->all_frames && !o->quiet && !o->findings_only)
 		cfg->flags |= RR_CFG_LIST_UNITS; /* -a's line per unit */
 	if (o->quiet)
 		cfg->flags |= RR_CFG_NO_EVENTS; /* nothing per frame is printed */
-	/* the ports name the traffic for the decoder as for the eBPF filter */
-	cfg->roce_udp_port = o->src.roce_port;
-	cfg->iwarp_tcp_port = o->src.iwarp_port;
 	struct rr_analyzer_limits lim;
 	rr_analyzer_limits_init(&lim);
 	/* -q prints no message: rebuilding one would serve nobody */
@@ -293,7 +288,7 @@ int main(int argc, char **argv)
 		for (unsigned pr = 0; pr < RR_RDMA_PROCS; pr++)
 			msgs += st->total.messages[dir][pr];
 	/* -c counts frames, as tcpdump's: a word where they printed no line */
-	if (o->count >= 0 && !msgs && !dump_lines && !o->quiet)
+	if (o->count >= 0 && !msgs && !d.lines.printed && !o->quiet)
 		fprintf(stderr, "rpcrdma-dump: -c %ld: no RPC-over-RDMA message in the "
 				"%lu frames read (-c counts frames, as tcpdump's; -a "
 				"prints a line for each)\n", o->count, r.t.frames);

@@ -490,13 +490,8 @@ int main(int argc, char **argv)
 	}
 	e.index_page = make_index_page(e.o.telemetry_path);
 	struct rr_config cfg;
-	rr_config_init(&cfg);
+	rr_live_decoder_config(&e.o.src, &cfg);
 	cfg.flags |= RR_CFG_NO_EVENTS; /* the statistics are what it serves */
-	/* the ports name the traffic for the decoder as for the eBPF filter */
-	cfg.roce_udp_port = e.o.src.roce_port;
-	cfg.iwarp_tcp_port = e.o.src.iwarp_port;
-	if (e.o.src.kind == RR_LIVE_EBPF)
-		cfg.flags |= RR_CFG_CUTS_EXPECTED; /* headers only, by design */
 	struct rr_analyzer_limits lim;
 	rr_analyzer_limits_init(&lim);
 	lim.rebuild_slots = 0; /* counts only: no message is shown */

@@ -340,12 +340,7 @@ int main(int argc, char **argv)
 	t.cv = calloc(MAX_CONNS, sizeof(*t.cv));
 	t.rows = calloc(MAX_CONNS, sizeof(*t.rows));
 	struct rr_config cfg;
-	rr_config_init(&cfg);
-	/* the ports name the traffic for the decoder as for the eBPF filter */
-	cfg.roce_udp_port = t.o.src.roce_port;
-	cfg.iwarp_tcp_port = t.o.src.iwarp_port;
-	if (t.o.src.kind == RR_LIVE_EBPF)
-		cfg.flags |= RR_CFG_CUTS_EXPECTED; /* headers only, by design */
+	rr_live_decoder_config(&t.o.src, &cfg);
 	struct rr_analyzer_limits lim;
 	rr_analyzer_limits_init(&lim);
 	lim.max_connections = MAX_CONNS;

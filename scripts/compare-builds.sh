@@ -85,6 +85,7 @@ same() { # name, command (run with OLD's and NEW's binaries as $bin)
 		diff "$work/old" "$work/new" | head -n 10
 	fi
 }
+# shellcheck disable=SC2154 # bin_dir: set for each command by run()
 dump() { "$(tool "$bin_dir" rpcrdma-dump)" "$@"; }
 . "$top/tests/ports.sh"
 metrics() { # capture: the exporter's /metrics after replaying it

@@ -27,9 +27,10 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
 chroots=${RPCRDMA_CHROOTS-trixie sid}
 # debootstrap makes the chroots: installed here, before they start in the
-# background, so that no two apt-get run at once; abidiff compares the
-# library's ABI (the library_abi test) in the builds here, not the chroots'
-"$top/scripts/install-deps.sh" ${chroots:+debootstrap} abigail-tools
+# background, so that no two apt-get run at once; abidiff (the library_abi
+# test) and shellcheck (the shellcheck test) run in the builds here, not in
+# the chroots
+"$top/scripts/install-deps.sh" ${chroots:+debootstrap} abigail-tools shellcheck
 
 if [ -z "${RPCRDMA_CAPTURES:-}" ] && [ -d "$top/../shared/captures" ]; then
 	RPCRDMA_CAPTURES=$(cd "$top/../shared/captures" && pwd)
@@ -72,6 +73,7 @@ run_suite sanitize -DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=Debug \
 "$top/scripts/required-only-build.sh" "$top/build-required-only" -E '^wireshark_'
 in_chroot() { # suite, tests (a ctest -R pattern, or "" for all)
 	suite=$1
+	pid=""
 	eval "pid=\$chroot_pid_$suite"
 	wait "$pid" || {
 		echo "=== $suite: the chroot could not be made:" >&2

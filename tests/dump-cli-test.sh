@@ -7,19 +7,16 @@ dump=$1
 src=$2
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-pass=0
-fail=0
+. "$(dirname "$0")/tap.sh"
 expect() { # description, status, text the error output must hold, args...
 	d=$1 want=$2 text=$3
 	shift 3
 	"$dump" "$@" >"$work/out" 2>"$work/err"
 	got=$?
 	if [ "$got" = "$want" ] && grep -qF -- "$text" "$work/err"; then
-		pass=$((pass + 1))
-		echo "ok - $d"
+		tap_ok "$d"
 	else
-		fail=$((fail + 1))
-		echo "not ok - $d: status $got (want $want), stderr:"
+		tap_not_ok "$d: status $got (want $want), stderr:"
 		sed 's/^/#   /' "$work/err" | head -5
 	fi
 }
@@ -51,27 +48,24 @@ if ! ls /sys/class/infiniband/* >/dev/null 2>&1; then
 fi
 # -w writes what it read, through libpcap: a file source comes out whole
 if "$dump" -r "$sample" -w "$work/copy.pcap" 2>/dev/null && cmp -s "$sample" "$work/copy.pcap"; then
-	pass=$((pass + 1))
-	echo "ok - -w writes the frames read, byte for byte"
+	tap_ok "-w writes the frames read, byte for byte"
 else
-	fail=$((fail + 1))
-	echo "not ok - -w writes the frames read, byte for byte"
+	tap_not_ok "-w writes the frames read, byte for byte"
 fi
 expect "six -t" 1 "-t at most five times" -tttttt -r "$sample"
 expect "a time-stamp precision that is neither micro nor nano" 1 "takes micro or nano" \
 	--time-stamp-precision=pico -r "$sample"
 # time stamps as tcpdump prints them, against tshark's reading of the file
+# shellcheck disable=SC3043 # dash, Debian's sh, has local
 stamp_check() { # description, expected, rpcrdma-dump arguments...
 	local desc=$1 want=$2 got
 	shift 2
 	# -a: a line for every frame, the first one first
 	got=$("$dump" -a "$@" 2>/dev/null | head -n 1 | cut -d' ' -f1)
 	if [ "$got" = "$want" ]; then
-		pass=$((pass + 1))
-		echo "ok - $desc ($got)"
+		tap_ok "$desc ($got)"
 	else
-		fail=$((fail + 1))
-		echo "not ok - $desc: got '$got', want '$want'"
+		tap_not_ok "$desc: got '$got', want '$want'"
 	fi
 }
 linux=$src/tests/linux/bookworm-rxe-nfs3/client/capture.pcap
@@ -100,11 +94,9 @@ ok_if() { # description, command...
 	d=$1
 	shift
 	if "$@"; then
-		pass=$((pass + 1))
-		echo "ok - $d"
+		tap_ok "$d"
 	else
-		fail=$((fail + 1))
-		echo "not ok - $d"
+		tap_not_ok "$d"
 	fi
 }
 if "$dump" -r "$sample" -U -w "$work/copy-U.pcap" 2>/dev/null; then
@@ -214,11 +206,9 @@ ok_if "-# --findings: a finding's line starts with the frame it names" \
 "$dump" -D >"$work/D" 2>/dev/null
 ok_if "-D lists the interfaces, numbered, lo among them" grep -qE '^[0-9]+\.lo ' "$work/D"
 if "$dump" -h >"$work/out" 2>&1 && grep -q "^usage: rpcrdma-dump" "$work/out"; then
-	pass=$((pass + 1))
-	echo "ok - -h prints the usage, status 0"
+	tap_ok "-h prints the usage, status 0"
 else
-	fail=$((fail + 1))
-	echo "not ok - -h prints the usage, status 0"
+	tap_not_ok "-h prints the usage, status 0"
 fi
 # tcpdump's habits for long captures, on the Linux NFSv3 capture:
 # gzip-compressed input, as tshark and tcpdump read it
@@ -307,5 +297,4 @@ ok_if "... --iwarp-port 20050: they are RSTs of the iWARP port" \
 # -c counts frames (tcpdump's packets); where none held a message, it says so
 expect "-c 3 on frames with no message: said" 0 "no RPC-over-RDMA message in the 3 frames read" \
 	-c 3 -r "$linux"
-echo "$pass passed, $fail failed"
-[ "$fail" = 0 ]
+tap_end

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: BSD-2-Clause
+# shellcheck shell=bash
 # What the tests that start exporters (and Prometheus) share: a work folder
 # ($work) and the processes started ($pids), both gone when the script
 # exits; a free loopback port; waiting for a server to answer, for a line in

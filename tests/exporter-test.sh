@@ -381,7 +381,7 @@ check "100 concurrent clients all get 200" \
 	test "$(grep -c '^200$' "$work/codes.txt")" -eq 100
 # stalled connections (never finish their request), garbage, a huge
 # header, a request split and abandoned
-for i in $(seq 30); do
+for _ in $(seq 30); do
 	exec {fd}<>"/dev/tcp/127.0.0.1/$port"
 	printf 'GET /metrics HTTP/1.1\r\nHost: x\r\n' >&"$fd"
 	stalled+=("$fd")

@@ -6,8 +6,7 @@
 set -u
 dump=$1
 src=$2
-pass=0
-fail=0
+. "$(dirname "$0")/tap.sh"
 expect() { # capture, expected "count id" lines joined by ';' ('' for none), filter...
 	cap=$1 want=$2
 	shift 2
@@ -22,11 +21,9 @@ expect() { # capture, expected "count id" lines joined by ';' ('' for none), fil
 			awk '{printf "%s%s %s", (NR > 1 ? ";" : ""), $1, $2}')
 	fi
 	if [ "$got" = "$want" ] && [ "$gotj" = "$want" ]; then
-		pass=$((pass + 1))
-		echo "ok - $cap${*:+ ($*)}: ${want:-no findings}"
+		tap_ok "$cap${*:+ ($*)}: ${want:-no findings}"
 	else
-		fail=$((fail + 1))
-		echo "not ok - $cap${*:+ ($*)}: want '${want:-none}', got '${got:-none}', with -j '${gotj:-none}'"
+		tap_not_ok "$cap${*:+ ($*)}: want '${want:-none}', got '${got:-none}', with -j '${gotj:-none}'"
 	fi
 }
 expect rocev2-fault-backward-chunks.pcap "1 rpcrdma.bc_chunks"
@@ -68,14 +65,14 @@ for cap in "$src"/samples/*fault*.pcap; do
 	fi
 done
 if [ "$findings" -gt 0 ] && [ "$advised" = "$findings" ]; then
-	pass=$((pass + 1)); echo "ok - -v: each finding's advice below it ($advised of $findings)"
+	tap_ok "-v: each finding's advice below it ($advised of $findings)"
 else
-	fail=$((fail + 1)); echo "not ok - -v: each finding's advice below it ($advised of $findings)"
+	tap_not_ok "-v: each finding's advice below it ($advised of $findings)"
 fi
 if ! command -v jq >/dev/null || [ "$docs_ok" = "$findings" ]; then
-	pass=$((pass + 1)); echo "ok - -j: each finding's advice as docs/findings.md has it ($docs_ok of $findings)"
+	tap_ok "-j: each finding's advice as docs/findings.md has it ($docs_ok of $findings)"
 else
-	fail=$((fail + 1)); echo "not ok - -j: each finding's advice as docs/findings.md has it ($docs_ok of $findings)"
+	tap_not_ok "-j: each finding's advice as docs/findings.md has it ($docs_ok of $findings)"
 fi
 for clean in rocev2-inline rocev2-long-call rocev2-mixed rocev2-null \
 	rocev2-read rocev2-reliable-reply rocev2-reply-chunk rocev2-write \
@@ -103,5 +100,4 @@ for cap in "$src"/samples/rocev2-*.pcap; do
 	*) expect "$cap" "" $responder ;;
 	esac
 done
-echo "$pass passed, $fail failed"
-[ "$fail" = 0 ]
+tap_end

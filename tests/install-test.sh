@@ -21,7 +21,8 @@ for f in share/doc/rpcrdma-tools/LICENSE share/doc/rpcrdma-tools/json-schema.md 
 done
 pc=$(find "$prefix" -name rpcrdma-dissect.pc)
 [ -n "$pc" ] || { echo "FAIL: no rpcrdma-dissect.pc installed"; exit 1; }
-export PKG_CONFIG_PATH=$(dirname "$pc")
+PKG_CONFIG_PATH=$(dirname "$pc")
+export PKG_CONFIG_PATH
 cat >"$prefix/use.c" <<'C'
 #include <rpcrdma/dissect.h>
 #include <rpcrdma/encode.h>

@@ -9,9 +9,7 @@
 set -u
 build=$1
 src=$2
-for tool in groff; do
-	command -v "$tool" >/dev/null || { echo "SKIP: $tool is not installed"; exit 77; }
-done
+command -v groff >/dev/null || { echo "SKIP: groff is not installed"; exit 77; }
 [ -f /usr/share/bash-completion/bash_completion ] ||
 	{ echo "SKIP: bash-completion is not installed"; exit 77; }
 [ -f "$build/docs/man/rpcrdma-dump.1" ] ||

@@ -1,4 +1,6 @@
 # SPDX-License-Identifier: BSD-2-Clause
+# shellcheck shell=bash disable=SC2154
+# (SC2154: src is set by the test that sources this)
 # What the NFS tests share, which compare rpcrdma-dump with tshark's NFS
 # dissector on the lab's captures.  Sourced after tap.sh, with $dump (the
 # rpcrdma-dump to run) and $src (the source tree) set; sets $work, a
@@ -11,6 +13,7 @@ trap '[ -n "${KEEP_WORK:-}" ] || rm -rf "$work"' EXIT
 
 # awk: hex("0x...") as a decimal string (mawk has no strtonum), for
 # tshark's rpc.xid against rpcrdma-dump -j's numbers
+# shellcheck disable=SC2034 # used by the tests that source this
 awk_hex='function hex(x,   v, i) {
 	v = 0
 	for (i = 3; i <= length(x); i++)

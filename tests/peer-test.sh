@@ -11,8 +11,7 @@ peer=$build/cli/rpcrdma-peer
 dump=$build/cli/rpcrdma-dump
 fields=$build/tests/rr-fields
 work=$(mktemp -d)
-pass=0
-fail=0
+. "$(dirname "$0")/tap.sh"
 cleanup() {
 	pkill -f "$peer server" 2>/dev/null
 	[ -n "${capture_pid:-}" ] && kill "$capture_pid" 2>/dev/null
@@ -21,13 +20,13 @@ cleanup() {
 }
 trap cleanup EXIT
 
-ok() { pass=$((pass + 1)); echo "ok - $*"; }
-not_ok() { fail=$((fail + 1)); echo "not ok - $*"; }
+ok() { tap_ok "$*"; }
+not_ok() { tap_not_ok "$*"; }
 check() { # description, then a command that must succeed
 	d=$1
 	shift
-	if "$@" >"$work/check.out" 2>&1; then ok "$d"; else
-		not_ok "$d"
+	if "$@" >"$work/check.out" 2>&1; then tap_ok "$d"; else
+		tap_not_ok "$d"
 		sed 's/^/#   /' "$work/check.out" | head -20
 	fi
 }
@@ -282,5 +281,4 @@ check "verbs without an RDMA device: exit 2, says why" \
 	sh -c "test $rc = 2 && grep -qiE 'no RDMA device|without rdma-core' '$work/verbs'"
 echo "# verbs data path: skipped, this machine has no RDMA device"
 
-echo "$pass passed, $fail failed"
-[ "$fail" = 0 ]
+tap_end

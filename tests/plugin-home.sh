@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: BSD-2-Clause
+# shellcheck shell=bash
 # Sourced by the tests that run the real tshark or Wireshark with the
 # plugin: they run as an unprivileged user (both ignore personal plugin
 # folders as root) whose HOME holds the plugin where this Wireshark's

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: BSD-2-Clause
+# shellcheck shell=sh
 # free_port: a loopback TCP port for a test's server to listen on.  No
 # socket holds it, listening or not, and it lies below the kernel's
 # ephemeral range (net.ipv4.ip_local_port_range): a client's socket (curl's,

@@ -12,8 +12,7 @@ src=$2
 command -v editcap >/dev/null || { echo "SKIP: editcap is not installed"; exit 77; }
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-pass=0
-fail=0
+. "$(dirname "$0")/tap.sh"
 for f in "$src"/samples/*.pcap; do
 	for snap in 64 96 128; do
 		editcap -s "$snap" "$f" "$work/cut.pcap" >/dev/null 2>&1
@@ -22,10 +21,9 @@ for f in "$src"/samples/*.pcap; do
 		line=$(printf '%s\n' "$summary" | tail -1)
 		truncated=$(printf '%s\n' "$line" | sed -n 's/.* \([0-9]*\) truncated.*/\1/p')
 		if [ "$rc" = 0 ] && [ "${truncated:-0}" -gt 0 ]; then
-			pass=$((pass + 1))
+			tap_ok "$(basename "$f") at $snap bytes: $truncated frames said truncated"
 		else
-			fail=$((fail + 1))
-			echo "not ok - $(basename "$f") at $snap bytes: exit $rc: $line"
+			tap_not_ok "$(basename "$f") at $snap bytes: exit $rc: $line"
 		fi
 	done
 done
@@ -44,13 +42,11 @@ for f in "$src"/tests/linux/*/client/capture.pcap; do
 	conversations "$f" >"$work/whole"
 	conversations "$work/cut.pcap" >"$work/cut"
 	if ! grep -q 'stream gaps 0 IB PSN gaps 0' "$work/whole"; then
-		fail=$((fail + 1))
-		echo "not ok - $name: the whole capture has gaps: $(tail -1 "$work/whole")"
+		tap_not_ok "$name: the whole capture has gaps: $(tail -1 "$work/whole")"
 	elif cmp -s "$work/whole" "$work/cut"; then
-		pass=$((pass + 1))
+		tap_ok "$name at 256 bytes: the calls, replies and gaps of the whole capture"
 	else
-		fail=$((fail + 1))
-		echo "not ok - $name at 256 bytes: calls, replies or gaps differ"
+		tap_not_ok "$name at 256 bytes: calls, replies or gaps differ"
 		diff "$work/whole" "$work/cut" | sed 's/^/# /'
 	fi
 done
@@ -68,12 +64,9 @@ if [ -f "$f" ] && command -v jq >/dev/null; then
 		jq -s '[.[] | select(.type == "cm" and (.local_comm_id != null or .reject_reason != null))] | length')
 	if [ "$cms" -gt 0 ] && [ "$cut" = "$cms" ] && [ "$named" = 0 ] &&
 	   [ "$rej_whole" -gt 0 ] && [ "$rej_cut" = "$rej_whole" ]; then
-		pass=$((pass + 1))
-		echo "ok - CM cut before its fields: $cut lines say so, no ID or reason in -j, $rej_cut REJs under an unknown reason"
+		tap_ok "CM cut before its fields: $cut lines say so, no ID or reason in -j, $rej_cut REJs under an unknown reason"
 	else
-		fail=$((fail + 1))
-		echo "not ok - CM cut before its fields: $cut of $cms lines, $named -j objects with IDs, REJs $rej_cut of $rej_whole"
+		tap_not_ok "CM cut before its fields: $cut of $cms lines, $named -j objects with IDs, REJs $rej_cut of $rej_whole"
 	fi
 fi
-echo "$pass passed, $fail failed"
-[ "$fail" = 0 ]
+tap_end

@@ -114,6 +114,7 @@ capture=$src/tests/linux/bookworm-rxe-nfs41/client/capture.pcap
 late=${TMPDIR:-/tmp}/top-late.$$.pcap
 frames=$(capinfos -c -M "$capture" | awk '/Number of packets/ { print $NF }')
 editcap -r "$capture" "$late" "$((frames / 3))-$frames" 2>/dev/null
+# shellcheck disable=SC2034 # read by the eval below
 whole=$("$build/cli/rpcrdma-dump" -j --slow 0 -r "$capture" 2>/dev/null |
 	jq -r 'select(.type == "slow_call") | "\(.xid) \(.latency_ns) \(.fh_hash)"' | sort)
 cut_slow=$("$top" -r "$late" -b -j 2>/dev/null | tail -n 1 | jq -r '.slow_calls[] | "\(.xid) \(.latency_ns) \(.fh_hash)"' | sort)

@@ -13,6 +13,7 @@ for tool in rpcrdma-dump rpcrdma-top rpcrdma-exporter rpcrdma-peer; do
 	bin=$build/cli/$tool
 	[ -x "$bin" ] || continue
 	for opt in -V --version; do
+		# shellcheck disable=SC2034 # read by the eval below
 		out=$("$bin" "$opt" 2>&1)
 		rc=$?
 		check "$tool $opt: '$tool $version' first, the library and libpcap after, status 0" \

@@ -1,4 +1,6 @@
 # Checks of the bench-overhead job: it ran every round, and each monitor saw
+# shellcheck shell=sh disable=SC2154
+# (SC2154: transport and work are set by lab/run, which sources this)
 # the workload (its last snapshot counts the RPCs of its round).  The times
 # are bench/trace-overhead.sh's to report, not checked here.
 t=$transport

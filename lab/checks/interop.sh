@@ -1,4 +1,6 @@
 # Checks of the interop job: each scenario of the peer's verbs client ran
+# shellcheck shell=sh disable=SC2154
+# (SC2154: transport and work are set by lab/run, which sources this)
 # against nfsd, and the capture of both directions decodes clean.
 t=$transport
 check_eq "interop/$t: server job exit status" 0 "$(cat server/job.status 2>/dev/null)"

@@ -1,4 +1,6 @@
 # Checks of the krb5 job, run in its run folder: each Kerberos flavour
+# shellcheck shell=sh disable=SC2154
+# (SC2154: transport and work are set by lab/run, which sources this)
 # mounted and used, every call counted by procedure and answered; NFS
 # statuses and operations read under krb5 and, inside the integrity
 # wrapping (RFC 2203 §5.3.2.2), under krb5i, as tshark reads them; none

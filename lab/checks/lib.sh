@@ -1,4 +1,6 @@
 # Checks of the lab, one line each, as TAP: "ok N - what" or "not ok N - what".
+# shellcheck shell=sh disable=SC2154
+# (SC2154: lab, work, port, server_pid and t are set by lab/run, which sources this)
 # The results of a whole lab/run accumulate in $LAB_RESULTS.
 : "${LAB_RESULTS:=$(mktemp "${TMPDIR:-/tmp}/lab-results.XXXXXX")}"
 export LAB_RESULTS

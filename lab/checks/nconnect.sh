@@ -1,4 +1,6 @@
 # Checks of the nconnect job, run in its run folder: the mount's
+# shellcheck shell=sh disable=SC2154
+# (SC2154: transport and work are set by lab/run, which sources this)
 # transports are as many connections on the wire, told apart in every
 # front end, and add up to what mountstats counts over all of them.
 # Linux honours nconnect over RDMA only from the release whose

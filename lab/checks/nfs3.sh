@@ -1,4 +1,6 @@
 # Checks of the nfs3 job, run in its run folder: the capture of the client's
+# shellcheck shell=sh disable=SC2154
+# (SC2154: transport and work are set by lab/run, which sources this)
 # interface decoded by rpcrdma-dump against the client's mountstats, the
 # server's nfsd counters and what the workload did.
 t=$transport

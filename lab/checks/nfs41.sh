@@ -1,4 +1,6 @@
 # Checks of the nfs41 job, run in its run folder: the capture's decode
+# shellcheck shell=sh disable=SC2154
+# (SC2154: transport and work are set by lab/run, which sources this)
 # against mountstats, the delegation the server recalled over the
 # backchannel, and what the live sources and the exporter reported.
 t=$transport

@@ -1,4 +1,6 @@
 # Checks of the nfs42 job, run in its run folder: the default mount is
+# shellcheck shell=sh disable=SC2154
+# (SC2154: transport and work are set by lab/run, which sources this)
 # NFSv4.2, and the operations RFC 7862 adds are on the wire, decoded and
 # counted as the client's mountstats and tshark's NFS dissector count them.
 t=$transport

@@ -1,4 +1,6 @@
 # Checks of the peer-server job: Linux's NFSv3 client mounted the reference
+# shellcheck shell=sh disable=SC2154
+# (SC2154: transport and work are set by lab/run, which sources this)
 # peer's server over RDMA, read and wrote its file, and the capture of the
 # run decodes clean.
 t=$transport

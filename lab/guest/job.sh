@@ -194,6 +194,7 @@ watch_stop() {
 	for p in $watch_pids; do wait "$p"; echo "watcher $p exit $?"; done
 }
 
+# shellcheck source=/dev/null # the job named: lab/jobs/*.sh
 . "$lab/jobs/$LAB_JOB.sh"
 # The server's own view through its tracepoints (svcrdma), for the whole
 # run; its statistics as JSON lines, the last one written when interrupted.

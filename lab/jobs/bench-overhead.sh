@@ -1,10 +1,13 @@
 # The monitors' cost to the NFS client (bench/trace-overhead.sh): the same
+# shellcheck shell=sh disable=SC2154
+# (SC2154: lab, out, bin and peer_out are set by lab/guest/job.sh, which sources this)
 # NFSv3 workload timed alone and beside each of rpcrdma-top -t (BPF on the
 # tracepoints) and rpcrdma-top -e eth0 (the TC program), in rounds that
 # alternate the three so that a drift of the machine falls on each alike.
 # Not one of the default jobs: it measures, lab/checks/bench-overhead.sh
 # only checks that each monitor ran and saw the workload.
 . "$lab/jobs/workload.sh"
+# shellcheck disable=SC2034 # read by lab/guest/job.sh
 job_watchers=no
 
 server_job() { :; }

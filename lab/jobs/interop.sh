@@ -1,4 +1,7 @@
 # The reference peer against Linux: rpcrdma-peer's verbs client, on the
+# shellcheck shell=sh disable=SC2154,SC3045
+# (SC2154: lab, out, bin and peer_out are set by lab/guest/job.sh, which sources this)
+# (SC3045: dash, the guests' sh, has ulimit -l)
 # guest's own RDMA device, runs each of its scenarios against nfsd on real
 # file handles (the export's from mountd, data.bin's from LOOKUP), whose
 # answers the capture and the peer's summary show.  The peer advertises R=0

@@ -1,4 +1,6 @@
 # Kerberos (RFC 2203 RPCSEC_GSS with the Kerberos V5 mechanism) over RDMA:
+# shellcheck shell=sh disable=SC2154
+# (SC2154: lab, out, bin and peer_out are set by lab/guest/job.sh, which sources this)
 # a KDC in the server guest, keytabs made by the job, rpc.svcgssd beside
 # nfsd and rpc.gssd in the client; the default mount (NFSv4.2) once with
 # each security flavour the export offers:
@@ -73,6 +75,7 @@ client_job() {
 			mkdir "/mnt/$sec/dir-$sec"
 			for i in $(seq 1 20); do : >"/mnt/$sec/dir-$sec/f$i"; done
 			ls "/mnt/$sec/missing-$sec" 2>/dev/null
+			# shellcheck disable=SC2010 # the names are the job's own
 			record "files_listed_$sec" "$(ls "/mnt/$sec/dir-$sec" | grep -c '^f')"
 			umount "/mnt/$sec"
 		else

@@ -1,4 +1,6 @@
 # nconnect=4: one mount whose RPCs the client spreads over four RDMA
+# shellcheck shell=sh disable=SC2154
+# (SC2154: lab, out, bin and peer_out are set by lab/guest/job.sh, which sources this)
 # connections (one RPC client, four transports), mounted as distributions
 # mount (NFSv4.2), over IPv6 where the guests have it (RoCEv2 in IPv6/UDP,
 # iWARP in IPv6/TCP).  The files workload, then a mount to a port where

@@ -1,4 +1,6 @@
 # NFSv3 over RDMA: every kind of chunk the Linux client makes, an NFSACL
+# shellcheck shell=sh disable=SC2154
+# (SC2154: lab, out, bin and peer_out are set by lab/guest/job.sh, which sources this)
 # Long Call, a server restart the client rides out by reconnecting, and a
 # mount refused because nothing listens on its port.
 #   WRITE of 64 KiB      -> read chunk          READ of 64 KiB -> write chunk

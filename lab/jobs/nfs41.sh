@@ -1,4 +1,6 @@
 # NFSv4.1 over RDMA: the same files workload in COMPOUNDs, a server restart
+# shellcheck shell=sh disable=SC2154
+# (SC2154: lab, out, bin and peer_out are set by lab/guest/job.sh, which sources this)
 # the client rides out (reconnecting, and establishing its client ID and
 # session again), and a delegation recalled by the server (CB_RECALL on
 # the backchannel, RFC 8167) when a process on the server writes a file

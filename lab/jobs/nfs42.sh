@@ -1,4 +1,6 @@
 # The default mount: no vers= option, so the client and nfsd agree on
+# shellcheck shell=sh disable=SC2154
+# (SC2154: lab, out, bin and peer_out are set by lab/guest/job.sh, which sources this)
 # NFSv4.2, as on every current distribution.  The files workload, then
 # the operations NFSv4.2 adds (RFC 7862) on a file of the server's tmpfs:
 #   fallocate -l           -> ALLOCATE (§15.1)

@@ -1,4 +1,7 @@
 # Linux's NFSv3 client on the reference peer's server: rpcrdma-peer server
+# shellcheck shell=sh disable=SC2154,SC3045
+# (SC2154: lab, out, bin and peer_out are set by lab/guest/job.sh, which sources this)
+# (SC3045: dash, the guests' sh, has ulimit -l)
 # -t verbs answers NFS on port 20050 of the server guest, whose own mountd
 # gives the export's handle (any handle but the file's is the peer's
 # directory).  The client mounts it and reads data.bin against the peer's

@@ -1,4 +1,6 @@
 # The client's workload, shared by the NFS jobs.  Each step records what it
+# shellcheck shell=sh disable=SC2154
+# (SC2154: lab, out, bin and peer_out are set by lab/guest/job.sh, which sources this)
 # saw in $out/workload (key value), which the host's checks compare with the
 # capture's decode; a step that fails records so and the job goes on, since
 # how a real kernel fails is what the capture must show.
@@ -29,6 +31,7 @@ workload_files() {
 	done
 	record files_created "$i"
 	echo 3 >/proc/sys/vm/drop_caches
+	# shellcheck disable=SC2010 # the names are the job's own
 	record files_listed "$(ls -l "$1/dir" | grep -c file-)"
 	target=$(head -c 4000 /dev/zero | tr '\0' a)
 	ln -s "$target" "$1/long-link"
@@ -84,6 +87,7 @@ workload_server_restart() {
 		sleep $(($(cat /proc/sys/fs/nfs/nlm_grace_period) + 1))
 		touch "$out/nfsd-restarted"
 	) &
+	# shellcheck disable=SC2034 # waited for by the job (server_finish)
 	restarter=$!
 }
 # workload_restart DIR: the client's side; the next call finds the
