@@ -55,7 +55,7 @@ done
 
 # The shared header defines no inline function that calls a module's: a
 # call hidden there would be made from whichever module inlines it.
-header="$(dirname "$0")/../libdissect/src/analyzer-int.h"
+header="$(dirname "$0")/../libdissect/src/analyzer/analyzer-int.h"
 inline_calls() { # the rra_ functions the header's inline bodies call, but its own
 	awk '/^static inline/ { inl = 1 }
 	     inl { print }
