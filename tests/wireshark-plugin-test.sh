@@ -263,6 +263,9 @@ for capture in ${PLUGIN_CAPTURES:-"$src"/samples/*.pcap "$src"/tests/linux/*/cli
 		(.procedures[] | "\(.program) v\(.version) \(.procedure) \(.calls)"),
 		((.nfs4_operations // {}) | to_entries[] | "NFS v4 COMPOUND \(.key) \(.value)"),
 		((.nfs_errors // [])[] | "NFS errors \(.operation // .procedure) \(.status) \(.count)"),
+		(.procedures[] | . as $p | (.replies // {}) | to_entries[] | select(.key != "SUCCESS") |
+		 "\($p.program) v\($p.version) \($p.procedure) replies \(.key) \(.value)"),
+		((.cm_rejects // {}) | to_entries[] | select(.value > 0) | "CM REJ \(.key) \(.value)"),
 		((.clients // [])[] | "client \(.address // "other") calls \(.calls)",
 		 "client \(.address // "other") answered \(.replies)",
 		 "client \(.address // "other") errors \(.errors)",

@@ -189,6 +189,13 @@ static void fill_procedures(struct filler *f, const struct rr_stats *st)
 	}
 	if (st->nfs_errors_other)
 		row(f, st->nfs_errors_other, "past the table's rows", "NFS errors other");
+	/* answered calls by the reply's status, as --stats names those other
+	 * than SUCCESS */
+	struct rr_stat_row r;
+	for (uint32_t at = 0; rr_stat_family_next(st, RR_FAM_RPC_REPLIES_BY_STATUS, &at, &r);)
+		if (strcmp(r.label[3], "SUCCESS") != 0)
+			row(f, r.value, "answered calls by the reply's status", "%s v%s %s replies %s",
+			    r.label[0], r.label[1], r.label[2], r.label[3]);
 }
 
 /* Who is calling: a client's calls, answered calls, errors and bytes,
@@ -258,6 +265,12 @@ static void fill_capture(struct filler *f, const struct rr_stats *st)
 	snprintf(detail, sizeof(detail), "%" PRIu64 " packets, %" PRIu64 " bytes of payload",
 		 o->packets, o->bytes);
 	row(f, o->connections, detail, "RDMA connections of other upper layers");
+	/* connections refused, by the REJ's reason (IBA table 112) */
+	struct rr_stat_row r;
+	for (uint32_t at = 0; rr_stat_family_next(st, RR_FAM_CM_REJECTS, &at, &r);) {
+		snprintf(detail, sizeof(detail), "REJ reason code %s", r.label[0]);
+		row(f, r.value, detail, "CM REJ %s", r.label[1]);
+	}
 }
 
 static tap_packet_status stat_packet(void *tapdata, packet_info *pinfo, epan_dissect_t *edt,

@@ -93,8 +93,7 @@ enum rr_stat_type {
 	  "operation that failed) and status; other: past the table's rows") \
 	X(RR_FAM_RPC_REPLIES_BY_STATUS, "rpcrdma_rpc_replies_by_status_total", \
 	  RR_STAT_COUNTER, RR_LABELS("program", "version", "procedure", "status"), \
-	  RR_ROWS_PROC_REPLY, rpc_replies, \
-	  RR_SHOWN_TEXT | RR_SHOWN_JSON | RR_SHOWN_PROM | RR_SHOWN_TOP, \
+	  RR_ROWS_PROC_REPLY, rpc_replies, RR_SHOWN_ALL, \
 	  "answered RPC calls by procedure and the reply's status " \
 	  "(accept_stat or reject_stat, RFC 5531; unseen: the header " \
 	  "was in no bytes captured)") \
@@ -128,7 +127,7 @@ enum rr_stat_type {
 	  RR_ROWS_STAT_SCALARS, total, RR_SHOWN_PROM | RR_SHOWN_PLUGIN, NULL) \
 	X(RR_FAM_CM_REJECTS, "rpcrdma_cm_rejects_total", RR_STAT_COUNTER, \
 	  RR_LABELS("code", "reason"), RR_ROWS_CM_REJECT, cm_rejects, \
-	  RR_SHOWN_TEXT | RR_SHOWN_JSON | RR_SHOWN_PROM, \
+	  RR_SHOWN_TEXT | RR_SHOWN_JSON | RR_SHOWN_PROM | RR_SHOWN_PLUGIN, \
 	  "IB CM REJ messages (connections refused) by reason, IBA table 112") \
 	X(RR_FAM_STAT_KINDS, NULL, RR_STAT_COUNTER, RR_LABELS("kind"), \
 	  RR_ROWS_STAT_KINDS, total, RR_SHOWN_PROM | RR_SHOWN_PLUGIN, NULL) \
