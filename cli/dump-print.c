@@ -12,7 +12,6 @@
 #include <stdio.h>
 #include <string.h>
 
-
 /* Every output line starts here. */
 static void print_time(struct dump_lines *l)
 {

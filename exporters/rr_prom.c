@@ -202,26 +202,11 @@ static void stat_family(struct rr_prom *w, const struct rr_stats *st, unsigned f
 	}
 }
 
-/* Is row i the first of its labelled family? */
-static bool family_first(unsigned i)
-{
-	if (!rr_stat_info(i)->prom_label[0])
-		return false;
-	for (unsigned j = 0; j < i; j++)
-		if (!strcmp(rr_stat_info(j)->prom_name, rr_stat_info(i)->prom_name))
-			return false;
-	return true;
-}
-
 /* A family of the list's, rows as the list's walker gives them. */
 static void family(struct rr_prom *w, const struct rr_stats *st, unsigned id)
 {
 	const struct rr_stat_family_info *fi = rr_stat_family_info(id);
-	static const char *const types[] = {
-		[RR_STAT_COUNTER] = "counter", [RR_STAT_GAUGE] = "gauge",
-		[RR_STAT_LATENCY] = "histogram", [RR_STAT_LOG2] = "histogram",
-	};
-	rr_prom_family(w, fi->name, types[fi->type], fi->help);
+	rr_prom_family(w, fi->name, rr_stat_type_str(fi->type), fi->help);
 	struct rr_stat_row row;
 	for (uint32_t at = 0; rr_stat_family_next(st, id, &at, &row);) {
 		char lb[256] = "";
@@ -254,7 +239,7 @@ static void families(struct rr_prom *w, const struct rr_stats *st, bool rebuildi
 						rr_stat_info(i)->help, rr_stat_value(st, i));
 		} else if (fi->rows == RR_ROWS_STAT_KINDS) {
 			for (unsigned i = 0; i < RR_STAT_COUNT; i++)
-				if (family_first(i))
+				if (rr_stat_kind_first(i))
 					stat_family(w, st, i);
 		} else {
 			family(w, st, id);

@@ -27,11 +27,12 @@ check "the map names each function, with no pattern but local's" \
 check "the library exports the map's $(wc -l <"$tmp/map") functions and no other" \
 	cmp -s "$tmp/map" "$tmp/exported"
 cmp -s "$tmp/map" "$tmp/exported" || diff "$tmp/map" "$tmp/exported" | sed 's/^/# /'
+# the public headers as one line, so that a declaration may span lines
+cat "$src"/libdissect/include/rpcrdma/*.h "$build"/libdissect/include/rpcrdma/*.h |
+	tr '\n' ' ' >"$tmp/headers"
 undeclared=""
 for f in $(cat "$tmp/map"); do
-	cat "$src"/libdissect/include/rpcrdma/*.h "$build"/libdissect/include/rpcrdma/*.h |
-		tr '\n' ' ' | grep -q "RR_API[^;{}]*[^A-Za-z0-9_]$f *(" ||
-		undeclared="$undeclared $f"
+	grep -q "RR_API[^;{}]*[^A-Za-z0-9_]$f *(" "$tmp/headers" || undeclared="$undeclared $f"
 done
 check "every exported function is declared RR_API in a public header" test -z "$undeclared"
 [ -z "$undeclared" ] || echo "# not declared:$undeclared"

@@ -9,11 +9,6 @@
 
 #include <rpcrdma/stat-families.h>
 
-static const char *const type_names[] = {
-	[RR_STAT_COUNTER] = "counter", [RR_STAT_GAUGE] = "gauge",
-	[RR_STAT_LATENCY] = "histogram", [RR_STAT_LOG2] = "histogram",
-};
-
 #define RR_X_ROWS_DOC(sym, doc) [sym] = doc,
 static const char *const rows_doc[] = { RR_STAT_ROWS_LIST(RR_X_ROWS_DOC) };
 
@@ -29,15 +24,7 @@ static void labels_of(const struct rr_stat_family_info *fi, char *out, size_t si
 /* RR_STAT_LIST's row i as a family: unlabelled, or the first of a kind */
 static bool stat_row_is_family(unsigned i, bool kinds)
 {
-	const struct rr_stat_info *si = rr_stat_info(i);
-	if (!kinds)
-		return !si->prom_label[0];
-	if (!si->prom_label[0])
-		return false;
-	for (unsigned j = 0; j < i; j++)
-		if (!strcmp(rr_stat_info(j)->prom_name, si->prom_name))
-			return false;
-	return true;
+	return kinds ? rr_stat_kind_first(i) : !rr_stat_info(i)->prom_label[0];
 }
 
 static void line(bool table, const struct rr_stat_family_info *fi, const char *name,
@@ -47,14 +34,14 @@ static void line(bool table, const struct rr_stat_family_info *fi, const char *n
 	labels_of(fi, lb, sizeof(lb), table ? ", " : ",", table ? "`" : "");
 	if (!table) {
 		if (name && (fi->shown & RR_SHOWN_PROM))
-			printf("%s %s %s %s\n", name, type_names[fi->type], lb[0] ? lb : "-",
+			printf("%s %s %s %s\n", name, rr_stat_type_str(fi->type), lb[0] ? lb : "-",
 			       rebuilding ? "rebuilding" : "always");
 		return;
 	}
 	static const unsigned shown[] = { RR_SHOWN_TEXT, RR_SHOWN_JSON, RR_SHOWN_PROM,
 					  RR_SHOWN_TOP, RR_SHOWN_PLUGIN };
 	printf("| %s%s%s | %s | %s | %s |", name ? "`" : "", name ? name : "-",
-	       name ? "`" : "", type_names[fi->type], lb[0] ? lb : "-", rows_doc[fi->rows]);
+	       name ? "`" : "", rr_stat_type_str(fi->type), lb[0] ? lb : "-", rows_doc[fi->rows]);
 	for (unsigned k = 0; k < sizeof(shown) / sizeof(shown[0]); k++)
 		printf(" %s |", (fi->shown | shown_also) & shown[k] ? "yes" : "-");
 	printf(" %s |\n", help);

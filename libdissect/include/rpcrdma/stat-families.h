@@ -54,13 +54,21 @@ extern "C" {
 enum rr_stat_rows { RR_STAT_ROWS_LIST(RR_X_ROWS_ENUM) RR_STAT_ROWS_COUNT };
 
 /* How a family's samples read: a counter or gauge has a value a row, a
- * latency histogram an rr_latency, a log2 histogram buckets. */
-enum rr_stat_type {
-	RR_STAT_COUNTER,
-	RR_STAT_GAUGE,
-	RR_STAT_LATENCY,
-	RR_STAT_LOG2,
-};
+ * latency histogram an rr_latency, a log2 histogram buckets; with the
+ * type Prometheus's TYPE line gives each. */
+#define RR_STAT_TYPE_LIST(X) \
+	X(RR_STAT_COUNTER, "counter") \
+	X(RR_STAT_GAUGE, "gauge") \
+	X(RR_STAT_LATENCY, "histogram") \
+	X(RR_STAT_LOG2, "histogram")
+#define RR_X_STAT_TYPE_ENUM(sym, prom) sym,
+enum rr_stat_type { RR_STAT_TYPE_LIST(RR_X_STAT_TYPE_ENUM) RR_STAT_TYPES };
+static inline const char *rr_stat_type_str(unsigned type)
+{
+#define RR_X_STAT_TYPE_CASE(sym, prom) case sym: return prom;
+	switch (type) { RR_STAT_TYPE_LIST(RR_X_STAT_TYPE_CASE) default: return NULL; }
+#undef RR_X_STAT_TYPE_CASE
+}
 
 #define RR_STAT_LABELS_MAX 5
 #define RR_LABELS(...) { __VA_ARGS__ }
@@ -185,6 +193,11 @@ struct rr_stat_row {
  * once for the families RR_STAT_LIST lists and for the files table. */
 RR_API bool rr_stat_family_next(const struct rr_stats *st, unsigned id, uint32_t *at,
 				struct rr_stat_row *row);
+
+/* Whether RR_STAT_LIST's row id is the first of the rows that share its
+ * metric name, labelled by kind (RR_ROWS_STAT_KINDS): where that family
+ * is printed. */
+RR_API bool rr_stat_kind_first(unsigned id);
 
 /* "send", "rdma_read", "rdma_write": the kinds of bytes RPC-over-RDMA moves. */
 #define RR_BYTE_KIND_LIST(X) \

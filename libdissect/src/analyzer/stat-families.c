@@ -37,6 +37,16 @@ const char *rr_nfs_error_status_label(const struct rr_nfs_error_row *r, char *bu
 	return buf;
 }
 
+bool rr_stat_kind_first(unsigned id)
+{
+	if (id >= RR_STAT_COUNT || !rr_stat_info(id)->prom_label[0])
+		return false;
+	for (unsigned j = 0; j < id; j++)
+		if (!strcmp(rr_stat_info(j)->prom_name, rr_stat_info(id)->prom_name))
+			return false;
+	return true;
+}
+
 static uint64_t u64_at(const void *base, size_t offset)
 {
 	uint64_t v;
