@@ -59,12 +59,15 @@ nfs_counts_match() {
 	done
 }
 
+# dumpcap's 64 MiB buffer holds a whole run: a busy machine that
+# schedules it late drops nothing. Its "File:" line comes once it
+# captures.
 start_capture() { # file, filter
 	rm -f "$1"
-	dumpcap -q -P -i lo -f "$2" -w "$1" >/dev/null 2>&1 &
+	dumpcap -q -P -B 64 -i lo -f "$2" -w "$1" >/dev/null 2>"$work/dumpcap.err" &
 	capture_pid=$!
-	for _ in $(seq 50); do
-		[ -s "$1" ] && break
+	for _ in $(seq 100); do
+		grep -q "^File: " "$work/dumpcap.err" && break
 		sleep 0.1
 	done
 	sleep 0.3
@@ -93,6 +96,8 @@ stop_capture() {
 	kill -INT "$capture_pid" 2>/dev/null
 	wait "$capture_pid" 2>/dev/null
 	capture_pid=
+	# its drop counts, for the log of a check that fails
+	grep "^Packets" "$work/dumpcap.err" | sed 's/^/# dumpcap: /'
 }
 
 run_pair() { # transport, client options, server options
