@@ -17,7 +17,7 @@
 #include "verbs-source.h"
 #include "version.h"
 #ifdef RR_HAVE_EBPF
-#include "rr_ebpf.h"
+#include "rpcrdma_capture.h"
 #endif
 #ifdef RR_HAVE_JSONC
 #include "rr_json.h"

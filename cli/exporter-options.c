@@ -16,7 +16,7 @@
 #include "rr_json.h"
 #include "version.h"
 #ifdef RR_HAVE_EBPF
-#include "rr_ebpf.h"
+#include "rpcrdma_capture.h"
 #endif
 
 static const struct {

@@ -39,7 +39,7 @@
 #include "live-source.h"
 #include "stop-signals.h"
 #include "rr_trace_report.h"
-#include "trace-source.h"
+#include "trace.h"
 #include "verbs-source.h"
 #include "rr_gzip.h"
 #include "rr_kernel.h"

@@ -13,7 +13,7 @@
 #include "top.h"
 #include "version.h"
 #ifdef RR_HAVE_EBPF
-#include "rr_ebpf.h"
+#include "rpcrdma_capture.h"
 #endif
 
 void top_usage(FILE *to)

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * rpcrdma-top -t: the kernel's view (trace-source.h) each interval, as
+ * rpcrdma-top -t: the kernel's view (trace/trace.h) each interval, as
  * exporters/rr_trace_report.c renders it: on the screen with the packet screen's keys
  * (scroll, pause, help, quit), or printed with -b as text or JSON lines.
  */
@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 #include "rr_trace_report.h"
-#include "trace-source.h"
+#include "trace.h"
 #include "output-check.h"
 #include "top.h"
 

@@ -205,7 +205,7 @@ int rpcrdma_egress(struct __sk_buff *skb)
 }
 
 /* A filter that only marks the clsact qdisc as made by one of our runs
- * (rr_ebpf.c's qdisc_mark): it lets every packet on. */
+ * (rpcrdma_capture.c's qdisc_mark): it lets every packet on. */
 SEC("tc")
 int rpcrdma_qdisc_mark(struct __sk_buff *skb)
 {

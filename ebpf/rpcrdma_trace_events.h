@@ -3,7 +3,7 @@
  * The kernel events the trace source follows, once for both of its paths:
  * the BPF programs that add them up in the kernel (rpcrdma_trace.bpf.c)
  * and, where those cannot load, the reading of each record through perf
- * (cli/sources/trace-source.c).  Only macros: the BPF target, the loader
+ * (trace/trace.c).  Only macros: the BPF target, the loader
  * and the tools include it alike.
  *
  * X(symbol, subsystem, event, read record by record, key field, field

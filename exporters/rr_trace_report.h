@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * The kernel's view (rpcrdma_trace_view.h) rendered: rpcrdma-top's text and JSON
+ * The kernel's view (trace/trace-view.h) rendered: rpcrdma-top's text and JSON
  * snapshots and rpcrdma-exporter's metrics, from the same totals and
  * per-connection detail.
  */
@@ -10,7 +10,7 @@
 #include <stdio.h>
 
 #include "rr_prom.h"
-#include "rpcrdma_trace_view.h"
+#include "trace-view.h"
 
 /* "inline", "pullup", "mapped", "read list", "*read list" (a Long Call),
  * "write list", "reply chunk", as Linux 5.10 to 6.12 name them. */

@@ -5,9 +5,22 @@
 # or above it.  Read from the built objects (nm), so that what is checked
 # is what the compiler made of the code.  Usage: layers-test.sh OBJECT...
 #
+# layers-test.sh --trace SRCDIR OBJECT...: the same of the kernel's view
+# (trace/ over ebpf/'s loaders), every function one file defines for
+# another, and the tools (cli/, exporters/ under SRCDIR) including trace/'s
+# one header only.
+#
 # The layers from the bottom; modules of one layer (separated by ":")
 # do not call each other.  docs/design.md draws the same list.
 layers="report conn calls clients:files rpc_stats rebuild flow reassembly:chunk_io ib_flow:iwarp_flow analyzer"
+prefix=rra_
+srcdir=
+if [ "$1" = --trace ]; then
+	layers="trace-format bpf-messages rpcrdma_trace:rpcrdma_capture trace-bpf trace"
+	prefix=rr_
+	srcdir=$2
+	shift 2
+fi
 . "$(dirname "$0")/tap.sh"
 
 rank_of() { # module -> its layer's number, or nothing
@@ -23,9 +36,9 @@ defs=$(mktemp)
 trap 'rm -f "$defs"' EXIT
 for o in "$@"; do
 	nm --defined-only "$o" | awk -v m="$(module_of "$o")" \
-		'$2 == "T" && $3 ~ /^rra_/ { print $3, m }'
+		-v p="$prefix" '$2 == "T" && index($3, p) == 1 { print $3, m }'
 done >"$defs"
-[ -s "$defs" ] || { echo "no analyzer module among the objects given" >&2; exit 1; }
+[ -s "$defs" ] || { echo "no module of the layers among the objects given" >&2; exit 1; }
 
 # every module that defines rra_ functions has its place in the layers
 for m in $(awk '{ print $2 }' "$defs" | sort -u); do
@@ -37,7 +50,9 @@ calls_down() { # object: every rra_ function it uses is defined below it
 	r=$(rank_of "$m")
 	[ -n "$r" ] || return 0
 	ok=0
-	for sym in $(nm -u "$1" | awk '$2 ~ /^rra_/ { print $2 }'); do
+	for sym in $(nm -u "$1" | awk -v p="$prefix" 'index($2, p) == 1 { print $2 }'); do
+		# a function of none of the objects (the library's): not a layer's
+		[ -n "$srcdir" ] && ! grep -q "^$sym " "$defs" && continue
 		d=$(awk -v s="$sym" '$1 == s { print $2 }' "$defs")
 		dr=$(rank_of "$d")
 		if [ -z "$d" ] || [ -z "$dr" ] || [ "$dr" -ge "$r" ]; then
@@ -52,6 +67,18 @@ for o in "$@"; do
 	[ -n "$(rank_of "$m")" ] || continue
 	check "$m calls only layers below it" calls_down "$o"
 done
+
+if [ -n "$srcdir" ]; then
+	# the tools see the kernel's view through trace.h (and the view's
+	# types), never the readers' own headers
+	private_includes() {
+		grep -rn '#include "\(trace-format\|trace-bpf\)\.h"' "$srcdir/cli" "$srcdir/exporters"
+	}
+	check "cli/ and exporters/ include trace/'s trace.h, not its readers' headers" \
+		test -z "$(private_includes)"
+	tap_end
+	exit
+fi
 
 # The shared header defines no inline function that calls a module's: a
 # call hidden there would be made from whichever module inlines it.

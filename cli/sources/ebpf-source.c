@@ -2,7 +2,7 @@
 /*
  * The eBPF program on an interface as a source (source.h): the first
  * bytes of every RoCEv2 and iWARP frame, handed over a ring buffer by
- * ebpf/rr_ebpf.c.  Without libbpf the source says it was not built.
+ * ebpf/rpcrdma_capture.c.  Without libbpf the source says it was not built.
  */
 #include "source.h"
 
@@ -11,7 +11,7 @@
 #include <stdlib.h>
 
 #ifdef RR_HAVE_EBPF
-#include "rr_ebpf.h"
+#include "rpcrdma_capture.h"
 
 struct ebpf_source {
 	struct rr_ebpf *ebpf;

@@ -17,7 +17,7 @@
 #include "../unit/check.h"
 
 #include "trace-bpf.h"
-#include "tracepoints.h"
+#include "rpcrdma_trace.h"
 
 static void field_at(const struct rr_tpb_config *cfg, enum rr_tp_event e,
 		     unsigned slot, unsigned offset, unsigned size)

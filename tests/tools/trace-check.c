@@ -15,7 +15,7 @@
 
 #include "../unit/check.h"
 
-#include "trace-source.h"
+#include "trace.h"
 
 /* the unit tests' TAP checks, with a sentence for each */
 #define check(ok, what) check_report(!!(ok), what, __FILE__, __LINE__, check_ctx)

@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
+/* The TC capture program's loader (rpcrdma_capture.h). */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
@@ -23,7 +24,6 @@
 #include "rpcrdma_capture.h"
 #include "rpcrdma_capture.skel.h"
 #include "bpf-messages.h"
-#include "rr_ebpf.h"
 
 /* How our filters are told from others' on the same hook: 'rp' 'rd', one
  * priority per tool watching the interface at once (a slot). */

@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
+/* The kernel's view (trace.h): the events read record by record from the
+ * perf rings, the rest from the BPF programs' maps (trace-bpf.c). */
 #define _GNU_SOURCE
-#include "trace-source.h"
+#include "trace.h"
 #include "trace-bpf.h"
 
 #include <errno.h>

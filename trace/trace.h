@@ -7,8 +7,8 @@
  * (libtraceevent parses it) and fields are found by name, never by a fixed
  * offset.
  */
-#ifndef RR_TRACE_SOURCE_H
-#define RR_TRACE_SOURCE_H
+#ifndef RR_TRACE_H
+#define RR_TRACE_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -17,7 +17,7 @@
 #include <rpcrdma/latency.h>
 
 #include "rpcrdma_trace_events.h"
-#include "rpcrdma_trace_view.h"
+#include "trace-view.h"
 #include "trace-format.h"
 
 /* One record of event e: adds it up. */

@@ -4,7 +4,7 @@
  * file (libtraceevent parses it): fields are found by name, never by a
  * fixed offset, as their layouts change between kernel versions.  Below
  * both readers of the kernel's view: the records read one by one
- * (trace-source.c) and the BPF programs configured (trace-bpf.c).
+ * (trace.c) and the BPF programs configured (trace-bpf.c).
  */
 #ifndef RR_TRACE_FORMAT_H
 #define RR_TRACE_FORMAT_H

@@ -48,7 +48,7 @@ void rr_trace_bpf_close(struct rr_trace_bpf *b)
 	(void)b;
 }
 #else
-#include "tracepoints.h"
+#include "rpcrdma_trace.h"
 
 _Static_assert(sizeof(struct rr_tpb_latency) == sizeof(struct rr_latency),
 	       "the kernel's histograms are rr_latency's");

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* The tracepoint aggregators' loader (tracepoints.h). */
+/* The tracepoint aggregators' loader (rpcrdma_trace.h). */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <stdio.h>
@@ -10,7 +10,7 @@
 #include <bpf/libbpf.h>
 
 #include "bpf-messages.h"
-#include "tracepoints.h"
+#include "rpcrdma_trace.h"
 /* after the types of its maps and rodata */
 #include "rpcrdma_trace.skel.h"
 

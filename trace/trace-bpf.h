@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The trace source's in-kernel path: the BPF tracepoint aggregators
- * (ebpf/tracepoints.h) given each field's place from the running kernel's
+ * (ebpf/rpcrdma_trace.h) given each field's place from the running kernel's
  * format files, and their maps read back as totals and per-connection
- * views (trace-source.h).
+ * views (trace.h).
  */
 #ifndef RR_TRACE_BPF_H
 #define RR_TRACE_BPF_H
@@ -11,7 +11,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "rpcrdma_trace_view.h"
+#include "trace-view.h"
 #include "trace-format.h"
 
 struct rr_trace_bpf;

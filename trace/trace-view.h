@@ -4,8 +4,8 @@
  * (exporters/rr_trace_report.h): the totals the events add up to, and per
  * connection what the BPF programs added up in the kernel.
  */
-#ifndef RPCRDMA_TRACE_VIEW_H
-#define RPCRDMA_TRACE_VIEW_H
+#ifndef RR_TRACE_VIEW_H
+#define RR_TRACE_VIEW_H
 
 #include <stdint.h>
 
