@@ -98,6 +98,36 @@ static void print_file_list(FILE *out, const char *title, const struct rr_file_s
 	}
 }
 
+/* A line per side whose stream the fabric troubled (RR_FABRIC_LIST):
+ * its packets and what went wrong with them, none where nothing did. */
+static void print_fabric(FILE *out, const struct rr_conn_stats *cs)
+{
+	for (int sd = 0; sd < 2; sd++) {
+		const uint64_t *n = cs->fabric[sd];
+		bool troubled = false;
+		for (unsigned c = RR_FABRIC_PACKETS + 1; c < RR_FABRIC_COUNT; c++)
+			troubled |= n[c] != 0;
+		if (!troubled)
+			continue;
+		fprintf(out, "  fabric, the %s's stream: packets %llu",
+			sd ? "responder" : "requester",
+			(unsigned long long)n[RR_FABRIC_PACKETS]);
+		for (unsigned c = RR_FABRIC_PACKETS + 1; c < RR_FABRIC_COUNT; c++) {
+			if (!n[c])
+				continue;
+			fprintf(out, ", %s %llu", rr_fabric_counter_info(c)->text,
+				(unsigned long long)n[c]);
+			if (c == RR_FABRIC_RETRANSMISSIONS && n[RR_FABRIC_PACKETS])
+				fprintf(out, " (%.1f%%)", 100.0 * (double)n[c] /
+					(double)n[RR_FABRIC_PACKETS]);
+			if (c == RR_FABRIC_RNR_NAKS)
+				fprintf(out, " (last wait %.2f ms)",
+					cs->rnr_timer_us_last[sd] / 1000.0);
+		}
+		fputc('\n', out);
+	}
+}
+
 /* The busiest and the slowest files, by the handle NFS calls name first
  * (its hash as Wireshark's nfs.fh.hash): the top 10 of each. */
 static void print_files(FILE *out, const struct rr_stats *st)
@@ -202,6 +232,7 @@ void rr_print_stats_text(const struct rr_analyzer *a, FILE *out)
 			fprintf(out, "; retransmitted packets %llu",
 				(unsigned long long)cs->retransmissions);
 		fputc('\n', out);
+		print_fabric(out, cs);
 	}
 	fprintf(out, "\nRPC calls by procedure (latency of answered calls: median,"
 	       " 99th percentile)\n");

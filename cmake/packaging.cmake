@@ -4,7 +4,7 @@
 #                             pages and completion, the documents, a sample
 #   rpcrdma-exporter          the exporter, its systemd unit and defaults file,
 #                             the Prometheus and Grafana samples
-#   librpcrdma-dissect0       the shared library
+#   librpcrdma-dissectN       the shared library (N: RR_DISSECT_SOVERSION)
 #   librpcrdma-dissect-dev    headers, static library, pkg-config, CMake package
 #   wireshark-plugin-rpcrdma  the plugin, for the Wireshark minor it was built for
 # Dependencies on Debian's libraries come from dpkg-shlibdeps.

@@ -231,6 +231,24 @@ static json_object *bytes_moved(uint64_t send, uint64_t read, uint64_t write)
 	return b;
 }
 
+/* The fabric under it, by the side whose stream each counter concerns
+ * (RR_FABRIC_LIST); a connection's own also the last RNR NAK's wait. */
+static json_object *fabric(const struct rr_conn_stats *s, bool total)
+{
+	json_object *o = json_object_new_object();
+	for (int sd = 0; sd < 2; sd++) {
+		json_object *stream = json_object_new_object();
+		for (unsigned c = 0; c < RR_FABRIC_COUNT; c++)
+			add(stream, rr_fabric_counter_info(c)->json_key,
+			    u64(s->fabric[sd][c]));
+		if (!total)
+			add(stream, "rnr_timer_us_last", !s->fabric[sd][RR_FABRIC_RNR_NAKS] ?
+			    NULL : u64(s->rnr_timer_us_last[sd]));
+		add(o, sd ? "responder" : "requester", stream);
+	}
+	return o;
+}
+
 /* one_way: a connection seen in one direction, whose unanswered calls
  * and calls in flight are unknown (null) */
 static json_object *conn_stats(const struct rr_conn_stats *s, bool total, bool grant_known,
@@ -268,6 +286,7 @@ static json_object *conn_stats(const struct rr_conn_stats *s, bool total, bool g
 	add(o, "bytes", bytes_moved(s->bytes_send, s->bytes_read, s->bytes_write));
 	add(o, "findings", u64(s->findings));
 	add(o, "retransmissions", u64(s->retransmissions));
+	add(o, "fabric", fabric(s, total));
 	return o;
 }
 

@@ -13,6 +13,8 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 . /etc/os-release
 suite=${1:-${VERSION_CODENAME:-bookworm}}
 build=$top/build-package
+# the library's package is named after its soname (docs/abi.md)
+lib=librpcrdma-dissect$(sed -n 's/^set(RR_DISSECT_SOVERSION \([0-9]*\))$/\1/p' "$top/CMakeLists.txt")
 jobs=$(nproc 2>/dev/null || echo 2)
 . "$top/tests/tap.sh"
 
@@ -55,7 +57,7 @@ in_root sh -c 'apt-get update -qq && apt-get install -y -qq --no-install-recomme
 	>"$work/apt.log" 2>&1
 check "apt-get installs the five packages and their dependencies from the archive" \
 	eval "test $? -eq 0 || { tail -n 20 '$work/apt.log'; false; }"
-for p in rpcrdma-tools rpcrdma-exporter librpcrdma-dissect0 librpcrdma-dissect-dev \
+for p in rpcrdma-tools rpcrdma-exporter "$lib" librpcrdma-dissect-dev \
 	wireshark-plugin-rpcrdma; do
 	check "$p is installed" \
 		eval "in_root dpkg-query -W -f='\${Status}' $p | grep -q 'install ok installed'"
@@ -115,7 +117,7 @@ find_package(rpcrdma-dissect 0.1 CONFIG REQUIRED)
 add_executable(use use.c)
 target_link_libraries(use PRIVATE rpcrdma::dissect)
 C
-check "pkg-config --libs rpcrdma-dissect builds a program that runs with librpcrdma-dissect0" \
+check "pkg-config --libs rpcrdma-dissect builds a program that runs with $lib" \
 	eval "in_root sh -c 'gcc -o /tmp/use-pc /tmp/use.c \$(pkg-config --cflags --libs rpcrdma-dissect) && /tmp/use-pc' >'$work/pc.txt' 2>&1 ||
 	      { cat '$work/pc.txt'; false; }"
 check "find_package(rpcrdma-dissect CONFIG) builds the same program" \
@@ -130,6 +132,6 @@ check "tshark with the plugin decodes the sample: $calls RPC-over-RDMA frames" \
 	test "$calls" -gt 0
 check "apt-get remove takes them away again" \
 	eval "in_root apt-get remove -y -qq rpcrdma-tools rpcrdma-exporter wireshark-plugin-rpcrdma \
-		librpcrdma-dissect-dev librpcrdma-dissect0 >/dev/null 2>&1 &&
+		librpcrdma-dissect-dev $lib >/dev/null 2>&1 &&
 	      test ! -e '$root/usr/bin/rpcrdma-dump'"
 tap_end

@@ -221,11 +221,40 @@ check "udp: tshark's NFS call counts equal the client's" \
 check "udp: no tshark-malformed packet" \
 	sh -c "! tshark -r '$work/udp.pcap' -Y _ws.malformed 2>/dev/null | grep -q ."
 
+start_capture "$work/drop.pcap" "udp port 4791"
 run_pair udp "-n 300 --drop 5" "--drop 5" >"$work/drop.log" 2>&1
 rc=$?
+stop_capture
 check "udp: with 5% of datagrams dropped the run completes" test $rc = 0
 check "udp: ... through retransmission" \
 	grep -qE "retransmitted [1-9]" "$work/client.out"
+# the fabric counters of each side's stream against tshark's reading of
+# the same capture: its RC packets (QP1's CM MADs apart) by sender, and
+# the NAKs (PSN sequence error, syndrome 0x60) the other side sent back
+"$dump" -q --stats=json -r "$work/drop.pcap" >"$work/drop.json" 2>/dev/null
+fabric_matches_tshark() {
+	for side in requester:127.0.0.1:127.0.0.2 responder:127.0.0.2:127.0.0.1; do
+		name=${side%%:*}
+		from=${side#*:}
+		from=${from%%:*}
+		peer_addr=${side##*:}
+		packets=$(tshark -r "$work/drop.pcap" -Y "ip.src == $from && infiniband.bth.destqp != 1" 2>/dev/null | wc -l)
+		naks=$(tshark -r "$work/drop.pcap" -Y "ip.src == $peer_addr && infiniband.aeth.syndrome == 0x60" 2>/dev/null | wc -l)
+		got=$(jq -r ".connections[0].fabric.$name | \"\(.packets) \(.nak_psn_sequence)\"" "$work/drop.json")
+		echo "$name: tshark packets $packets NAKs $naks; rpcrdma-dump $got"
+		[ "$got" = "$packets $naks" ] && [ "$naks" -gt 0 ] || return 1
+	done
+}
+check "udp: lossy run: each stream's packets and NAKs equal tshark's" fabric_matches_tshark
+streams_add_up() {
+	jq -e '(.total.fabric.requester.retransmissions + .total.fabric.responder.retransmissions)
+	       == .frames.ib_retransmissions and .total.fabric.requester.retransmissions > 0 and
+	       .total.fabric.responder.retransmissions > 0' "$work/drop.json"
+}
+check "udp: lossy run: each stream's resends add up to the retransmissions" streams_add_up
+check "udp: lossy run: --stats names the resent share and the NAKs of each stream" \
+	sh -c "'$dump' -q --stats -r '$work/drop.pcap' 2>/dev/null |
+	       grep -E \"fabric, the (requester|responder)'s stream: packets [0-9]+, resent [0-9]+ \\([0-9.]+%\\).*NAK PSN sequence error [1-9]\" | wc -l | grep -qx 2"
 
 # -- tcp: software iWARP ------------------------------------------------------
 start_capture "$work/tcp.pcap" "tcp port 20049"

@@ -526,6 +526,22 @@ check_run() {
 				     $2 != "null" && qp[$1] == qp[$2] && psn[$1] == psn[$2] && $2 < $1 { n++ }
 				     END { printf "%d", n }' "$work/psn" -)"
 	fi
+	# the fabric counters of each side's stream: its RC packets as tshark
+	# counts them by sender (QP1's CM MADs apart), and on a healthy run no
+	# NAK, RNR NAK, congestion mark or CNP
+	if command -v tshark >/dev/null && [ "$t" = rxe ]; then
+		srv=$(server_ip)
+		tshark -r client/capture.pcap -Y 'infiniband.bth.destqp != 1' -T fields \
+			-e ip.src -e ipv6.src 2>/dev/null >"$work/senders"
+		check_eq "$1/$t: the responder's stream: its packets, as tshark counts those the server sent" \
+			"$(grep -c -w -F "$srv" "$work/senders")" \
+			"$(jq .total.fabric.responder.packets "$work/stats.json")"
+		check_eq "$1/$t: the requester's stream: its packets, as tshark counts those the client sent" \
+			"$(grep -c -v -w -F "$srv" "$work/senders")" \
+			"$(jq .total.fabric.requester.packets "$work/stats.json")"
+		check_eq "$1/$t: no NAK, RNR NAK, congestion mark or CNP on a healthy run" 0 \
+			"$(jq '[.total.fabric[] | del(.packets, .retransmissions, .psn_gaps)[]] | add' "$work/stats.json")"
+	fi
 	# iWARP: a connection ends with its TCP FIN (or RST), as tshark sees
 	# the TCP streams of the NFS/RDMA port end; the refused mount's RSTs
 	# (from the port without listener) count when that port is named

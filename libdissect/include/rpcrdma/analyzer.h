@@ -212,6 +212,36 @@ RR_API enum rr_reply_status rr_reply_status_of(const struct rr_rpc *reply);
 enum rr_chunk_kind { RR_CHUNK_KIND_LIST(RR_X_ENUM) RR_KIND_COUNT };
 RR_API const char *rr_chunk_kind_str(unsigned v);
 
+/*
+ * What a connection's packets show of the fabric under it, for the stream
+ * of request packets one side sends and what answers it (IBA vol. 1
+ * §9.7, RoCEv2 Annex A17): X(symbol, JSON key, text).  The NAKs and RNR
+ * NAKs are those the other side sent back, the CNPs those the other side
+ * sent to slow it, the ECN and FECN marks those its packets carried, the
+ * BECN marks those the other side's packets carried back to it.
+ */
+#define RR_FABRIC_LIST(X) \
+	X(RR_FABRIC_PACKETS, "packets", "packets") \
+	X(RR_FABRIC_RETRANSMISSIONS, "retransmissions", "resent") \
+	X(RR_FABRIC_PSN_GAPS, "psn_gaps", "PSN gaps") \
+	X(RR_FABRIC_NAK_PSN_SEQUENCE, "nak_psn_sequence", "NAK PSN sequence error") \
+	X(RR_FABRIC_NAK_INVALID_REQUEST, "nak_invalid_request", "NAK invalid request") \
+	X(RR_FABRIC_NAK_REMOTE_ACCESS, "nak_remote_access", "NAK remote access error") \
+	X(RR_FABRIC_NAK_REMOTE_OPERATIONAL, "nak_remote_operational", \
+	  "NAK remote operational error") \
+	X(RR_FABRIC_NAK_OTHER, "nak_other", "NAK of another code") \
+	X(RR_FABRIC_RNR_NAKS, "rnr_naks", "RNR NAK") \
+	X(RR_FABRIC_ECN_CE, "ecn_ce", "ECN CE") \
+	X(RR_FABRIC_FECN, "fecn", "FECN") \
+	X(RR_FABRIC_BECN, "becn", "BECN") \
+	X(RR_FABRIC_CNPS, "cnps", "CNP")
+
+enum rr_fabric_counter { RR_FABRIC_LIST(RR_X_ENUM_SEQ) RR_FABRIC_COUNT };
+struct rr_fabric_counter_info {
+	const char *json_key, *text;
+};
+RR_API const struct rr_fabric_counter_info *rr_fabric_counter_info(unsigned id);
+
 struct rr_conn_stats {
 	/* by direction and proc; 32 bits keep a connection small */
 	uint32_t messages[RR_DIR_UNKNOWN + 1][RR_RDMA_PROCS];
@@ -224,6 +254,12 @@ struct rr_conn_stats {
 	uint64_t findings;
 	/* IB/RoCE request packets seen again (RR_EV_RETRANSMISSION) */
 	uint64_t retransmissions;
+	/* by the side whose stream they concern: [0] the requester's
+	 * (calls, RDMA Read Requests), [1] the responder's */
+	uint64_t fabric[2][RR_FABRIC_COUNT];
+	/* the wait the last RNR NAK each side received asked for, in
+	 * microseconds (its AETH timer code read by IBA vol. 1's table) */
+	uint32_t rnr_timer_us_last[2];
 };
 
 /* Has the connection carried backward traffic (RFC 8167)?  Without it

@@ -42,6 +42,7 @@ extern "C" {
 	X(RR_ROWS_BYTE_KIND, "SEND, RDMA Read, RDMA Write") \
 	X(RR_ROWS_FINDING, "each finding of docs/findings.md") \
 	X(RR_ROWS_CM_REJECT, "each CM REJ reason seen") \
+	X(RR_ROWS_FABRIC, "each side's stream and fabric counter (RR_FABRIC_LIST)") \
 	X(RR_ROWS_LOG2, "one log2 histogram of struct rr_stats") \
 	X(RR_ROWS_STAT_SCALARS, "RR_STAT_LIST's unlabelled rows, each a family") \
 	X(RR_ROWS_STAT_KINDS, "RR_STAT_LIST's rows that share a name, by kind") \
@@ -137,6 +138,12 @@ static inline const char *rr_stat_type_str(unsigned type)
 	  RR_LABELS("code", "reason"), RR_ROWS_CM_REJECT, cm_rejects, \
 	  RR_SHOWN_TEXT | RR_SHOWN_JSON | RR_SHOWN_PROM | RR_SHOWN_PLUGIN, \
 	  "IB CM REJ messages (connections refused) by reason, IBA table 112") \
+	X(RR_FAM_FABRIC, "rpcrdma_fabric_events_total", RR_STAT_COUNTER, \
+	  RR_LABELS("stream", "event"), RR_ROWS_FABRIC, total.fabric, \
+	  RR_SHOWN_TEXT | RR_SHOWN_JSON | RR_SHOWN_PROM, \
+	  "what RC packets show of the fabric, by the side whose stream they " \
+	  "concern: packets, resends, PSN gaps, NAKs by code, RNR NAKs, ECN CE, " \
+	  "FECN, BECN, CNPs (--stats: per connection, where one went wrong)") \
 	X(RR_FAM_STAT_KINDS, NULL, RR_STAT_COUNTER, RR_LABELS("kind"), \
 	  RR_ROWS_STAT_KINDS, total, RR_SHOWN_PROM | RR_SHOWN_PLUGIN, NULL) \
 	X(RR_FAM_CLIENT_CALLS, "rpcrdma_client_calls_total", RR_STAT_COUNTER, \

@@ -66,6 +66,16 @@ const struct rr_stat_info *rr_stat_info(unsigned id)
 	return id < RR_STAT_COUNT ? &stat_infos[id] : NULL;
 }
 
+#define RR_X_FABRIC_INFO(sym, key, text) [sym] = { key, text },
+static const struct rr_fabric_counter_info fabric_infos[RR_FABRIC_COUNT] = {
+	RR_FABRIC_LIST(RR_X_FABRIC_INFO)
+};
+
+const struct rr_fabric_counter_info *rr_fabric_counter_info(unsigned id)
+{
+	return id < RR_FABRIC_COUNT ? &fabric_infos[id] : NULL;
+}
+
 const char *rr_dir_str(unsigned v)
 {
 	static const char *const names[] = { "call", "reply", "backward call",

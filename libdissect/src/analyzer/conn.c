@@ -255,6 +255,24 @@ void rra_side_set(struct rr_analyzer *a, uint32_t c, int s,
 		rra_list_add(a, LIST_HALF, c);
 }
 
+/* The fabric counters follow their sides, in the totals too. */
+static void fabric_swap(struct rr_analyzer *a, struct conn *k)
+{
+	struct rr_conn_stats *cs = &k->info.st;
+	for (unsigned c = 0; c < RR_FABRIC_COUNT; c++) {
+		uint64_t t = cs->fabric[0][c];
+		if (k->rpcrdma) {
+			a->st.total.fabric[0][c] += cs->fabric[1][c] - t;
+			a->st.total.fabric[1][c] += t - cs->fabric[1][c];
+		}
+		cs->fabric[0][c] = cs->fabric[1][c];
+		cs->fabric[1][c] = t;
+	}
+	uint32_t timer = cs->rnr_timer_us_last[0];
+	cs->rnr_timer_us_last[0] = cs->rnr_timer_us_last[1];
+	cs->rnr_timer_us_last[1] = timer;
+}
+
 /* Requester and responder change places: the first call showed which is
  * which (RFC 8166 §3.1: the requester sends calls). */
 void rra_sides_swap(struct rr_analyzer *a, uint32_t c)
@@ -277,6 +295,7 @@ void rra_sides_swap(struct rr_analyzer *a, uint32_t c)
 	k->info.requester_qpn = k->info.responder_qpn;
 	k->info.responder_qpn = id;
 	k->info.heard = (uint8_t)(((k->info.heard & 1u) << 1) | ((k->info.heard >> 1) & 1u));
+	fabric_swap(a, k);
 	k->client_row = 0;
 	for (int s = 0; s < 2; s++)
 		if (k->side[s].known)
@@ -353,6 +372,9 @@ void rra_conn_rpcrdma(struct rr_analyzer *a, uint32_t cn)
 	a->st.total.bytes_read += k->info.st.bytes_read;
 	a->st.total.bytes_write += k->info.st.bytes_write;
 	a->st.total.retransmissions += k->info.st.retransmissions;
+	for (int sd = 0; sd < 2; sd++)
+		for (unsigned c = 0; c < RR_FABRIC_COUNT; c++)
+			a->st.total.fabric[sd][c] += k->info.st.fabric[sd][c];
 }
 
 

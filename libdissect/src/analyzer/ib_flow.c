@@ -141,10 +141,85 @@ static struct rdma_op *op_by_psn(struct rr_analyzer *a, uint32_t cn,
 	return NULL;
 }
 
+/* One fabric event of the stream side s sends (RR_FABRIC_LIST). */
+static void fabric_count(struct rr_analyzer *a, struct conn *k, int s,
+			 enum rr_fabric_counter c)
+{
+	k->info.st.fabric[s][c]++;
+	if (k->rpcrdma)
+		a->st.total.fabric[s][c]++;
+}
+
+/* A RoCEv2 CNP (Annex A17) goes to the QP whose packets arrived
+ * marked congested, to slow it: counted for that QP's stream, on a
+ * connection already known (a CNP opens none). */
+static void cnp(struct rr_analyzer *a, const struct rr_frame *f)
+{
+	uint8_t src[16], dst[16];
+	rra_frame_addrs(f, src, dst);
+	int to;
+	uint32_t cn = rra_conn_find(a, f->transport, src, 0, dst, f->bth.dqpn, false,
+				    &to);
+	if (cn != NONE)
+		fabric_count(a, &a->conns[cn], to, RR_FABRIC_CNPS);
+}
+
+/* The wait an RNR NAK's timer code asks for (IBA vol. 1's table of RNR
+ * NAK timer field values), in microseconds. */
+static uint32_t rnr_timer_us(uint8_t code)
+{
+	static const uint32_t us[32] = {
+		655360, 10, 20, 30, 40, 60, 80, 120, 160, 240, 320, 480, 640, 960,
+		1280, 1920, 2560, 3840, 5120, 7680, 10240, 15360, 20480, 30720,
+		40960, 61440, 81920, 122880, 163840, 245760, 327680, 491520,
+	};
+	return us[code & 31];
+}
+
+/* What a packet from side `from` says of the fabric: congestion marks
+ * (RFC 3168 §5 in the IP header, FECN and BECN in the BTH, IBA vol. 1
+ * §9.2) and the receiver's NAKs of the other side's requests (the AETH,
+ * IBA vol. 1 §9.7). */
+static void fabric_marks(struct rr_analyzer *a, struct conn *k, int from,
+			 const struct rr_frame *f)
+{
+	fabric_count(a, k, from, RR_FABRIC_PACKETS);
+	if ((rr_has(f, RR_LAYER_IPV4) || rr_has(f, RR_LAYER_IPV6)) &&
+	    (f->ip.tclass & 3) == 3)
+		fabric_count(a, k, from, RR_FABRIC_ECN_CE);
+	if (f->bth.resv8a & 0x80)
+		fabric_count(a, k, from, RR_FABRIC_FECN);
+	if (f->bth.resv8a & 0x40)
+		fabric_count(a, k, 1 - from, RR_FABRIC_BECN);
+	if (!(f->ext.present & RR_EXT_AETH) || f->ext.aeth.type == RR_AETH_ACK)
+		return;
+	int of = 1 - from;
+	if (f->ext.aeth.type == RR_AETH_RNR_NAK) {
+		fabric_count(a, k, of, RR_FABRIC_RNR_NAKS);
+		k->info.st.rnr_timer_us_last[of] = rnr_timer_us(f->ext.aeth.value);
+		return;
+	}
+	if (f->ext.aeth.type != RR_AETH_NAK)
+		return;
+	enum rr_fabric_counter c = RR_FABRIC_NAK_OTHER;
+	switch (f->ext.aeth.value) {
+	case RR_NAK_PSN_SEQ_ERROR: c = RR_FABRIC_NAK_PSN_SEQUENCE; break;
+	case RR_NAK_INVALID_REQUEST: c = RR_FABRIC_NAK_INVALID_REQUEST; break;
+	case RR_NAK_REMOTE_ACCESS: c = RR_FABRIC_NAK_REMOTE_ACCESS; break;
+	case RR_NAK_REMOTE_OP: c = RR_FABRIC_NAK_REMOTE_OPERATIONAL; break;
+	default: break;
+	}
+	fabric_count(a, k, of, c);
+}
+
 void rra_ib_packet(struct rr_analyzer *a, const struct rr_frame *f)
 {
 	uint8_t src[16], dst[16];
 	uint8_t op = f->bth.opcode;
+	if (op == RR_OP_CNP) {
+		cnp(a, f);
+		return;
+	}
 	if (op >= 0x20)
 		return; /* RPC-over-RDMA runs on RC only */
 	rra_frame_addrs(f, src, dst);
@@ -155,6 +230,7 @@ void rra_ib_packet(struct rr_analyzer *a, const struct rr_frame *f)
 		return;
 	struct conn *k = &a->conns[cn];
 	rra_conn_touch(a, cn);
+	fabric_marks(a, k, 1 - to, f);
 	struct side *sd = &k->side[to];
 	const uint8_t *pl = f->data + f->payload.off;
 	uint32_t plen = f->payload.len;
@@ -172,6 +248,7 @@ void rra_ib_packet(struct rr_analyzer *a, const struct rr_frame *f)
 			k->info.st.retransmissions++;
 			if (k->rpcrdma)
 				a->st.total.retransmissions++;
+			fabric_count(a, k, 1 - to, RR_FABRIC_RETRANSMISSIONS);
 			struct rr_event ev = { .kind = RR_EV_RETRANSMISSION,
 					       .conn = cn, .dir = RR_DIR_UNKNOWN,
 					       .retransmission = { .opcode = op, .psn = psn } };
@@ -189,6 +266,7 @@ void rra_ib_packet(struct rr_analyzer *a, const struct rr_frame *f)
 			/* ahead: packets lost before the capture saw them */
 			gap = true;
 			a->st.psn_gaps++;
+			fabric_count(a, k, 1 - to, RR_FABRIC_PSN_GAPS);
 			if (to == 0)
 				rra_replies_lost(a, cn);
 		}

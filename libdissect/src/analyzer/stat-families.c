@@ -219,6 +219,13 @@ bool rr_stat_family_next(const struct rr_stats *st, unsigned id, uint32_t *at,
 			row->value = st->cm_rejects[i];
 			return true;
 		}
+		case RR_ROWS_FABRIC:
+			if (i >= 2 * RR_FABRIC_COUNT)
+				return false;
+			row->label[0] = i < RR_FABRIC_COUNT ? "requester" : "responder";
+			row->label[1] = rr_fabric_counter_info(i % RR_FABRIC_COUNT)->json_key;
+			row->value = st->total.fabric[i / RR_FABRIC_COUNT][i % RR_FABRIC_COUNT];
+			return true;
 		case RR_ROWS_CLIENT: {
 			if (i >= client_rows(st))
 				return false;
