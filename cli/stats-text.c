@@ -99,19 +99,23 @@ static void print_file_list(FILE *out, const char *title, const struct rr_file_s
 }
 
 /* A line per side whose stream the fabric troubled (RR_FABRIC_LIST):
- * its packets and what went wrong with them, none where nothing did. */
-static void print_fabric(FILE *out, const struct rr_conn_stats *cs)
+ * its packets and what went wrong with them, none where nothing did;
+ * its packets unknown where the capture holds nothing that side sent. */
+static void print_fabric(FILE *out, const struct rr_conn_info *conn)
 {
-	for (int sd = 0; sd < 2; sd++) {
+	const struct rr_conn_stats *cs = &conn->st;
+	for (unsigned sd = 0; sd < 2; sd++) {
 		const uint64_t *n = cs->fabric[sd];
 		bool troubled = false;
 		for (unsigned c = RR_FABRIC_PACKETS + 1; c < RR_FABRIC_COUNT; c++)
 			troubled |= n[c] != 0;
 		if (!troubled)
 			continue;
-		fprintf(out, "  fabric, the %s's stream: packets %llu",
-			sd ? "responder" : "requester",
-			(unsigned long long)n[RR_FABRIC_PACKETS]);
+		fprintf(out, "  fabric, the %s's stream: packets ", rr_side_str(sd));
+		if (rr_conn_fabric_known(conn, sd, RR_FABRIC_PACKETS))
+			fprintf(out, "%llu", (unsigned long long)n[RR_FABRIC_PACKETS]);
+		else
+			fputs("unknown", out);
 		for (unsigned c = RR_FABRIC_PACKETS + 1; c < RR_FABRIC_COUNT; c++) {
 			if (!n[c])
 				continue;
@@ -181,7 +185,7 @@ void rr_print_stats_text(const struct rr_analyzer *a, FILE *out)
 		for (int s = 0; s < 2; s++)
 			if (c->have_private[s])
 				fprintf(out, "  %s private data: v%u R=%u send %u recv %u\n",
-				       s ? "responder" : "requester",
+				       rr_side_str(s),
 				       c->priv[s].version, c->priv[s].rinval,
 				       c->priv[s].send_size, c->priv[s].recv_size);
 		if (c->negotiated)
@@ -232,7 +236,7 @@ void rr_print_stats_text(const struct rr_analyzer *a, FILE *out)
 			fprintf(out, "; retransmitted packets %llu",
 				(unsigned long long)cs->retransmissions);
 		fputc('\n', out);
-		print_fabric(out, cs);
+		print_fabric(out, c);
 	}
 	fprintf(out, "\nRPC calls by procedure (latency of answered calls: median,"
 	       " 99th percentile)\n");

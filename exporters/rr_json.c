@@ -217,10 +217,6 @@ json_object *rr_json_negotiated(const struct rr_event *ev)
 	return o;
 }
 
-/* total: the counters of all connections; credits are a connection's
- * own and are left out of it */
-/* A connection's counters, or the totals'; grant_known: a connection's
- * grant is known (rr_conn_grant_known), else null. */
 /* Bytes by SEND, RDMA Read and RDMA Write: {send, rdma_read, rdma_write}. */
 static json_object *bytes_moved(uint64_t send, uint64_t read, uint64_t write)
 {
@@ -232,28 +228,35 @@ static json_object *bytes_moved(uint64_t send, uint64_t read, uint64_t write)
 }
 
 /* The fabric under it, by the side whose stream each counter concerns
- * (RR_FABRIC_LIST); a connection's own also the last RNR NAK's wait. */
-static json_object *fabric(const struct rr_conn_stats *s, bool total)
+ * (RR_FABRIC_LIST); a connection's own (conn) also the last RNR NAK's
+ * wait, and null for what its unheard side sent. */
+static json_object *fabric(const struct rr_conn_stats *s, const struct rr_conn_info *conn)
 {
+	bool total = !conn;
 	json_object *o = json_object_new_object();
 	for (int sd = 0; sd < 2; sd++) {
 		json_object *stream = json_object_new_object();
 		for (unsigned c = 0; c < RR_FABRIC_COUNT; c++)
 			add(stream, rr_fabric_counter_info(c)->json_key,
-			    u64(s->fabric[sd][c]));
+			    total || rr_conn_fabric_known(conn, (unsigned)sd, c) ?
+			    u64(s->fabric[sd][c]) : NULL);
 		if (!total)
 			add(stream, "rnr_timer_us_last", !s->fabric[sd][RR_FABRIC_RNR_NAKS] ?
 			    NULL : u64(s->rnr_timer_us_last[sd]));
-		add(o, sd ? "responder" : "requester", stream);
+		add(o, rr_side_str(sd), stream);
 	}
 	return o;
 }
 
-/* one_way: a connection seen in one direction, whose unanswered calls
- * and calls in flight are unknown (null) */
-static json_object *conn_stats(const struct rr_conn_stats *s, bool total, bool grant_known,
-			       bool one_way)
+/* A connection's counters (conn), or those of all connections (conn
+ * NULL), credits a connection's own, left out of them.  Null where unknown: a connection's grant without a reply or a whole setup
+ * (rr_conn_grant_known); on a connection seen in one direction, its
+ * unanswered calls and calls in flight. */
+static json_object *conn_stats(const struct rr_conn_stats *s, const struct rr_conn_info *conn)
 {
+	bool total = !conn;
+	bool grant_known = conn && rr_conn_grant_known(conn);
+	bool one_way = conn && rr_conn_one_way(conn);
 	json_object *o = json_object_new_object();
 	json_object *m = json_object_new_object();
 	for (unsigned d = 0; d <= RR_DIR_UNKNOWN; d++) {
@@ -286,7 +289,7 @@ static json_object *conn_stats(const struct rr_conn_stats *s, bool total, bool g
 	add(o, "bytes", bytes_moved(s->bytes_send, s->bytes_read, s->bytes_write));
 	add(o, "findings", u64(s->findings));
 	add(o, "retransmissions", u64(s->retransmissions));
-	add(o, "fabric", fabric(s, total));
+	add(o, "fabric", fabric(s, conn));
 	return o;
 }
 
@@ -371,8 +374,7 @@ json_object *rr_json_stats(const struct rr_analyzer *a)
 		const struct rr_conn_info *c = rr_analyzer_conn(a, i);
 		if (!c)
 			continue;
-		json_object *co = conn_stats(&c->st, false, rr_conn_grant_known(c),
-					     rr_conn_one_way(c));
+		json_object *co = conn_stats(&c->st, c);
 		add(co, "conn", u64(c->id));
 		add(co, "transport", json_object_new_string(rr_transport_str(c->transport)));
 		add(co, "inferred", json_object_new_boolean(c->inferred));
@@ -389,7 +391,7 @@ json_object *rr_json_stats(const struct rr_analyzer *a)
 		json_object_array_add(conns, co);
 	}
 	add(o, "connections", conns);
-	add(o, "total", conn_stats(&st->total, true, false, false));
+	add(o, "total", conn_stats(&st->total, NULL));
 	json_object *procs = json_object_new_array();
 	for (unsigned p = 0; p < RR_PROC_SLOTS; p++) {
 		if (!st->rpc_calls[p])

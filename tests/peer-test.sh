@@ -252,6 +252,18 @@ streams_add_up() {
 	       .total.fabric.responder.retransmissions > 0' "$work/drop.json"
 }
 check "udp: lossy run: each stream's resends add up to the retransmissions" streams_add_up
+# one direction (the requester's): what the responder sent is unknown,
+# never zero: its stream's packets, and its NAKs of the requester's
+tshark -r "$work/drop.pcap" -Y "ip.src == 127.0.0.1" -w "$work/drop-oneway.pcap" 2>/dev/null
+one_way_unknown() {
+	"$dump" -q --stats=json -r "$work/drop-oneway.pcap" 2>/dev/null |
+		jq -e '.connections[0].fabric | .responder.packets == null and
+		       .requester.nak_psn_sequence == null and .requester.packets > 0 and
+		       .responder.nak_psn_sequence > 0' &&
+		"$dump" -q --stats -r "$work/drop-oneway.pcap" 2>/dev/null |
+		grep -q "fabric, the responder's stream: packets unknown, NAK PSN sequence error [1-9]"
+}
+check "udp: lossy run, one direction: what the unheard side sent is unknown, not zero" one_way_unknown
 check "udp: lossy run: --stats names the resent share and the NAKs of each stream" \
 	sh -c "'$dump' -q --stats -r '$work/drop.pcap' 2>/dev/null |
 	       grep -E \"fabric, the (requester|responder)'s stream: packets [0-9]+, resent [0-9]+ \\([0-9.]+%\\).*NAK PSN sequence error [1-9]\" | wc -l | grep -qx 2"

@@ -175,6 +175,10 @@ RR_API const char *rr_dir_str(unsigned v);
 /* The same as an identifier ("backward_call"): JSON values and keys,
  * Prometheus labels. */
 RR_API const char *rr_dir_id(unsigned v);
+/* A connection's side by its index ([0] the requester, [1] the responder,
+ * as rr_conn_info's private data and rr_conn_stats' fabric counters):
+ * "requester", "responder"; text, JSON keys and Prometheus labels. */
+RR_API const char *rr_side_str(unsigned side);
 
 #define RR_SIZE_BUCKETS 24  /* log2 of bytes */
 /* An NFS error row's op for a COMPOUND the server answered with no
@@ -215,32 +219,41 @@ RR_API const char *rr_chunk_kind_str(unsigned v);
 /*
  * What a connection's packets show of the fabric under it, for the stream
  * of request packets one side sends and what answers it (IBA vol. 1
- * §9.7, RoCEv2 Annex A17): X(symbol, JSON key, text).  The NAKs and RNR
+ * §9.7, RoCEv2 Annex A17): X(symbol, JSON key, text, whether the
+ * stream's own sender's packets show it, else the other side's).  The NAKs and RNR
  * NAKs are those the other side sent back, the CNPs those the other side
  * sent to slow it, the ECN and FECN marks those its packets carried, the
  * BECN marks those the other side's packets carried back to it.
  */
 #define RR_FABRIC_LIST(X) \
-	X(RR_FABRIC_PACKETS, "packets", "packets") \
-	X(RR_FABRIC_RETRANSMISSIONS, "retransmissions", "resent") \
-	X(RR_FABRIC_PSN_GAPS, "psn_gaps", "PSN gaps") \
-	X(RR_FABRIC_NAK_PSN_SEQUENCE, "nak_psn_sequence", "NAK PSN sequence error") \
-	X(RR_FABRIC_NAK_INVALID_REQUEST, "nak_invalid_request", "NAK invalid request") \
-	X(RR_FABRIC_NAK_REMOTE_ACCESS, "nak_remote_access", "NAK remote access error") \
+	X(RR_FABRIC_PACKETS, "packets", "packets", true) \
+	X(RR_FABRIC_RETRANSMISSIONS, "retransmissions", "resent", true) \
+	X(RR_FABRIC_PSN_GAPS, "psn_gaps", "PSN gaps", true) \
+	X(RR_FABRIC_NAK_PSN_SEQUENCE, "nak_psn_sequence", "NAK PSN sequence error", false) \
+	X(RR_FABRIC_NAK_INVALID_REQUEST, "nak_invalid_request", "NAK invalid request", false) \
+	X(RR_FABRIC_NAK_REMOTE_ACCESS, "nak_remote_access", "NAK remote access error", false) \
 	X(RR_FABRIC_NAK_REMOTE_OPERATIONAL, "nak_remote_operational", \
-	  "NAK remote operational error") \
-	X(RR_FABRIC_NAK_OTHER, "nak_other", "NAK of another code") \
-	X(RR_FABRIC_RNR_NAKS, "rnr_naks", "RNR NAK") \
-	X(RR_FABRIC_ECN_CE, "ecn_ce", "ECN CE") \
-	X(RR_FABRIC_FECN, "fecn", "FECN") \
-	X(RR_FABRIC_BECN, "becn", "BECN") \
-	X(RR_FABRIC_CNPS, "cnps", "CNP")
+	  "NAK remote operational error", false) \
+	X(RR_FABRIC_NAK_OTHER, "nak_other", "NAK of another code", false) \
+	X(RR_FABRIC_RNR_NAKS, "rnr_naks", "RNR NAK", false) \
+	X(RR_FABRIC_ECN_CE, "ecn_ce", "ECN CE", true) \
+	X(RR_FABRIC_FECN, "fecn", "FECN", true) \
+	X(RR_FABRIC_BECN, "becn", "BECN", false) \
+	X(RR_FABRIC_CNPS, "cnps", "CNP", false)
 
 enum rr_fabric_counter { RR_FABRIC_LIST(RR_X_ENUM_SEQ) RR_FABRIC_COUNT };
 struct rr_fabric_counter_info {
 	const char *json_key, *text;
 };
 RR_API const struct rr_fabric_counter_info *rr_fabric_counter_info(unsigned id);
+/* Whether the stream's own sender's packets show counter id (else the
+ * other side's: its answers and notifications). */
+static inline bool rr_fabric_from_sender(unsigned id)
+{
+#define RR_X_FABRIC_FROM_SENDER(sym, key, text, mine) case sym: return mine;
+	switch (id) { RR_FABRIC_LIST(RR_X_FABRIC_FROM_SENDER) default: return false; }
+#undef RR_X_FABRIC_FROM_SENDER
+}
 
 struct rr_conn_stats {
 	/* by direction and proc; 32 bits keep a connection small */
@@ -520,6 +533,16 @@ struct rr_conn_info {
 static inline bool rr_conn_one_way(const struct rr_conn_info *c)
 {
 	return c->heard == RR_HEARD_REQUESTER || c->heard == RR_HEARD_RESPONDER;
+}
+
+/* Whether fabric counter id of side's stream is known: on a connection
+ * seen one way, what the unheard side sent is not (its packets, or its
+ * answers to the other side's). */
+static inline bool rr_conn_fabric_known(const struct rr_conn_info *c, unsigned side,
+					unsigned id)
+{
+	unsigned sender = rr_fabric_from_sender(id) ? side : 1 - side;
+	return !rr_conn_one_way(c) || (c->heard & (1u << sender));
 }
 
 /* Whether st.grant is known: a reply carried it, or the whole setup was

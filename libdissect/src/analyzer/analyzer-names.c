@@ -66,7 +66,7 @@ const struct rr_stat_info *rr_stat_info(unsigned id)
 	return id < RR_STAT_COUNT ? &stat_infos[id] : NULL;
 }
 
-#define RR_X_FABRIC_INFO(sym, key, text) [sym] = { key, text },
+#define RR_X_FABRIC_INFO(sym, key, text, mine) [sym] = { key, text },
 static const struct rr_fabric_counter_info fabric_infos[RR_FABRIC_COUNT] = {
 	RR_FABRIC_LIST(RR_X_FABRIC_INFO)
 };
@@ -74,6 +74,11 @@ static const struct rr_fabric_counter_info fabric_infos[RR_FABRIC_COUNT] = {
 const struct rr_fabric_counter_info *rr_fabric_counter_info(unsigned id)
 {
 	return id < RR_FABRIC_COUNT ? &fabric_infos[id] : NULL;
+}
+
+const char *rr_side_str(unsigned side)
+{
+	return side == 0 ? "requester" : side == 1 ? "responder" : NULL;
 }
 
 const char *rr_dir_str(unsigned v)

@@ -222,7 +222,7 @@ bool rr_stat_family_next(const struct rr_stats *st, unsigned id, uint32_t *at,
 		case RR_ROWS_FABRIC:
 			if (i >= 2 * RR_FABRIC_COUNT)
 				return false;
-			row->label[0] = i < RR_FABRIC_COUNT ? "requester" : "responder";
+			row->label[0] = rr_side_str(i / RR_FABRIC_COUNT);
 			row->label[1] = rr_fabric_counter_info(i % RR_FABRIC_COUNT)->json_key;
 			row->value = st->total.fabric[i / RR_FABRIC_COUNT][i % RR_FABRIC_COUNT];
 			return true;
