@@ -14,6 +14,8 @@
 	  "an inline call larger than the responder's receive size") \
 	X(FAULT_WRITE_BEYOND, "write-beyond-segment", \
 	  "an RDMA Write past the end of its write-chunk segment") \
+	X(FAULT_WRITE_WRONG_STAG, "write-wrong-stag", \
+	  "an RDMA Write to an STag no chunk offered (NAK remote access error)") \
 	X(FAULT_REPLY_CHUNK_SMALL, "reply-chunk-small", \
 	  "a reply chunk too small for the reply") \
 	X(FAULT_MISSING_DONE, "missing-done", \

@@ -163,7 +163,10 @@ struct soft_rc {
 	uint32_t rx_len, rx_cap;
 	uint32_t wr_key, wr_off;
 	uint64_t wr_va;
-	bool wr_bad;
+	/* a NAK of an error sent or taken (remote access, invalid request,
+	 * remote operational): the QP is in the error state (IBA vol. 1
+	 * §9.7.5.2), and takes and sends nothing more */
+	bool in_error;
 	/* retransmission */
 	uint64_t last_progress_ms, rto_ms;
 	struct rr_config cfg;

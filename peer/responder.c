@@ -10,6 +10,10 @@
 #define _DEFAULT_SOURCE
 #include "engine-int.h"
 
+/* The write-wrong-stag fault's key: the chunk's own with another
+ * generation byte, a stale key of the same registration slot. */
+#define WRONG_STAG_BITS 0x0000FF00u
+
 uint32_t pe_grant(struct engine *e)
 {
 	if (e->replies_sent == 3 && pe_fault_once(e, FAULT_ZERO_CREDIT))
@@ -153,6 +157,12 @@ static bool place_data(struct engine *e, const struct rr_rpcrdma *call,
 			memset(beyond + n, 0xEE, 100);
 			xp_write(e->x, sg->handle, sg->offset, beyond, n + 100);
 			wire_n = n + 100;
+		} else if (n && pe_fault_once(e, FAULT_WRITE_WRONG_STAG)) {
+			/* a key the requester never registered: its RC
+			 * answers with a NAK remote access error, and both
+			 * QPs go to the error state */
+			xp_write(e->x, sg->handle ^ WRONG_STAG_BITS, sg->offset,
+				 data + done, n);
 		} else if (n) {
 			xp_write(e->x, sg->handle, sg->offset, data + done, n);
 		}

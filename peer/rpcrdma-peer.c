@@ -99,6 +99,7 @@ static int list_faults(void)
 static bool fault_is_server(unsigned f)
 {
 	return f == FAULT_ZERO_CREDIT || f == FAULT_WRITE_BEYOND ||
+	       f == FAULT_WRITE_WRONG_STAG ||
 	       f == FAULT_SWI_WITHOUT_R || f == FAULT_BC_CHUNKS;
 }
 

@@ -164,6 +164,8 @@ static void emit(struct soft_rc *rc, uint8_t opcode, uint32_t psn, bool ackreq,
 		 const struct rr_ext *ext, const uint8_t *payload, uint32_t len,
 		 uint32_t span, bool is_read)
 {
+	if (rc->in_error)
+		return;  /* an error-state QP sends nothing */
 	uint8_t pkt[MAX_PKT];
 	struct rr_buf b;
 	struct rr_bth bth = { .opcode = opcode, .pkey = 0xFFFF,
@@ -277,6 +279,13 @@ static void send_ack(struct soft_rc *rc, uint32_t psn, uint8_t syndrome)
 	emit(rc, RR_OP_RC_ACK, psn, false, &x, NULL, 0, 0, false);
 }
 
+/* A NAK of an error: the QP goes to the error state with it. */
+static void send_fatal_nak(struct soft_rc *rc, uint32_t psn, uint8_t code)
+{
+	send_ack(rc, psn, 0x60 | code);
+	rc->in_error = true;
+}
+
 static void read_response(struct soft_rc *rc, const struct rr_frame *f)
 {
 	const struct rr_ext *e = &f->ext;
@@ -284,7 +293,7 @@ static void read_response(struct soft_rc *rc, const struct rr_frame *f)
 	uint8_t *src = mr_find(&rc->x->mrs, e->reth.rkey, e->reth.va, len);
 	if (!src) {
 		/* §9.7.5.2.8: remote access error */
-		send_ack(rc, f->bth.psn, 0x60 | RR_NAK_REMOTE_ACCESS);
+		send_fatal_nak(rc, f->bth.psn, RR_NAK_REMOTE_ACCESS);
 		return;
 	}
 	uint32_t npkts = len ? (len + rc->mtu - 1) / rc->mtu : 1;
@@ -372,16 +381,13 @@ static void incoming_request(struct soft_rc *rc, const struct rr_frame *f)
 		rc->wr_key = f->ext.reth.rkey;
 		rc->wr_va = f->ext.reth.va;
 		rc->wr_off = 0;
-		rc->wr_bad = false;
 		/* fall through */
 	case RR_OP_RC_WRITE_MIDDLE:
 	case RR_OP_RC_WRITE_LAST: {
 		uint8_t *dst = mr_find(&rc->x->mrs, rc->wr_key,
 				       rc->wr_va + rc->wr_off, n);
-		if (!dst || rc->wr_bad) {
-			rc->wr_bad = true;
-			send_ack(rc, f->bth.psn, 0x60 | RR_NAK_REMOTE_ACCESS);
-			rc->epsn = psn_add(rc->epsn, 1);
+		if (!dst) {
+			send_fatal_nak(rc, f->bth.psn, RR_NAK_REMOTE_ACCESS);
 			return;
 		}
 		memcpy(dst, pl, n);
@@ -463,6 +469,7 @@ static void incoming_response(struct soft_rc *rc, const struct rr_frame *f)
 			txq_ack(rc, psn_add(psn, PSN_MASK), false, 0);
 			retransmit_from(rc, psn);
 		} else if (type == RR_AETH_NAK) {
+			rc->in_error = true;
 			push_error(rc, rr_nak_code_str(code) ?
 					       rr_nak_code_str(code) : "NAK");
 		}
@@ -505,7 +512,7 @@ void soft_rc_input(struct soft_rc *rc, const uint8_t *pkt, uint32_t len)
 	    f->note[RR_LAYER_BTH].status != RR_COMPLETE ||
 	    (rr_has(f, RR_LAYER_EXT) &&
 	     f->note[RR_LAYER_EXT].status != RR_COMPLETE) ||
-	    f->bth.dqpn != rc->qpn)
+	    f->bth.dqpn != rc->qpn || rc->in_error)
 		return;
 	uint8_t op = f->bth.opcode;
 	if (op <= RR_OP_RC_READ_REQUEST || op == RR_OP_RC_SEND_LAST_INV ||
@@ -517,7 +524,8 @@ void soft_rc_input(struct soft_rc *rc, const uint8_t *pkt, uint32_t len)
 
 void soft_rc_tick(struct soft_rc *rc, uint64_t now)
 {
-	if (rc->txq_head && now - rc->last_progress_ms >= rc->rto_ms)
+	if (rc->txq_head && !rc->in_error &&
+	    now - rc->last_progress_ms >= rc->rto_ms)
 		retransmit_from(rc, rc->txq_head->psn);
 }
 

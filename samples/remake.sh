@@ -23,8 +23,22 @@ for f in $("$peer" pcap -o /dev/null --fault list | awk '{print $1}' |
 	opts="--reliable-reply"
 	# with a read chunk of its own the responder needs no reply chunk
 	[ "$f" = reply-chunk-small ] && opts=""
-	# shellcheck disable=SC2086
-	"$peer" pcap -o "$here/rocev2-fault-$f.pcap" -n 24 --fault "$f" $opts -q
+	case $f in
+	write-wrong-stag)
+		# the NAK fails the connection and so the run: the calls
+		# after it go unanswered, as on a real fabric
+		# shellcheck disable=SC2086
+		if "$peer" pcap -o "$here/rocev2-fault-$f.pcap" -n 24 --fault "$f" \
+			$opts -q 2>/dev/null; then
+			echo "remake.sh: $f: the run did not fail" >&2
+			exit 1
+		fi
+		;;
+	*)
+		# shellcheck disable=SC2086
+		"$peer" pcap -o "$here/rocev2-fault-$f.pcap" -n 24 --fault "$f" $opts -q
+		;;
+	esac
 done
 # the harmful side of the R bit (RFC 8797 §3.2): a requester that cleared R
 # gets a Send With Invalidate all the same

@@ -41,6 +41,8 @@ expect rocev2-fault-over-credit.pcap "1 rpcrdma.over_credit"
 expect rocev2-fault-reply-chunk-small.pcap \
 	"1 rpcrdma.err_chunk;1 rpcrdma.reply_chunk_unusable"
 expect rocev2-fault-write-beyond-segment.pcap "1 rpcrdma.write_beyond_segment"
+# the requester's RC refuses the Write to a key it never registered
+expect rocev2-fault-write-wrong-stag.pcap "1 rpcrdma.nak_remote_access"
 # the version-2 call, and the ERR_VERS it rightly gets
 expect rocev2-fault-wrong-version.pcap "1 rpcrdma.err_vers;1 rpcrdma.vers"
 # the call, and the reply that echoes both xids
@@ -84,7 +86,8 @@ done
 # requester's frames hold its CM REQ and never the responder's REP, so the
 # responder's threshold is unknown (no inline_too_big) and so are the
 # chunks its replies offered (no RDMA_DONE finding); the zero grant and the
-# chunks on backward calls are in the responder's frames.
+# chunks on backward calls are in the responder's frames, the NAK of a
+# Write in the requester's.
 requester="src host 192.0.2.1" responder="src host 192.0.2.2"
 for cap in "$src"/samples/rocev2-*.pcap; do
 	cap=${cap##*/}
@@ -92,6 +95,8 @@ for cap in "$src"/samples/rocev2-*.pcap; do
 	rocev2-fault-msgp.pcap) expect "$cap" "1 rpcrdma.msgp" $requester ;;
 	rocev2-fault-wrong-version.pcap) expect "$cap" "1 rpcrdma.vers" $requester ;;
 	rocev2-fault-xid-mismatch.pcap) expect "$cap" "1 rpcrdma.xid_mismatch" $requester ;;
+	# the NAK is the requester's own frame, the Write it refused is not
+	rocev2-fault-write-wrong-stag.pcap) expect "$cap" "1 rpcrdma.nak_remote_access" $requester ;;
 	*) expect "$cap" "" $requester ;;
 	esac
 	case $cap in

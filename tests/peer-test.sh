@@ -181,6 +181,32 @@ check "fault inline-too-big: a Long Call sent inline" \
 	fault_mark inline-too-big "" "RDMA_MSG .*SYMLINK"
 check "fault write-beyond-segment: the run completes" \
 	fault_mark write-beyond-segment "" "RDMA_MSG .*READ"
+# a Write to a key the requester never registered: its RC answers with
+# a NAK remote access error at that Write's PSN (as tshark reads the
+# frames), both QPs stop, the run fails on the calls left unanswered; the
+# finding names the Write's frame and STag, which no chunk offered
+wrong_stag() {
+	if "$peer" pcap -o "$work/f-ws.pcap" -n 24 --fault write-wrong-stag -q \
+		2>"$work/f-ws.err"; then
+		echo "the run did not fail"
+		return 1
+	fi
+	grep -q "FAILED: not every call was answered" "$work/f-ws.err" || return 1
+	nak=$(tshark -r "$work/f-ws.pcap" -Y "infiniband.aeth.syndrome == 0x62" \
+		-T fields -e infiniband.bth.psn 2>/dev/null)
+	write=$(tshark -r "$work/f-ws.pcap" -Y "infiniband.bth.psn == ${nak:-0} && infiniband.reth" \
+		-T fields -e frame.number -e infiniband.reth.r_key 2>/dev/null)
+	offered=$("$dump" -j -r "$work/f-ws.pcap" 2>/dev/null |
+		jq -r 'select(.type == "message" and .dir == "call") | .writes[][].handle' | sort -u)
+	detail=$("$dump" --findings -j -r "$work/f-ws.pcap" 2>/dev/null |
+		jq -r 'select(.id == "rpcrdma.nak_remote_access") | .detail')
+	want=$(echo "$write" | awk '{printf "frame %s, PSN 0x%06x: STag %s, in no chunk of a call in flight", $1, '"${nak:-0}"', $2}')
+	echo "tshark: NAK at PSN $nak, Write $write; finding: $detail"
+	[ -n "$nak" ] && [ "$detail" = "$want" ] &&
+		! echo "$offered" | grep -qx "${write#*	}"
+}
+check "fault write-wrong-stag: NAK remote access error at the Write's PSN, named with its STag" \
+	wrong_stag
 check "fault over-credit: the run completes" \
 	fault_mark over-credit "" "CALL NFS"
 check "fault truncated-private-data: the run completes" \

@@ -143,6 +143,26 @@ enum rr_finding_kind { RR_FINDING_KIND_LIST(RR_X_ENUM) };
 	  "Check the link (cables, optics, port error counters); when every " \
 	  "packet fails, the capture point saw them before their ICRC was " \
 	  "final (rpcrdma-dump -K skips the check)") \
+	X(RR_FIND_NAK_REMOTE_ACCESS, "rpcrdma.nak_remote_access", RR_SEV_ERROR, \
+	  RR_FIND_KIND_PROTOCOL, "IBA vol. 1 §9.7.5.2, RFC 8166 §3.4.3", \
+	  "NAK remote access error: an RDMA access to an STag not registered, " \
+	  "invalidated or too short (the connection fails)", \
+	  "Look at the STag named: a requester that invalidated or " \
+	  "deregistered a chunk's memory before the reply, or a responder " \
+	  "that used a handle or range no chunk offered") \
+	X(RR_FIND_NAK_REMOTE_OPERATIONAL, "rpcrdma.nak_remote_operational", \
+	  RR_SEV_ERROR, RR_FIND_KIND_PROTOCOL, "IBA vol. 1 §9.7.5.2", \
+	  "NAK remote operational error: the receiver failed a request on a " \
+	  "fault of its own (the connection fails)", \
+	  "Look at the receiver: its adapter's and kernel's logs (a " \
+	  "malformed receive queue entry, a local protection error)") \
+	X(RR_FIND_NAK_INVALID_REQUEST, "rpcrdma.nak_invalid_request", \
+	  RR_SEV_ERROR, RR_FIND_KIND_PROTOCOL, "IBA vol. 1 §9.7.5.2, RFC 8166 §3.3.2", \
+	  "NAK invalid request: the receiver refused a request it cannot take " \
+	  "(the connection fails)", \
+	  "For a SEND, compare its length with the receiver's inline threshold: " \
+	  "a longer message goes by a read or reply chunk; else check the " \
+	  "operations the receiver's QP allows") \
 	X(RR_FIND_CRC32C, "rpcrdma.crc32c", RR_SEV_ERROR, RR_FIND_KIND_CHECKSUM, "RFC 5044 §6.6", \
 	  "MPA CRC32c mismatch: the receiver ends the connection", \
 	  "Check the link, the NICs' CRC offload and the capture point") \

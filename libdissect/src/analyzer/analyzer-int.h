@@ -32,7 +32,7 @@
 #define RECENT 256u           /* completed xids remembered for RDMA_DONE */
 #define SENT_XIDS 1024  /* forward calls remembered for resends: 12 KiB */
 #define SENT_HASH 2048  /* their index by (connection, xid): 4 KiB */
-#define PSN_FRAMES_BITS 12 /* request packets remembered: 4096, 48 KiB */
+#define PSN_FRAMES_BITS 12 /* request packets remembered: 4096, 64 KiB */
 #define PSN_FRAMES (1u << PSN_FRAMES_BITS)
 
 /* One end of a connection: where its messages arrive.  Its address and
@@ -51,6 +51,7 @@ struct side {
 	bool psn_seen;        /* IB: next_psn follows the last request */
 	bool psn_exact;       /* IB: and no Read Request made it a floor */
 	bool marker_set;      /* iWARP: marker_seq0 is set */
+	uint32_t write_key;   /* IB: STag of the RDMA Write arriving here */
 };
 
 /*
@@ -328,9 +329,12 @@ struct rr_analyzer {
 	unsigned sent_next;
 	uint16_t sent_index[SENT_HASH]; /* slot in sent plus one, 0: none */
 	/* IB: the frames of recent request packets by (connection id, side
-	 * they were sent to, PSN), to name what a retransmission repeats; a
-	 * newer packet takes an older one's place */
-	struct { uint32_t conn_id, side_psn, frame; } psn_frames[PSN_FRAMES];
+	 * they were sent to, PSN), to name what a retransmission repeats and
+	 * what a NAK refused (with the STag of an RDMA Write or Read, 0 for a
+	 * SEND); a newer packet takes an older one's place */
+	struct { uint32_t conn_id, side_psn, frame, key; } psn_frames[PSN_FRAMES];
+	/* the detail of a NAK's finding: valid until the next frame */
+	char nak_detail[160];
 	/* RDMA_DONE: xids of recently completed calls */
 	uint32_t recent[RECENT];
 	uint32_t recent_at;
@@ -584,6 +588,10 @@ struct rdma_op *rra_read_requested(struct rr_analyzer *a, uint32_t cn, int to,
 void rra_op_landed(struct rr_analyzer *a, uint32_t cn, struct rdma_op *o,
 		   enum rr_access access, uint32_t at, const uint8_t *p,
 		   uint32_t have, uint32_t plen);
+/* The chunk of a call in flight on cn that STag key belongs to: its
+ * call's xid and its kind; false when none does (any more). */
+bool rra_chunk_of_key(const struct rr_analyzer *a, uint32_t cn, uint32_t key,
+		      uint32_t *xid, enum rr_chunk_kind *kind);
 
 /* ib_flow.c: InfiniBand and RoCE: IB CM, PSNs */
 void rra_cm(struct rr_analyzer *a, const struct rr_frame *f);

@@ -178,3 +178,15 @@ void rra_op_landed(struct rr_analyzer *a, uint32_t cn, struct rdma_op *o,
 	chunk_data_at(a, cn, o, access, (uint64_t)o->pos + at, plen);
 	rra_op_data(a, o, at, p, have, plen);
 }
+
+bool rra_chunk_of_key(const struct rr_analyzer *a, uint32_t cn, uint32_t key,
+		      uint32_t *xid, enum rr_chunk_kind *kind)
+{
+	/* any segment of the key: the one reaching highest */
+	uint32_t si = rra_seg_find(a, cn, key, UINT64_MAX);
+	if (si == NONE)
+		return false;
+	*xid = a->calls[a->segs[si].call].xid;
+	*kind = seg_kind(&a->segs[si]);
+	return true;
+}

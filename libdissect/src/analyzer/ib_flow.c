@@ -2,6 +2,9 @@
 /* InfiniBand and RoCE (IBA vol. 1 §9, §12): the IB CM's connection setup
  * and private data, SENDs reassembled from RC packets, RDMA Read and Write
  * followed by PSN, retransmissions and gaps. */
+#include <inttypes.h>
+#include <stdio.h>
+
 #include "transport.h"
 
 /* IB CM (IBA vol. 1 §12.6) on QP1: connections and their private data. */
@@ -106,12 +109,13 @@ static uint32_t psn_frame_slot(const struct conn *k, int to, uint32_t psn)
 }
 
 static void psn_frame_put(struct rr_analyzer *a, const struct conn *k, int to,
-			  uint32_t psn)
+			  uint32_t psn, uint32_t key)
 {
 	uint32_t i = psn_frame_slot(k, to, psn);
 	a->psn_frames[i].conn_id = k->info.id;
 	a->psn_frames[i].side_psn = side_psn(to, psn);
 	a->psn_frames[i].frame = (uint32_t)a->frame_no;
+	a->psn_frames[i].key = key;
 }
 
 /* The frame that carried this PSN to side `to` first, 0 when unknown. */
@@ -164,6 +168,36 @@ static void cnp(struct rr_analyzer *a, const struct rr_frame *f)
 		fabric_count(a, &a->conns[cn], to, RR_FABRIC_CNPS);
 }
 
+/* A NAK of an error from side `from` (IBA vol. 1 §9.7.5.2: the QPs go
+ * to the error state): the finding, naming the request packet it
+ * refused, and for an RDMA Write or Read its STag and the chunk of a call
+ * in flight that STag belongs to. */
+static void nak_finding(struct rr_analyzer *a, struct conn *k, int from,
+			uint32_t psn, enum rr_finding_id id)
+{
+	if (!k->rpcrdma)
+		return;  /* another upper layer's: not ours to judge */
+	uint32_t cn = (uint32_t)(k - a->conns);
+	char *d = a->nak_detail;
+	size_t n = sizeof(a->nak_detail);
+	uint64_t frame = psn_frame(a, k, from, psn);
+	uint32_t key = frame ? a->psn_frames[psn_frame_slot(k, from, psn)].key : 0;
+	uint32_t xid;
+	enum rr_chunk_kind kind;
+	if (!frame)
+		snprintf(d, n, "PSN 0x%06x: a request the capture does not hold", psn);
+	else if (!key)
+		snprintf(d, n, "frame %" PRIu64 ", PSN 0x%06x: a SEND", frame, psn);
+	else if (rra_chunk_of_key(a, cn, key, &xid, &kind))
+		snprintf(d, n, "frame %" PRIu64 ", PSN 0x%06x: STag 0x%08x, the %s "
+			 "chunk of call xid 0x%08x", frame, psn, key,
+			 rr_chunk_kind_str(kind), xid);
+	else
+		snprintf(d, n, "frame %" PRIu64 ", PSN 0x%06x: STag 0x%08x, in no "
+			 "chunk of a call in flight", frame, psn, key);
+	rra_finding(a, cn, id, d);
+}
+
 /* The wait an RNR NAK's timer code asks for (IBA vol. 1's table of RNR
  * NAK timer field values), in microseconds. */
 static uint32_t rnr_timer_us(uint8_t code)
@@ -203,11 +237,23 @@ static void fabric_marks(struct rr_analyzer *a, struct conn *k, int from,
 		return;
 	enum rr_fabric_counter c = RR_FABRIC_NAK_OTHER;
 	switch (f->ext.aeth.value) {
-	case RR_NAK_PSN_SEQ_ERROR: c = RR_FABRIC_NAK_PSN_SEQUENCE; break;
-	case RR_NAK_INVALID_REQUEST: c = RR_FABRIC_NAK_INVALID_REQUEST; break;
-	case RR_NAK_REMOTE_ACCESS: c = RR_FABRIC_NAK_REMOTE_ACCESS; break;
-	case RR_NAK_REMOTE_OP: c = RR_FABRIC_NAK_REMOTE_OPERATIONAL; break;
-	default: break;
+	case RR_NAK_PSN_SEQ_ERROR:
+		c = RR_FABRIC_NAK_PSN_SEQUENCE;
+		break;
+	case RR_NAK_INVALID_REQUEST:
+		c = RR_FABRIC_NAK_INVALID_REQUEST;
+		nak_finding(a, k, from, f->bth.psn, RR_FIND_NAK_INVALID_REQUEST);
+		break;
+	case RR_NAK_REMOTE_ACCESS:
+		c = RR_FABRIC_NAK_REMOTE_ACCESS;
+		nak_finding(a, k, from, f->bth.psn, RR_FIND_NAK_REMOTE_ACCESS);
+		break;
+	case RR_NAK_REMOTE_OP:
+		c = RR_FABRIC_NAK_REMOTE_OPERATIONAL;
+		nak_finding(a, k, from, f->bth.psn, RR_FIND_NAK_REMOTE_OPERATIONAL);
+		break;
+	default:
+		break;
 	}
 	fabric_count(a, k, of, c);
 }
@@ -273,7 +319,18 @@ void rra_ib_packet(struct rr_analyzer *a, const struct rr_frame *f)
 		sd->psn_seen = true;
 		sd->psn_exact = op != RR_OP_RC_READ_REQUEST;
 		sd->next_psn = (psn + 1) & 0xFFFFFF;
-		psn_frame_put(a, k, to, psn);
+		/* the STag an RDMA request names, for a NAK to name; a
+		 * Write's later packets carry none */
+		uint32_t key = 0;
+		if (f->ext.present & RR_EXT_RETH) {
+			key = f->ext.reth.rkey;
+			if (op != RR_OP_RC_READ_REQUEST)
+				sd->write_key = key;
+		} else if (op == RR_OP_RC_WRITE_MIDDLE || op == RR_OP_RC_WRITE_LAST ||
+			   op == RR_OP_RC_WRITE_LAST_IMM) {
+			key = sd->write_key;
+		}
+		psn_frame_put(a, k, to, psn, key);
 	}
 	uint32_t inv_key = f->ext.present & RR_EXT_IETH ? f->ext.ieth.rkey : 0;
 	switch (op) {
