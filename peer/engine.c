@@ -115,6 +115,12 @@ struct engine *engine_new(const struct peer_config *cfg, struct xport *x,
 	const struct rr_cm_private *rsp = cfg->requester ?
 		(have_theirs ? &theirs : NULL) : (have_mine ? &mine : NULL);
 	rr_inline_thresholds(req, rsp, &e->th);
+	/* the rnr-storm fault: receives for two SENDs whatever the grant
+	 * says (RFC 8166 §3.3.1 asks for one per credit) */
+	if (!cfg->requester && pe_fault(e, FAULT_RNR_STORM)) {
+		x->recvs_counted = true;
+		x->recvs = 2;
+	}
 	e->granted = 1;      /* §3.3.3: one credit until the first reply */
 	e->bc_granted = 1;
 	e->next_xid = cfg->xid_seed ? cfg->xid_seed :
@@ -220,6 +226,9 @@ void engine_event(struct engine *e, struct xev *ev)
 {
 	switch (ev->kind) {
 	case XEV_RECV:
+		/* the message is taken: its receive is posted again */
+		if (e->x->recvs_counted)
+			e->x->recvs++;
 		on_recv(e, ev->data, ev->len);
 		ev->data = NULL;
 		break;

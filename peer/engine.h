@@ -16,6 +16,9 @@
 	  "an RDMA Write past the end of its write-chunk segment") \
 	X(FAULT_WRITE_WRONG_STAG, "write-wrong-stag", \
 	  "an RDMA Write to an STag no chunk offered (NAK remote access error)") \
+	X(FAULT_RNR_STORM, "rnr-storm", \
+	  "two receives posted for a grant of many: calls within it draw RNR " \
+	  "NAKs (software RC)") \
 	X(FAULT_REPLY_CHUNK_SMALL, "reply-chunk-small", \
 	  "a reply chunk too small for the reply") \
 	X(FAULT_MISSING_DONE, "missing-done", \

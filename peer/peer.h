@@ -100,6 +100,11 @@ struct xport {
 	uint8_t peer_pd[PD_MAX];
 	uint32_t peer_pd_len;
 	bool connected;
+	/* software RC: receives posted for the SENDs to come, when counted
+	 * (the rnr-storm fault: fewer than the credits granted); the engine
+	 * posts one again as it takes each message */
+	bool recvs_counted;
+	uint32_t recvs;
 };
 
 static inline int xp_send(struct xport *x, const void *m, uint32_t len,
@@ -167,6 +172,11 @@ struct soft_rc {
 	 * remote operational): the QP is in the error state (IBA vol. 1
 	 * §9.7.5.2), and takes and sends nothing more */
 	bool in_error;
+	/* an RNR NAK taken: the SENDs from rnr_psn go again after the wait
+	 * its timer asked for (IBA vol. 1 §9.7.5.2) */
+	bool rnr_wait;
+	uint32_t rnr_psn, rnr_wait_us;
+	uint64_t rnr_at_ms;
 	/* retransmission */
 	uint64_t last_progress_ms, rto_ms;
 	struct rr_config cfg;
@@ -177,6 +187,9 @@ void soft_rc_init(struct soft_rc *rc, struct xport *x, uint32_t qpn,
 		  uint32_t peer_qpn, uint32_t mtu, uint32_t psn,
 		  uint32_t peer_psn);
 void soft_rc_fini(struct soft_rc *rc);
+/* The SENDs an RNR NAK held back go again now: the wait it asked for in
+ * microseconds, 0 when none was held back. */
+uint32_t soft_rc_rnr_retry(struct soft_rc *rc);
 int soft_rc_send(struct soft_rc *rc, const void *m, uint32_t len, uint32_t inv);
 int soft_rc_write(struct soft_rc *rc, uint32_t key, uint64_t va,
 		  const void *d, uint32_t len);

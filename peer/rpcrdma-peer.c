@@ -99,7 +99,7 @@ static int list_faults(void)
 static bool fault_is_server(unsigned f)
 {
 	return f == FAULT_ZERO_CREDIT || f == FAULT_WRITE_BEYOND ||
-	       f == FAULT_WRITE_WRONG_STAG ||
+	       f == FAULT_WRITE_WRONG_STAG || f == FAULT_RNR_STORM ||
 	       f == FAULT_SWI_WITHOUT_R || f == FAULT_BC_CHUNKS;
 }
 
@@ -384,7 +384,7 @@ static int run_pcap(struct opts *o)
 		engine_tick(s, now_ms());
 		if (engine_done(c) && engine_quiet(s) && !pcap_wire_busy(w))
 			break;
-		if (!progress && !pcap_wire_busy(w)) {
+		if (!progress && !pcap_wire_busy(w) && !pcap_wire_wait(w)) {
 			fprintf(stderr, "rpcrdma-peer: the exchange stalled\n");
 			break;
 		}

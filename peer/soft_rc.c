@@ -271,6 +271,9 @@ int soft_rc_read(struct soft_rc *rc, uint32_t key, uint64_t va, void *dst,
 
 /* ---- the responder side of this QP ----------------------------------- */
 
+/* The wait an RNR NAK asks for: timer code 0x0E, 1.28 ms. */
+#define RNR_TIMER_CODE 0x0E
+
 static void send_ack(struct soft_rc *rc, uint32_t psn, uint8_t syndrome)
 {
 	struct rr_ext x = { .present = RR_EXT_AETH };
@@ -347,6 +350,17 @@ static void incoming_request(struct soft_rc *rc, const struct rr_frame *f)
 		return;
 	}
 	rc->nak_sent = false;
+	bool starts = op == RR_OP_RC_SEND_FIRST || op == RR_OP_RC_SEND_ONLY ||
+		      op == RR_OP_RC_SEND_ONLY_INV;
+	if (starts && rc->x->recvs_counted && !rc->x->recvs) {
+		/* no receive posted: RNR NAK, the sender waits and sends
+		 * again from this PSN; what follows it is dropped unanswered */
+		send_ack(rc, f->bth.psn, 0x20 | RNR_TIMER_CODE);
+		rc->nak_sent = true;
+		return;
+	}
+	if (starts && rc->x->recvs_counted)
+		rc->x->recvs--;
 	switch (op) {
 	case RR_OP_RC_SEND_FIRST:
 	case RR_OP_RC_SEND_MIDDLE:
@@ -465,6 +479,13 @@ static void incoming_response(struct soft_rc *rc, const struct rr_frame *f)
 		uint8_t type = f->ext.aeth.type, code = f->ext.aeth.value;
 		if (type == RR_AETH_ACK) {
 			txq_ack(rc, psn, false, 0);
+		} else if (type == RR_AETH_RNR_NAK) {
+			/* what came before it is taken */
+			txq_ack(rc, psn_add(psn, PSN_MASK), false, 0);
+			rc->rnr_wait = true;
+			rc->rnr_psn = psn;
+			rc->rnr_wait_us = rr_rnr_timer_us(code);
+			rc->rnr_at_ms = now_ms() + (rc->rnr_wait_us + 999) / 1000;
 		} else if (type == RR_AETH_NAK && code == RR_NAK_PSN_SEQ_ERROR) {
 			txq_ack(rc, psn_add(psn, PSN_MASK), false, 0);
 			retransmit_from(rc, psn);
@@ -522,8 +543,21 @@ void soft_rc_input(struct soft_rc *rc, const uint8_t *pkt, uint32_t len)
 		incoming_response(rc, f);
 }
 
+uint32_t soft_rc_rnr_retry(struct soft_rc *rc)
+{
+	if (!rc->rnr_wait || rc->in_error)
+		return 0;
+	rc->rnr_wait = false;
+	retransmit_from(rc, rc->rnr_psn);
+	return rc->rnr_wait_us;
+}
+
 void soft_rc_tick(struct soft_rc *rc, uint64_t now)
 {
+	if (rc->rnr_wait && now >= rc->rnr_at_ms) {
+		soft_rc_rnr_retry(rc);
+		return;
+	}
 	if (rc->txq_head && !rc->in_error &&
 	    now - rc->last_progress_ms >= rc->rto_ms)
 		retransmit_from(rc, rc->txq_head->psn);

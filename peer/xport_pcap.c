@@ -253,6 +253,25 @@ bool pcap_wire_busy(const struct pcap_wire *w)
 	return w->head != NULL;
 }
 
+bool pcap_wire_wait(struct pcap_wire *w)
+{
+	uint32_t wait_us = 0;
+	for (int i = 0; i < 2; i++) {
+		const struct soft_rc *rc = &w->side[i].rc;
+		if (rc->rnr_wait && !rc->in_error && rc->rnr_wait_us > wait_us)
+			wait_us = rc->rnr_wait_us;
+	}
+	if (!wait_us)
+		return false;
+	/* the capture's clock passes the wait before the SENDs go again */
+	uint64_t usec = (uint64_t)w->ts.tv_usec + wait_us;
+	w->ts.tv_sec += (time_t)(usec / 1000000);
+	w->ts.tv_usec = (suseconds_t)(usec % 1000000);
+	for (int i = 0; i < 2; i++)
+		soft_rc_rnr_retry(&w->side[i].rc);
+	return true;
+}
+
 uint64_t pcap_wire_frames(const struct pcap_wire *w)
 {
 	return w->frames;

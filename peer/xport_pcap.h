@@ -15,6 +15,9 @@ struct pcap_wire *pcap_wire_open(const char *path, uint32_t mtu,
 				 struct xport **client, struct xport **server,
 				 char *err, size_t errlen);
 bool pcap_wire_busy(const struct pcap_wire *w);
+/* Nothing on the wire: the SENDs an RNR NAK held back go now, after the
+ * wait it asked for on the capture's clock; false when none waited. */
+bool pcap_wire_wait(struct pcap_wire *w);
 uint64_t pcap_wire_frames(const struct pcap_wire *w);
 /* Disconnects (DREQ, DREP) and closes the file. */
 void pcap_wire_close(struct pcap_wire *w);

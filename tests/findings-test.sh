@@ -41,6 +41,9 @@ expect rocev2-fault-over-credit.pcap "1 rpcrdma.over_credit"
 expect rocev2-fault-reply-chunk-small.pcap \
 	"1 rpcrdma.err_chunk;1 rpcrdma.reply_chunk_unusable"
 expect rocev2-fault-write-beyond-segment.pcap "1 rpcrdma.write_beyond_segment"
+# the responder posted two receives for a grant of 64: a SEND past them
+# draws an RNR NAK, each time the requester sends again
+expect rocev2-fault-rnr-storm.pcap "11 rpcrdma.rnr_nak"
 # the requester's RC refuses the Write to a key it never registered
 expect rocev2-fault-write-wrong-stag.pcap "1 rpcrdma.nak_remote_access"
 # the version-2 call, and the ERR_VERS it rightly gets
@@ -86,8 +89,8 @@ done
 # requester's frames hold its CM REQ and never the responder's REP, so the
 # responder's threshold is unknown (no inline_too_big) and so are the
 # chunks its replies offered (no RDMA_DONE finding); the zero grant and the
-# chunks on backward calls are in the responder's frames, the NAK of a
-# Write in the requester's.
+# chunks on backward calls and the RNR NAKs are in the responder's frames,
+# the NAK of a Write in the requester's.
 requester="src host 192.0.2.1" responder="src host 192.0.2.2"
 for cap in "$src"/samples/rocev2-*.pcap; do
 	cap=${cap##*/}
@@ -102,6 +105,7 @@ for cap in "$src"/samples/rocev2-*.pcap; do
 	case $cap in
 	rocev2-fault-backward-chunks.pcap) expect "$cap" "1 rpcrdma.bc_chunks" $responder ;;
 	rocev2-fault-zero-credit.pcap) expect "$cap" "1 rpcrdma.zero_credit" $responder ;;
+	rocev2-fault-rnr-storm.pcap) expect "$cap" "11 rpcrdma.rnr_nak" $responder ;;
 	*) expect "$cap" "" $responder ;;
 	esac
 done

@@ -207,6 +207,23 @@ wrong_stag() {
 }
 check "fault write-wrong-stag: NAK remote access error at the Write's PSN, named with its STag" \
 	wrong_stag
+# two receives posted for a grant of 64: the responder's RC answers the
+# SENDs past them with RNR NAKs (as tshark reads them), the requester sends
+# them again after the wait asked for and every call is answered; a
+# finding and a fabric count per RNR NAK, each finding with the calls in
+# flight under the grant (the responder's receives at fault)
+rnr_storm() {
+	"$peer" pcap -o "$work/f-rnr.pcap" -n 24 --fault rnr-storm -q || return 1
+	rnr=$(tshark -r "$work/f-rnr.pcap" -Y "infiniband.aeth.syndrome == 0x2e" 2>/dev/null | grep -c .)
+	found=$("$dump" --findings -j -r "$work/f-rnr.pcap" 2>/dev/null |
+		jq -r 'select(.id == "rpcrdma.rnr_nak") | .detail' |
+		grep -c -E ': ([0-9]+) calls in flight, 64 credits granted; wait 1280 us$')
+	counted=$("$dump" -q --stats=json -r "$work/f-rnr.pcap" 2>/dev/null |
+		jq '.total.fabric.requester.rnr_naks, .total.unanswered' | tr '\n' ' ')
+	echo "tshark RNR NAKs $rnr; findings $found; rnr_naks and unanswered: $counted"
+	[ "$rnr" -gt 1 ] && [ "$found" = "$rnr" ] && [ "$counted" = "$rnr 0 " ]
+}
+check "fault rnr-storm: RNR NAKs, each a finding and counted, every call answered" rnr_storm
 check "fault over-credit: the run completes" \
 	fault_mark over-credit "" "CALL NFS"
 check "fault truncated-private-data: the run completes" \

@@ -128,10 +128,12 @@ for capture in ${PLUGIN_CAPTURES:-"$src"/samples/*.pcap "$src"/tests/linux/*/cli
 		    rpcrdma.cm_reject_reason || rpcrdma.resent_of || rpcrdma.retransmission_psn' \
 		2>/dev/null >"$work/ts.lists"
 	# every segment of every chunk list (read list, write list, reply
-	# chunk, in header order): handle length offset, frame by frame
+	# chunk, in header order): handle length offset, frame by frame, a
+	# SEND's RC retransmission's too (its header shown again)
 	# offsets through the same double on both sides: jq reads numbers as
 	# doubles, and Linux's FRWR offsets carry the xid in their top bits
-	jq -rs '[.[] | select(.type == "message")] | group_by(.frame)[] | . as $m |
+	jq -rs '[.[] | select(.type == "message" or (.type == "retransmission" and .xid != null))] |
+		group_by(.frame)[] | . as $m |
 		[$m[] | (.reads[], .writes[][], (.reply // [])[]) | "\(.handle)/\(.length)/\(.offset)"] |
 		select(length > 0) | "\($m[0].frame) \(join(","))"' "$work/dump.json" |
 		awk '{ n = split($2, s, ","); printf "%d ", $1

@@ -143,6 +143,14 @@ enum rr_finding_kind { RR_FINDING_KIND_LIST(RR_X_ENUM) };
 	  "Check the link (cables, optics, port error counters); when every " \
 	  "packet fails, the capture point saw them before their ICRC was " \
 	  "final (rpcrdma-dump -K skips the check)") \
+	X(RR_FIND_RNR_NAK, "rpcrdma.rnr_nak", RR_SEV_WARN, RR_FIND_KIND_SEQUENCE, \
+	  "RFC 8166 §3.3.1", \
+	  "RNR NAK: a SEND found no receive posted; its sender waits and sends " \
+	  "it again", \
+	  "Compare the calls in flight with the grant: a requester past its " \
+	  "credits, or a responder that granted more credits than the " \
+	  "receives it posted; for a reply or backward call, the requester's " \
+	  "receives") \
 	X(RR_FIND_NAK_REMOTE_ACCESS, "rpcrdma.nak_remote_access", RR_SEV_ERROR, \
 	  RR_FIND_KIND_PROTOCOL, "IBA vol. 1 §9.7.5.2, RFC 8166 §3.4.3", \
 	  "NAK remote access error: an RDMA access to an STag not registered, " \

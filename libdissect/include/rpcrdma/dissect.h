@@ -93,6 +93,9 @@ RR_API const char *rr_ip_proto_str(unsigned v);
 RR_API const char *rr_bth_opcode_str(unsigned v);
 RR_API const char *rr_aeth_type_str(unsigned v);
 RR_API const char *rr_nak_code_str(unsigned v);
+/* The wait an RNR NAK's timer code (its AETH value) asks for, in
+ * microseconds (IBA vol. 1's table of RNR NAK timer values). */
+RR_API uint32_t rr_rnr_timer_us(unsigned code);
 RR_API const char *rr_mad_class_str(unsigned v);
 RR_API const char *rr_cm_attr_str(unsigned v);
 RR_API const char *rr_cm_rej_reason_str(unsigned v);

@@ -198,16 +198,36 @@ static void nak_finding(struct rr_analyzer *a, struct conn *k, int from,
 	rra_finding(a, cn, id, d);
 }
 
-/* The wait an RNR NAK's timer code asks for (IBA vol. 1's table of RNR
- * NAK timer field values), in microseconds. */
-static uint32_t rnr_timer_us(uint8_t code)
+/* An RNR NAK from side `from` (IBA vol. 1 §9.7.5.2): a SEND found no
+ * receive posted, which RPC-over-RDMA's credits exist to prevent (RFC
+ * 8166 §3.3.1).  The detail gives the calls in flight against the grant:
+ * a requester within it points at the responder's receives. */
+static void rnr_finding(struct rr_analyzer *a, struct conn *k, int from,
+			uint32_t psn, uint32_t wait_us)
 {
-	static const uint32_t us[32] = {
-		655360, 10, 20, 30, 40, 60, 80, 120, 160, 240, 320, 480, 640, 960,
-		1280, 1920, 2560, 3840, 5120, 7680, 10240, 15360, 20480, 30720,
-		40960, 61440, 81920, 122880, 163840, 245760, 327680, 491520,
-	};
-	return us[code & 31];
+	if (!k->rpcrdma)
+		return;
+	uint32_t cn = (uint32_t)(k - a->conns);
+	const struct rr_conn_stats *st = &k->info.st;
+	char *d = a->nak_detail;
+	size_t n = sizeof(a->nak_detail);
+	uint64_t frame = psn_frame(a, k, from, psn);
+	int at = frame ? snprintf(d, n, "frame %" PRIu64 ", PSN 0x%06x", frame, psn) :
+			 snprintf(d, n, "PSN 0x%06x", psn);
+	size_t used = at > 0 && (size_t)at < n ? (size_t)at : n - 1;
+	if (from == 1 && !(k->info.heard & RR_HEARD_REQUESTER))
+		snprintf(d + used, n - used, ": calls in flight unknown, the requester "
+			 "unheard; wait %u us", wait_us);
+	else if (from == 1 && k->info.grant_seen)
+		snprintf(d + used, n - used, ": %u calls in flight, %u credits granted; "
+			 "wait %u us", st->in_flight, st->grant, wait_us);
+	else if (from == 1)
+		snprintf(d + used, n - used, ": %u calls in flight, no grant seen; "
+			 "wait %u us", st->in_flight, wait_us);
+	else
+		snprintf(d + used, n - used, ": the requester had no receive for a "
+			 "reply or backward call; wait %u us", wait_us);
+	rra_finding(a, cn, RR_FIND_RNR_NAK, d);
 }
 
 /* What a packet from side `from` says of the fabric: congestion marks
@@ -230,7 +250,8 @@ static void fabric_marks(struct rr_analyzer *a, struct conn *k, int from,
 	int of = 1 - from;
 	if (f->ext.aeth.type == RR_AETH_RNR_NAK) {
 		fabric_count(a, k, of, RR_FABRIC_RNR_NAKS);
-		k->info.st.rnr_timer_us_last[of] = rnr_timer_us(f->ext.aeth.value);
+		k->info.st.rnr_timer_us_last[of] = rr_rnr_timer_us(f->ext.aeth.value);
+		rnr_finding(a, k, from, f->bth.psn, k->info.st.rnr_timer_us_last[of]);
 		return;
 	}
 	if (f->ext.aeth.type != RR_AETH_NAK)

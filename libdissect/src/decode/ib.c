@@ -373,6 +373,7 @@ static void decode_ext(struct rr_cur *c, struct rr_ext *x, uint8_t mask)
 		x->atomic.compare = cur_be64(c, "AtomicETH Compare");
 	}
 	if (mask & RR_EXT_AETH) {
+		/* IBA vol. 1 §9.7.5.2.1: type in bits 6-5, value in 4-0 */
 		x->aeth.off = c->pos;
 		uint32_t w = cur_be32(c, "AETH");
 		x->aeth.syndrome = (uint8_t)(w >> 24);
@@ -491,4 +492,14 @@ void rr_decode_ib_transport(const struct rr_config *cfg, struct rr_frame *f,
 		if (f->payload.len)
 			rr_decode_send_payload(cfg, f, first_of_many);
 	}
+}
+
+uint32_t rr_rnr_timer_us(unsigned code)
+{
+	static const uint32_t us[32] = {
+		655360, 10, 20, 30, 40, 60, 80, 120, 160, 240, 320, 480, 640, 960,
+		1280, 1920, 2560, 3840, 5120, 7680, 10240, 15360, 20480, 30720,
+		40960, 61440, 81920, 122880, 163840, 245760, 327680, 491520,
+	};
+	return us[code & 31];
 }
