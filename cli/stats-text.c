@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 #include "stats-text.h"
+#include <rpcrdma/diagnosis.h>
 
 #include <arpa/inet.h>
 #include <string.h>
@@ -147,10 +148,30 @@ static void print_files(FILE *out, const struct rr_stats *st)
 	print_file_list(out, "\nSlowest files (by mean latency)", f, n);
 }
 
+/* The problems the counters show, worst first, each with its evidence,
+ * reference and what to do; or a line saying there is none. */
+static void print_diagnosis(FILE *out, const struct rr_analyzer *a)
+{
+	struct rr_diagnosis_item d[RR_DIAGNOSIS_COUNT];
+	unsigned n = rr_diagnose(a, d, RR_DIAGNOSIS_COUNT);
+	if (!n) {
+		fputs("\nDiagnosis: no problem in what the capture shows\n", out);
+		return;
+	}
+	fputs("\nDiagnosis (worst first)\n", out);
+	for (unsigned i = 0; i < n && i < RR_DIAGNOSIS_COUNT; i++) {
+		const struct rr_diagnosis_info *di = rr_diagnosis_info(d[i].id);
+		fprintf(out, "  %-7s %s: %s [%s]\n          %s\n          what to do: %s.\n",
+			rr_severity_str(d[i].severity), di->id, di->title, di->reference,
+			d[i].evidence, di->advice);
+	}
+}
+
 void rr_print_stats_text(const struct rr_analyzer *a, FILE *out)
 {
 	const struct rr_stats *st = rr_analyzer_stats(a);
 	char s0[INET6_ADDRSTRLEN], s1[INET6_ADDRSTRLEN];
+	print_diagnosis(out, a);
 	unsigned conns = 0;
 	for (uint32_t i = 0; i < rr_analyzer_conn_count(a); i++)
 		conns += rr_analyzer_conn(a, i) != NULL;

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "rpcrdma/diagnosis.h"
 #include "rpcrdma/stat-families.h"
 #include "rr_json.h"
 
@@ -363,12 +364,37 @@ static json_object *stat_object(const struct rr_stats *st, enum rr_stat_json whe
 	return o;
 }
 
+/* The problems the counters show, worst first (rpcrdma/diagnosis.h). */
+static json_object *diagnosis(const struct rr_analyzer *a)
+{
+	struct rr_diagnosis_item d[RR_DIAGNOSIS_COUNT];
+	unsigned n = rr_diagnose(a, d, RR_DIAGNOSIS_COUNT);
+	json_object *list = json_object_new_array();
+	for (unsigned i = 0; i < n && i < RR_DIAGNOSIS_COUNT; i++) {
+		const struct rr_diagnosis_info *di = rr_diagnosis_info(d[i].id);
+		json_object *p = json_object_new_object();
+		add(p, "problem", json_object_new_string(di->id));
+		add(p, "severity", json_object_new_string(rr_severity_str(d[i].severity)));
+		add(p, "title", json_object_new_string(di->title));
+		add(p, "evidence", json_object_new_string(d[i].evidence));
+		add(p, "events", u64(d[i].events));
+		add(p, "of", d[i].of ? u64(d[i].of) : NULL);
+		add(p, "connections", u64(d[i].conns));
+		add(p, "worst_conn", d[i].worst_conn == RR_CONN_NONE ? NULL : u64(d[i].worst_conn));
+		add(p, "reference", json_object_new_string(di->reference));
+		add(p, "advice", json_object_new_string(di->advice));
+		json_object_array_add(list, p);
+	}
+	return list;
+}
+
 json_object *rr_json_stats(const struct rr_analyzer *a)
 {
 	const struct rr_stats *st = rr_analyzer_stats(a);
 	json_object *o = json_object_new_object();
 	add(o, "type", json_object_new_string("stats"));
 	add(o, "schema", json_object_new_int(RR_JSON_SCHEMA));
+	add(o, "diagnosis", diagnosis(a));
 	json_object *conns = json_object_new_array();
 	for (uint32_t i = 0; i < rr_analyzer_conn_count(a); i++) {
 		const struct rr_conn_info *c = rr_analyzer_conn(a, i);

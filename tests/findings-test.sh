@@ -109,4 +109,29 @@ for cap in "$src"/samples/rocev2-*.pcap; do
 	*) expect "$cap" "" $responder ;;
 	esac
 done
+# the diagnosis (--stats=json): each fault capture's problem, ranked, none
+# on the clean ones and on the faults that only warn
+diagnosed() { # capture, expected "severity problem" joined by ';'
+	got=$("$dump" -q --stats=json -r "$src/samples/$1" 2>/dev/null |
+		jq -r '[.diagnosis[] | "\(.severity) \(.problem)"] | join(";")')
+	if [ "$got" = "$2" ]; then
+		tap_ok "$1: diagnosis ${2:-none}"
+	else
+		tap_not_ok "$1: diagnosis: want '${2:-none}', got '${got:-none}'"
+	fi
+}
+for cap in "$src"/samples/*.pcap; do
+	cap=${cap##*/}
+	case $cap in
+	rocev2-fault-write-wrong-stag.pcap) diagnosed "$cap" "error failed_on_nak" ;;
+	rocev2-fault-zero-credit.pcap) diagnosed "$cap" "error zero_grant" ;;
+	rocev2-fault-rnr-storm.pcap) diagnosed "$cap" "warning receiver_not_ready" ;;
+	iwarp-fault-truncated-private-data.pcap | rocev2-fault-inline-too-big.pcap | \
+		rocev2-fault-invalidate-requester-cleared-r.pcap | rocev2-fault-over-credit.pcap | \
+		rocev2-fault-reply-chunk-small.pcap | rocev2-fault-write-beyond-segment.pcap | \
+		rocev2-fault-wrong-version.pcap | rocev2-fault-xid-mismatch.pcap)
+		diagnosed "$cap" "error protocol_errors" ;;
+	*) diagnosed "$cap" "" ;;
+	esac
+done
 tap_end

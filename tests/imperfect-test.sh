@@ -28,6 +28,11 @@ errors() { # capture: its error findings, and all of them
 	"$dump" --findings -r "$1" 2>/dev/null >"$work/findings.txt"
 	echo "$(grep -c '(error)' "$work/findings.txt") errors of $(grep -c '!' "$work/findings.txt") findings"
 }
+# The diagnosis's problems above a note ("" on a healthy run).
+above_note() { # capture
+	"$dump" -q --stats=json -r "$1" 2>/dev/null |
+		jq -r '[.diagnosis[] | select(.severity != "note") | .problem] | join(",")'
+}
 # Connections whose shown values rest on nothing captured: thresholds
 # without a whole setup (one linked from traffic has none), a grant
 # without a reply or a whole setup; and connections that hold them and
@@ -75,12 +80,17 @@ for capture in "$src"/tests/linux/*/client/capture.pcap; do
 	check "$name, whole: $said" test "${said%% *}" -eq 0
 	check "$name, whole: no value shown without what it rests on" \
 		test "$(unfounded "$capture")" -eq 0
+	problems=$(above_note "$capture")
+	check "$name, whole: no diagnosis above a note (${problems:-none})" test -z "$problems"
 	for host in $(senders "$capture" | sort -u); do
 		tshark -r "$capture" -Y "$(sent_by "$host")" -w "$work/one-way.pcap" 2>/dev/null
 		said=$(errors "$work/one-way.pcap")
 		check "$name, only what $host sent: $said" test "${said%% *}" -eq 0
 		check "$name, only what $host sent: no value shown without what it rests on" \
 			test "$(unfounded "$work/one-way.pcap")" -eq 0
+		problems=$(above_note "$work/one-way.pcap")
+		check "$name, only what $host sent: no diagnosis above a note (${problems:-none})" \
+			test -z "$problems"
 	done
 	frames=$(capinfos -c -M "$capture" | awk '/Number of packets/ { print $NF }')
 	editcap -r "$capture" "$work/late.pcap" "$((frames / 3))-$frames" 2>/dev/null
@@ -118,6 +128,9 @@ for capture in "$src"/tests/linux/*/client/capture.pcap; do
 	check "$name, from a third of the way in: $said" test "${said%% *}" -eq 0
 	check "$name, from a third of the way in: no value shown without what it rests on" \
 		test "$(unfounded "$work/late.pcap")" -eq 0
+	problems=$(above_note "$work/late.pcap")
+	check "$name, from a third of the way in: no diagnosis above a note (${problems:-none})" \
+		test -z "$problems"
 	check "$name, from a third of the way in: thresholds unknown on connections set up before" \
 		test "$(unknown_thresholds "$work/late.pcap")" -gt 0
 done

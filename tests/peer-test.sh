@@ -295,6 +295,20 @@ streams_add_up() {
 	       .total.fabric.responder.retransmissions > 0' "$work/drop.json"
 }
 check "udp: lossy run: each stream's resends add up to the retransmissions" streams_add_up
+# the diagnosis names the loss: a warning (the connection survived), its
+# events every resend and PSN gap, the worst stream's figures those of
+# --stats=json, and no other problem
+loss_diagnosed() {
+	jq -r '.diagnosis[] | "\(.problem) \(.severity) \(.events) \(.worst_conn)"' "$work/drop.json"
+	jq -e '(.diagnosis | length) == 1 and .diagnosis[0].problem == "packet_loss" and
+	       .diagnosis[0].severity == "warning" and .diagnosis[0].worst_conn == 0 and
+	       .diagnosis[0].events == ([.total.fabric[] | .retransmissions + .psn_gaps] | add) and
+	       .diagnosis[0].of == ([.total.fabric[].packets] | add) and
+	       (.connections[0].fabric.responder as $r |
+	        .diagnosis[0].evidence | startswith("worst: conn 0, the responder'"'"'s stream, \($r.retransmissions) of \($r.packets) packets resent"))' \
+		"$work/drop.json" >/dev/null
+}
+check "udp: lossy run: the diagnosis names the loss, with the worst stream's figures" loss_diagnosed
 # one direction (the requester's): what the responder sent is unknown,
 # never zero: its stream's packets, and its NAKs of the requester's
 tshark -r "$work/drop.pcap" -Y "ip.src == 127.0.0.1" -w "$work/drop-oneway.pcap" 2>/dev/null

@@ -1,0 +1,317 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * The diagnosis (rpcrdma/diagnosis.h): the problems the counters show,
+ * drawn when a report asks, from the public statistics and connections
+ * alone.  Nothing here runs per frame.
+ */
+#include <inttypes.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "rpcrdma/diagnosis.h"
+
+#define RR_X_DIAG_INFO(sym, id, sev, ref, title, advice) \
+	[sym] = { id, sev, ref, title, advice },
+static const struct rr_diagnosis_info infos[RR_DIAGNOSIS_COUNT] = {
+	RR_DIAGNOSIS_LIST(RR_X_DIAG_INFO)
+};
+
+const struct rr_diagnosis_info *rr_diagnosis_info(unsigned id)
+{
+	return id < RR_DIAGNOSIS_COUNT ? &infos[id] : NULL;
+}
+
+/* A stream loses packets when at least this many were resent or missing,
+ * and at least one in LOSS_SHARE of its packets: a busy virtual link's
+ * occasional resend stays below both. */
+#define LOSS_EVENTS 10
+#define LOSS_SHARE 100
+
+struct found {
+	struct rr_diagnosis_item *out;
+	unsigned max, n;
+};
+
+static struct rr_diagnosis_item *start(struct rr_diagnosis_item *d,
+					enum rr_diagnosis_id id)
+{
+	memset(d, 0, sizeof(*d));
+	d->id = (uint16_t)id;
+	d->severity = infos[id].severity;
+	d->worst_conn = RR_CONN_NONE;
+	return d;
+}
+
+/* A problem found: kept while out has room, counted always. */
+static void keep(struct found *f, const struct rr_diagnosis_item *d)
+{
+	if (f->n < f->max)
+		f->out[f->n] = *d;
+	f->n++;
+}
+
+/* Whether a later connection replaced c (its reconnect). */
+static bool replaced(const struct rr_analyzer *a, const struct rr_conn_info *c)
+{
+	for (uint32_t i = 0; i < rr_analyzer_conn_count(a); i++) {
+		const struct rr_conn_info *o = rr_analyzer_conn(a, i);
+		if (o && o->previous == c->id)
+			return true;
+	}
+	return false;
+}
+
+/* What a stream lost: its resends and the gaps the capture saw, except
+ * where RNR NAKs asked for resends (RR_DIAG_RECEIVER_NOT_READY's): then
+ * only the gaps and the PSN sequence NAKs tell loss apart. */
+static uint64_t lost(const uint64_t *n)
+{
+	if (n[RR_FABRIC_RNR_NAKS])
+		return n[RR_FABRIC_NAK_PSN_SEQUENCE] + n[RR_FABRIC_PSN_GAPS];
+	return n[RR_FABRIC_RETRANSMISSIONS] + n[RR_FABRIC_PSN_GAPS];
+}
+
+static bool lossy(const uint64_t *n)
+{
+	uint64_t l = lost(n);
+	return l >= LOSS_EVENTS && l * LOSS_SHARE >= n[RR_FABRIC_PACKETS];
+}
+
+/* RC packets resent or missing (IB and RoCE), per side's stream. */
+static void packet_loss(const struct rr_analyzer *a, struct found *f)
+{
+	uint32_t conns = 0, worst = RR_CONN_NONE, failed = 0;
+	unsigned worst_side = 0;
+	double worst_share = -1;
+	for (uint32_t i = 0; i < rr_analyzer_conn_count(a); i++) {
+		const struct rr_conn_info *c = rr_analyzer_conn(a, i);
+		if (!c)
+			continue;
+		bool hit = false;
+		for (unsigned s = 0; s < 2; s++) {
+			const uint64_t *n = c->st.fabric[s];
+			if (!lossy(n))
+				continue;
+			hit = true;
+			double share = n[RR_FABRIC_PACKETS] ?
+				(double)lost(n) / (double)n[RR_FABRIC_PACKETS] : 1.0;
+			if (share > worst_share) {
+				worst_share = share;
+				worst = i;
+				worst_side = s;
+			}
+		}
+		conns += hit;
+		failed += hit && replaced(a, c);
+	}
+	if (!conns)
+		return;
+	const struct rr_conn_info *w = rr_analyzer_conn(a, worst);
+	const uint64_t *n = w->st.fabric[worst_side];
+	const uint64_t *t[2] = { rr_analyzer_stats(a)->total.fabric[0],
+				 rr_analyzer_stats(a)->total.fabric[1] };
+	struct rr_diagnosis_item item, *d = start(&item, RR_DIAG_PACKET_LOSS);
+	d->conns = conns;
+	d->worst_conn = w->id;
+	d->events = lost(t[0]) + lost(t[1]);
+	d->of = t[0][RR_FABRIC_PACKETS] + t[1][RR_FABRIC_PACKETS];
+	if (failed)
+		d->severity = RR_SEV_ERROR;
+	snprintf(d->evidence, sizeof(d->evidence),
+		 "worst: conn %u, the %s's stream, %" PRIu64 " of %" PRIu64
+		 " packets resent (%.1f%%), %" PRIu64 " PSN gaps; %u connection%s lossy"
+		 "%s", w->id, rr_side_str(worst_side), n[RR_FABRIC_RETRANSMISSIONS],
+		 n[RR_FABRIC_PACKETS], n[RR_FABRIC_PACKETS] ?
+		 100.0 * (double)n[RR_FABRIC_RETRANSMISSIONS] /
+		 (double)n[RR_FABRIC_PACKETS] : 0.0,
+		 n[RR_FABRIC_PSN_GAPS], conns, conns == 1 ? "" : "s",
+		 failed ? ", and made again after it" : "");
+	keep(f, d);
+}
+
+/* The connections whose fabric counters hold one of counters[]. */
+static void by_fabric(const struct rr_analyzer *a, struct rr_diagnosis_item *d,
+		      const enum rr_fabric_counter *counters, unsigned ncounters)
+{
+	uint64_t most = 0;
+	for (uint32_t i = 0; i < rr_analyzer_conn_count(a); i++) {
+		const struct rr_conn_info *c = rr_analyzer_conn(a, i);
+		if (!c)
+			continue;
+		uint64_t sum = 0;
+		for (unsigned s = 0; s < 2; s++)
+			for (unsigned k = 0; k < ncounters; k++)
+				sum += c->st.fabric[s][counters[k]];
+		if (!sum)
+			continue;
+		d->conns++;
+		if (sum > most) {
+			most = sum;
+			d->worst_conn = c->id;
+		}
+	}
+}
+
+static uint64_t total_of(const struct rr_stats *st, const enum rr_fabric_counter *counters,
+			 unsigned ncounters)
+{
+	uint64_t sum = 0;
+	for (unsigned s = 0; s < 2; s++)
+		for (unsigned k = 0; k < ncounters; k++)
+			sum += st->total.fabric[s][counters[k]];
+	return sum;
+}
+
+/* A problem the fabric counters c[] count: d started with their total
+ * and the connections that hold them; NULL when none does. */
+static struct rr_diagnosis_item *fabric_problem(const struct rr_analyzer *a,
+						struct rr_diagnosis_item *d,
+						enum rr_diagnosis_id id,
+						const enum rr_fabric_counter *c, unsigned n)
+{
+	uint64_t events = total_of(rr_analyzer_stats(a), c, n);
+	if (!events)
+		return NULL;
+	start(d, id);
+	d->events = events;
+	by_fabric(a, d, c, n);
+	return d;
+}
+
+static void failed_on_nak(const struct rr_analyzer *a, struct found *f)
+{
+	static const enum rr_fabric_counter naks[] = {
+		RR_FABRIC_NAK_REMOTE_ACCESS, RR_FABRIC_NAK_REMOTE_OPERATIONAL,
+		RR_FABRIC_NAK_INVALID_REQUEST,
+	};
+	const struct rr_stats *st = rr_analyzer_stats(a);
+	struct rr_diagnosis_item item, *d = fabric_problem(a, &item, RR_DIAG_FAILED_ON_NAK,
+							   naks, 3);
+	if (!d)
+		return;
+	uint64_t n = d->events;
+	snprintf(d->evidence, sizeof(d->evidence),
+		 "%" PRIu64 " NAK%s: remote access %" PRIu64 ", remote operational %"
+		 PRIu64 ", invalid request %" PRIu64 "; %u connection%s", n,
+		 n == 1 ? "" : "s", total_of(st, &naks[0], 1), total_of(st, &naks[1], 1),
+		 total_of(st, &naks[2], 1), d->conns, d->conns == 1 ? "" : "s");
+	keep(f, d);
+}
+
+static void zero_grant(const struct rr_analyzer *a, struct found *f)
+{
+	uint64_t n = rr_analyzer_stats(a)->findings[RR_FIND_ZERO_CREDIT];
+	if (!n)
+		return;
+	struct rr_diagnosis_item item, *d = start(&item, RR_DIAG_ZERO_GRANT);
+	d->events = n;
+	for (uint32_t i = 0; i < rr_analyzer_conn_count(a); i++) {
+		const struct rr_conn_info *c = rr_analyzer_conn(a, i);
+		if (c && c->grant_seen && c->st.grant_min == 0) {
+			d->conns++;
+			if (d->worst_conn == RR_CONN_NONE)
+				d->worst_conn = c->id;
+		}
+	}
+	snprintf(d->evidence, sizeof(d->evidence), "%" PRIu64 " repl%s granting 0 credits",
+		 n, n == 1 ? "y" : "ies");
+	keep(f, d);
+}
+
+/* The error findings the problems above do not already name. */
+static void protocol_errors(const struct rr_analyzer *a, struct found *f)
+{
+	const struct rr_stats *st = rr_analyzer_stats(a);
+	uint64_t n = 0;
+	unsigned ids = 0;
+	char list[120] = "";
+	size_t used = 0;
+	for (unsigned i = 0; i < RR_FINDING_COUNT; i++) {
+		const struct rr_finding_info *fi = rr_finding_info(i);
+		if (fi->severity != RR_SEV_ERROR || !st->findings[i] ||
+		    i == RR_FIND_ZERO_CREDIT || i == RR_FIND_NAK_REMOTE_ACCESS ||
+		    i == RR_FIND_NAK_REMOTE_OPERATIONAL || i == RR_FIND_NAK_INVALID_REQUEST)
+			continue;
+		n += st->findings[i];
+		int w = snprintf(list + used, sizeof(list) - used, "%s%s %" PRIu64,
+				 ids++ ? ", " : "", fi->id, st->findings[i]);
+		if (w > 0 && used + (size_t)w < sizeof(list))
+			used += (size_t)w;
+	}
+	if (!n)
+		return;
+	struct rr_diagnosis_item item, *d = start(&item, RR_DIAG_PROTOCOL_ERRORS);
+	d->events = n;
+	snprintf(d->evidence, sizeof(d->evidence), "%s", list);
+	keep(f, d);
+}
+
+static void receiver_not_ready(const struct rr_analyzer *a, struct found *f)
+{
+	static const enum rr_fabric_counter rnr[] = { RR_FABRIC_RNR_NAKS };
+	const struct rr_stats *st = rr_analyzer_stats(a);
+	struct rr_diagnosis_item item, *d = fabric_problem(a, &item,
+							   RR_DIAG_RECEIVER_NOT_READY, rnr, 1);
+	if (!d)
+		return;
+	uint64_t n = d->events;
+	uint64_t resent = st->total.fabric[0][RR_FABRIC_RETRANSMISSIONS] +
+			  st->total.fabric[1][RR_FABRIC_RETRANSMISSIONS];
+	snprintf(d->evidence, sizeof(d->evidence),
+		 "%" PRIu64 " RNR NAK%s on %u connection%s (the requester's SENDs %"
+		 PRIu64 ", the responder's %" PRIu64 "), %" PRIu64 " packets resent",
+		 n, n == 1 ? "" : "s", d->conns, d->conns == 1 ? "" : "s",
+		 st->total.fabric[0][RR_FABRIC_RNR_NAKS],
+		 st->total.fabric[1][RR_FABRIC_RNR_NAKS], resent);
+	keep(f, d);
+}
+
+static void congestion(const struct rr_analyzer *a, struct found *f)
+{
+	static const enum rr_fabric_counter marks[] = {
+		RR_FABRIC_ECN_CE, RR_FABRIC_FECN, RR_FABRIC_BECN, RR_FABRIC_CNPS,
+	};
+	const struct rr_stats *st = rr_analyzer_stats(a);
+	struct rr_diagnosis_item item, *d = fabric_problem(a, &item, RR_DIAG_CONGESTION,
+							   marks, 4);
+	if (!d)
+		return;
+	snprintf(d->evidence, sizeof(d->evidence),
+		 "ECN CE %" PRIu64 ", FECN %" PRIu64 ", BECN %" PRIu64 ", CNPs %" PRIu64
+		 " on %u connection%s", total_of(st, &marks[0], 1), total_of(st, &marks[1], 1),
+		 total_of(st, &marks[2], 1), total_of(st, &marks[3], 1), d->conns,
+		 d->conns == 1 ? "" : "s");
+	keep(f, d);
+}
+
+static int worse(const struct rr_diagnosis_item *x, const struct rr_diagnosis_item *y)
+{
+	if (x->severity != y->severity)
+		return x->severity > y->severity;
+	if (x->events != y->events)
+		return x->events > y->events;
+	return x->id < y->id;
+}
+
+unsigned rr_diagnose(const struct rr_analyzer *a, struct rr_diagnosis_item *out,
+		     unsigned max)
+{
+	struct found f = { out, max, 0 };
+	failed_on_nak(a, &f);
+	zero_grant(a, &f);
+	protocol_errors(a, &f);
+	packet_loss(a, &f);
+	receiver_not_ready(a, &f);
+	congestion(a, &f);
+	/* worst first: a few items, an insertion sort */
+	unsigned kept = f.n < max ? f.n : max;
+	for (unsigned i = 1; i < kept; i++) {
+		struct rr_diagnosis_item x = out[i];
+		unsigned j = i;
+		for (; j > 0 && worse(&x, &out[j - 1]); j--)
+			out[j] = out[j - 1];
+		out[j] = x;
+	}
+	return f.n;
+}
