@@ -11,6 +11,7 @@
 
 #include <json-c/json.h>
 
+#include "rpcrdma/diagnosis.h"
 #include "rpcrdma/stat-families.h"
 #include "rr_json.h"
 #include "top.h"
@@ -224,6 +225,18 @@ void top_render(const struct top *t, struct lines *L)
 	    t->findings_s, st->total.findings, st->frames_dropped, t->drops_s,
 	    st->frames_truncated, other, t->addr_filter[0] ? "  addr~" : "", t->addr_filter,
 	    t->prog_filter[0] ? "  prog=" : "", t->prog_filter);
+	/* the worst problem the counters show (rpcrdma/diagnosis.h) and how
+	 * many more; rpcrdma-dump --stats gives each one's evidence */
+	struct rr_diagnosis_item worst;
+	unsigned problems = rr_diagnose(t->a, &worst, 1);
+	if (!problems)
+		put(L, "diagnosis: no problem");
+	else if (problems == 1)
+		put(L, "diagnosis: %s %s", rr_severity_str(worst.severity),
+		    rr_diagnosis_info(worst.id)->id);
+	else
+		put(L, "diagnosis: %s %s, and %u more", rr_severity_str(worst.severity),
+		    rr_diagnosis_info(worst.id)->id, problems - 1);
 	if (t->final_taken) /* the file's end: what it held, the rates over it */
 		put(L, "whole capture: calls %" PRIu64 "  replies %" PRIu64
 		    "  MB inline %.2f read %.2f write %.2f", st->total.calls,
@@ -313,6 +326,7 @@ void top_print_json(const struct top *t)
 	json_object_object_add(o, "schema", json_object_new_int(RR_JSON_SCHEMA));
 	json_object_object_add(o, "time", json_object_new_int64((int64_t)shown_time(t)));
 	json_object_object_add(o, "source", json_object_new_string(t->o.src.name));
+	json_object_object_add(o, "diagnosis", rr_json_diagnosis(t->a));
 	json_object *tot = json_object_new_object();
 	/* RPC calls and replies in both directions, as every front end
 	 * counts them; the backward ones also apart */

@@ -364,8 +364,7 @@ static json_object *stat_object(const struct rr_stats *st, enum rr_stat_json whe
 	return o;
 }
 
-/* The problems the counters show, worst first (rpcrdma/diagnosis.h). */
-static json_object *diagnosis(const struct rr_analyzer *a)
+json_object *rr_json_diagnosis(const struct rr_analyzer *a)
 {
 	struct rr_diagnosis_item d[RR_DIAGNOSIS_COUNT];
 	unsigned n = rr_diagnose(a, d, RR_DIAGNOSIS_COUNT);
@@ -394,7 +393,7 @@ json_object *rr_json_stats(const struct rr_analyzer *a)
 	json_object *o = json_object_new_object();
 	add(o, "type", json_object_new_string("stats"));
 	add(o, "schema", json_object_new_int(RR_JSON_SCHEMA));
-	add(o, "diagnosis", diagnosis(a));
+	add(o, "diagnosis", rr_json_diagnosis(a));
 	json_object *conns = json_object_new_array();
 	for (uint32_t i = 0; i < rr_analyzer_conn_count(a); i++) {
 		const struct rr_conn_info *c = rr_analyzer_conn(a, i);

@@ -28,6 +28,9 @@ json_object *rr_json_setup(const struct rr_frame *f, uint64_t frame,
 /* Both sides' setup seen (RR_EV_NEGOTIATED, its connection not NULL). */
 json_object *rr_json_negotiated(const struct rr_event *ev);
 json_object *rr_json_stats(const struct rr_analyzer *a);
+/* The diagnosis, worst first (rpcrdma/diagnosis.h): the array of
+ * --stats=json's "diagnosis", and of rpcrdma-top -j's. */
+json_object *rr_json_diagnosis(const struct rr_analyzer *a);
 /* The json-c this program runs with, as "json-c X.Y". */
 const char *rr_json_library_version(void);
 

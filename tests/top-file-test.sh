@@ -169,4 +169,17 @@ if command -v tmux >/dev/null; then
 	check "... an empty filter shows all again" filtered "" 3
 	tmux kill-session -t "$session" 2>/dev/null
 fi
+# the header's diagnosis: the worst problem, as rpcrdma-dump --stats=json
+# ranks them, and -j's the same array; none on a healthy capture
+dump=$build/cli/rpcrdma-dump
+for cap in rocev2-fault-rnr-storm rocev2-fault-write-wrong-stag rocev2-mixed; do
+	want=$("$dump" -q --stats=json -r "$src/samples/$cap.pcap" 2>/dev/null |
+		jq -r 'if (.diagnosis | length) == 0 then "diagnosis: no problem"
+		       else "diagnosis: \(.diagnosis[0].severity) \(.diagnosis[0].problem)" +
+			    (if (.diagnosis | length) > 1 then ", and \((.diagnosis | length) - 1) more" else "" end) end')
+	check "$cap: the header's diagnosis as rpcrdma-dump ranks it ($want)" \
+		eval "\"\$top\" -b -n 1 -r '$src/samples/$cap.pcap' 2>/dev/null | grep -qxF '$want'"
+	check "$cap: -j's diagnosis is rpcrdma-dump --stats=json's" \
+		eval "[ \"\$(\"\$top\" -b -j -n 1 -r '$src/samples/$cap.pcap' 2>/dev/null | tail -n 1 | jq -c .diagnosis)\" = \"\$(\"\$dump\" -q --stats=json -r '$src/samples/$cap.pcap' 2>/dev/null | jq -c .diagnosis)\" ]"
+done
 tap_end
