@@ -12,17 +12,31 @@ update=${3:-}
 dir=$src/tests/golden
 pass=0
 fail=0
+# json-c before 0.17 prints an empty array of a pretty document over two
+# lines ("[" then "]"), later ones as "[]" (Debian 12 and 13): both read as
+# "[]", every other byte compared as printed
+empty_arrays() {
+	awk '{
+		if (held != "") {
+			if ($0 ~ /^ *\],?$/) { t = $0; sub(/^ */, "", t); print held t; held = ""; next }
+			print held; held = ""
+		}
+		if ($0 ~ /\[$/) { held = $0; next }
+		print
+	} END { if (held != "") print held }'
+}
 while read -r name capture opts expected; do
 	case "$name" in ''|'#'*) continue ;; esac
 	[ "$opts" = "-" ] && opts="" || opts=$(echo "$opts" | tr '_' ' ')
 	# shellcheck disable=SC2086
 	out=$("$dump" $opts -r "$src/$capture" 2>&1)
 	if [ "$update" = "--update" ]; then
-		printf '%s\n' "$out" >"$dir/$expected"
+		printf '%s\n' "$out" | empty_arrays >"$dir/$expected"
 		echo "updated $expected: read its diff before committing"
 		continue
 	fi
-	if printf '%s\n' "$out" | diff -u "$dir/$expected" - >/tmp/golden.$$; then
+	if printf '%s\n' "$out" | empty_arrays |
+		diff -u "$dir/$expected" - >/tmp/golden.$$; then
 		pass=$((pass + 1))
 	else
 		fail=$((fail + 1))
