@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "rpcrdma/diagnosis.h"
 #include "rpcrdma/stat-families.h"
 #include "rr_prom.h"
 
@@ -222,8 +223,34 @@ static void family(struct rr_prom *w, const struct rr_stats *st, unsigned id)
 	}
 }
 
-static void families(struct rr_prom *w, const struct rr_stats *st, bool rebuilding)
+/* The diagnosis's family: a series per problem of the list, whether the
+ * counters show it or not (a bounded family for alert rules), by its
+ * severity now (the list's while absent). */
+static void diagnosis_family(struct rr_prom *w, const struct rr_analyzer *a, unsigned id)
 {
+	const struct rr_stat_family_info *fi = rr_stat_family_info(id);
+	struct rr_diagnosis_item found[RR_DIAGNOSIS_COUNT];
+	unsigned n = rr_diagnose(a, found, RR_DIAGNOSIS_COUNT);
+	rr_prom_family(w, fi->name, rr_stat_type_str(fi->type), fi->help);
+	for (unsigned p = 0; p < RR_DIAGNOSIS_COUNT; p++) {
+		const struct rr_diagnosis_info *di = rr_diagnosis_info(p);
+		unsigned severity = di->severity;
+		uint64_t events = 0;
+		for (unsigned i = 0; i < n && i < RR_DIAGNOSIS_COUNT; i++)
+			if (found[i].id == p) {
+				severity = found[i].severity;
+				events = found[i].events;
+			}
+		char lb[128] = "";
+		rr_prom_label(lb, sizeof(lb), fi->labels[0], di->id);
+		rr_prom_label(lb, sizeof(lb), fi->labels[1], rr_severity_str(severity));
+		rr_prom_sample_u64(w, fi->name, "", lb, events);
+	}
+}
+
+static void families(struct rr_prom *w, const struct rr_analyzer *a, bool rebuilding)
+{
+	const struct rr_stats *st = rr_analyzer_stats(a);
 	for (unsigned id = 0; id < RR_STAT_FAMILY_COUNT; id++) {
 		const struct rr_stat_family_info *fi = rr_stat_family_info(id);
 		if (!(fi->shown & RR_SHOWN_PROM))
@@ -241,6 +268,8 @@ static void families(struct rr_prom *w, const struct rr_stats *st, bool rebuildi
 			for (unsigned i = 0; i < RR_STAT_COUNT; i++)
 				if (rr_stat_kind_first(i))
 					stat_family(w, st, i);
+		} else if (fi->rows == RR_ROWS_DIAGNOSIS) {
+			diagnosis_family(w, a, id);
 		} else {
 			family(w, st, id);
 		}
@@ -428,7 +457,6 @@ static void connections(struct rr_prom *w, const struct rr_analyzer *a,
 void rr_prom_analyzer(struct rr_prom *w, const struct rr_analyzer *a,
 		      const struct rr_prom_options *o)
 {
-	const struct rr_stats *st = rr_analyzer_stats(a);
-	families(w, st, rr_analyzer_limits(a)->rebuild_slots > 0);
+	families(w, a, rr_analyzer_limits(a)->rebuild_slots > 0);
 	connections(w, a, o);
 }

@@ -34,6 +34,9 @@ findings_of() { # capture
 	wait "${pids[-1]}" 2>/dev/null
 	unset 'pids[-1]'
 	[ "$done" -eq 0 ] || return 1
+	# the diagnosis's series too: "problem severity events" lines
+	sed -n 's/^rpcrdma_diagnosis_problem_events{problem="\([a-z_]*\)",severity="\([a-z]*\)"} \([0-9]*\)$/\1 \2 \3/p' \
+		"$work/metrics" >"$work/problems.txt"
 	sed -n 's/^rpcrdma_findings_total{id="\([^"]*\)",severity="\([a-z]*\)"} \([0-9]*\)$/\1 \2 \3/p' \
 		"$work/metrics" | awk '$3 > 0'
 }
@@ -68,9 +71,9 @@ perl -e 'local $/; my $d = <STDIN>; my $o = 24;
 captures+=("$work/damaged.pcap linux-damaged-icrc")
 
 # The promtool expectation at 5 minutes: ALERT fires on INSTANCE for each
-# finding id of IDS (none: it stays quiet), its summary and description
-# with %s for the id.
-expect_alerts() { # alert, instance, ids, summary, description
+# value of IDS for the label LABEL (none: it stays quiet), its summary and
+# description with %s for the value.
+expect_alerts() { # alert, instance, ids, summary, description[, label]
 	echo "      - eval_time: 5m"
 	echo "        alertname: $1"
 	if [ -z "$3" ]; then
@@ -82,7 +85,7 @@ expect_alerts() { # alert, instance, ids, summary, description
 		echo "          - exp_labels:"
 		echo "              severity: warning"
 		echo "              instance: $2"
-		echo "              id: $id"
+		echo "              ${6:-id}: $id"
 		echo "            exp_annotations:"
 		printf "              summary: \"$4\"\n" "$id"
 		printf "              description: \"$5\"\n" "$id"
@@ -96,7 +99,7 @@ test_file=$work/alerts.test.yml
 	echo "evaluation_interval: 1m"
 	echo "tests:"
 } >"$test_file"
-linux_errors=0 linux_runs=0 fault_alerts=0 damaged_alerts=""
+linux_errors=0 linux_runs=0 fault_alerts=0 damaged_alerts="" linux_problems="" fault_problems=0
 for entry in "${captures[@]}"; do
 	capture=${entry% *} instance=${entry##* }
 	if ! findings_of "$capture" >"$work/f.txt"; then
@@ -105,15 +108,23 @@ for entry in "${captures[@]}"; do
 	fi
 	errors=$(awk '$2 == "error" && $1 != "rpcrdma.crc32c" { print $1 }' "$work/f.txt" | sort -u)
 	damaged=$(awk '$1 == "rpcrdma.icrc" || $1 == "rpcrdma.crc32c" { print $1 }' "$work/f.txt" | sort -u)
+	# the diagnosis's problems above a note, as rpcrdma-dump ranks them
+	problems=$(awk '$2 != "note" && $3 > 0 { print $1 }' "$work/problems.txt" | sort -u)
+	want=$("$build/cli/rpcrdma-dump" -q --stats=json -r "$capture" 2>/dev/null |
+		jq -r '.diagnosis[] | select(.severity != "note") | .problem' | sort -u)
+	check "$instance: the exporter's diagnosis is rpcrdma-dump's (${problems:-none})" \
+		test "$problems" = "$want" -a "$(grep -c . "$work/problems.txt")" -gt 0
 	case "$instance" in
 	linux-*)
 		linux_runs=$((linux_runs + 1))
 		[ -n "$errors" ] && linux_errors=$((linux_errors + 1))
 		check "$instance: no error finding ($(awk '{ printf "%s%s %s %s", sep, $1, $2, $3; sep = ", " }' "$work/f.txt"))" \
 			test -z "$errors"
+		[ -n "$problems" ] && linux_problems="$linux_problems $instance"
 		;;
 	*)
 		[ -n "$errors" ] && fault_alerts=$((fault_alerts + 1))
+		[ -n "$problems" ] && fault_problems=$((fault_problems + 1))
 		;;
 	esac
 	# the counts as Prometheus would have scraped them: 0, then the
@@ -129,6 +140,10 @@ for entry in "${captures[@]}"; do
 		echo "      - series: 'rpcrdma_frames_total{instance=\"$instance\"}'" >>"$test_file"
 		echo "        values: '0x14'" >>"$test_file"
 	fi
+	while read -r problem severity events; do
+		echo "      - series: 'rpcrdma_diagnosis_problem_events{instance=\"$instance\", problem=\"$problem\", severity=\"$severity\"}'"
+		echo "        values: '0 ${events}x14'"
+	done <"$work/problems.txt" >>"$test_file"
 	echo "    alert_rule_test:" >>"$test_file"
 	expect_alerts RpcRdmaConformanceErrors "$instance" "$errors" \
 		"$instance sees RPC-over-RDMA finding %s" \
@@ -136,17 +151,27 @@ for entry in "${captures[@]}"; do
 	expect_alerts RpcRdmaDamagedPackets "$instance" "$damaged" \
 		"$instance sees packets damaged on the wire (%s)" \
 		"Packets failed their checksum in the last 10 minutes: check the link (cables, optics, port error counters); see %s in docs/findings.md." >>"$test_file"
+	expect_alerts RpcRdmaProblem "$instance" "$problems" \
+		"$instance: RPC-over-RDMA %s" \
+		"The diagnosis names %s: rpcrdma-dump --stats shows its evidence, docs/diagnosis.md what to do." \
+		problem >>"$test_file"
 	[ -n "$damaged" ] && damaged_alerts="$damaged_alerts $instance"
 done
 check "a damaged packet is only that: RpcRdmaDamagedPackets on the Linux capture with one ICRC changed, and only there (${damaged_alerts# })" \
 	test "$damaged_alerts" = " linux-damaged-icrc"
 check "the Linux runs: $linux_runs replayed, none with an error finding" \
 	test "$linux_runs" -gt 0 -a "$linux_errors" -eq 0
+check "the Linux runs: no problem above a note in the diagnosis (${linux_problems# })" \
+	test -z "$linux_problems"
+check "the fault samples with a problem ($fault_problems) include the RNR storm and the Write to a wrong STag" \
+	eval "test $fault_problems -gt 0 &&
+	      grep -A12 'alertname: RpcRdmaProblem' '$test_file' | grep -q 'problem: receiver_not_ready' &&
+	      grep -A12 'alertname: RpcRdmaProblem' '$test_file' | grep -q 'problem: failed_on_nak'"
 check "the fault samples whose finding is an error ($fault_alerts) include the requester that cleared R" \
 	eval "test $fault_alerts -gt 0 &&
 	      grep -q 'instance: rocev2-fault-invalidate-requester-cleared-r' '$test_file'"
 promtool test rules "$test_file" >"$work/promtool.out" 2>&1
 status=$?
-check "promtool: RpcRdmaConformanceErrors fires on each of those and on no Linux run, RpcRdmaDamagedPackets on the damaged one only (${#captures[@]} captures)" \
+check "promtool: RpcRdmaConformanceErrors fires on each of those and on no Linux run, RpcRdmaProblem on each problem above a note and on no Linux run, RpcRdmaDamagedPackets on the damaged one only (${#captures[@]} captures)" \
 	eval "test $status -eq 0 || { cat '$work/promtool.out'; false; }"
 tap_end

@@ -49,7 +49,9 @@ extern "C" {
 	X(RR_ROWS_CLIENT, "each client kept, then other: a counter of its row") \
 	X(RR_ROWS_CLIENT_BYTES, "each client kept, then other, by byte kind") \
 	X(RR_ROWS_CLIENT_LATENCY, "each client kept, then other: its latency") \
-	X(RR_ROWS_FILE, "the busiest and the slowest files")
+	X(RR_ROWS_FILE, "the busiest and the slowest files") \
+	X(RR_ROWS_DIAGNOSIS, "each problem of the diagnosis (rpcrdma/diagnosis.h), " \
+	  "drawn from the analyzer")
 
 #define RR_X_ROWS_ENUM(sym, doc) sym,
 enum rr_stat_rows { RR_STAT_ROWS_LIST(RR_X_ROWS_ENUM) RR_STAT_ROWS_COUNT };
@@ -161,6 +163,10 @@ static inline const char *rr_stat_type_str(unsigned type)
 	X(RR_FAM_CLIENT_LATENCY, "rpcrdma_client_latency_seconds", RR_STAT_LATENCY, \
 	  RR_LABELS("client"), RR_ROWS_CLIENT_LATENCY, clients, RR_SHOWN_ALL, \
 	  "time from a client's forward call to its reply") \
+	X(RR_FAM_DIAGNOSIS, "rpcrdma_diagnosis_problem_events", RR_STAT_GAUGE, \
+	  RR_LABELS("problem", "severity"), RR_ROWS_DIAGNOSIS, total, RR_SHOWN_PROM, \
+	  "each problem of the diagnosis (docs/diagnosis.md) by its severity now: " \
+	  "the events that show it, 0 while the counters show none") \
 	X(RR_FAM_FILES, NULL, RR_STAT_COUNTER, RR_LABELS(NULL), RR_ROWS_FILE, files, \
 	  RR_SHOWN_TEXT | RR_SHOWN_JSON | RR_SHOWN_PLUGIN, \
 	  "the busiest and the slowest files by the handle NFS calls name first")

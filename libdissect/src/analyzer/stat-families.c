@@ -249,6 +249,7 @@ bool rr_stat_family_next(const struct rr_stats *st, unsigned id, uint32_t *at,
 		case RR_ROWS_STAT_SCALARS:
 		case RR_ROWS_STAT_KINDS:
 		case RR_ROWS_FILE:
+		case RR_ROWS_DIAGNOSIS:  /* the analyzer's: rr_diagnose */
 		case RR_STAT_ROWS_COUNT:
 			return false;
 		}
