@@ -280,6 +280,7 @@ for capture in ${PLUGIN_CAPTURES:-"$src"/samples/*.pcap "$src"/tests/linux/*/cli
 		 "client \(.address // "other") bytes RDMA write \(.bytes.rdma_write)"),
 		((.busiest_files // [])[] | "fh \(.fh_hash) calls \(.calls)"),
 		(.findings | to_entries[] | select(.value > 0) | "\(.key) \(.value)"),
+		(.diagnosis[] | "diagnosis \(.problem) \(.severity) \(.events)"),
 		"frames \(.frames.total)", "frames truncated \(.frames.truncated)",
 		"frames malformed \(.frames.malformed)", "IB PSN gaps \(.frames.ib_psn_gaps)",
 		"IB retransmissions \(.frames.ib_retransmissions)",

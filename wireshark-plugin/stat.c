@@ -11,13 +11,14 @@
 #include <epan/stat_tap_ui.h>
 #include <epan/tap.h>
 
+#include "rpcrdma/diagnosis.h"
 #include "rpcrdma/stat-families.h"
 #include "analysis.h"
 
-enum { TABLE_CONNECTIONS, TABLE_MESSAGES, TABLE_PROCEDURES, TABLE_CLIENTS,
+enum { TABLE_DIAGNOSIS, TABLE_CONNECTIONS, TABLE_MESSAGES, TABLE_PROCEDURES, TABLE_CLIENTS,
        TABLE_FILES, TABLE_FINDINGS, TABLE_CAPTURE, TABLE_COUNT };
 static const char *const table_names[TABLE_COUNT] = {
-	"Connections", "Messages by direction and procedure",
+	"Diagnosis (worst first)", "Connections", "Messages by direction and procedure",
 	"RPC calls by procedure", "Clients (forward RPCs by requester)",
 	"Busiest files (NFS calls by the file handle they name first)", "Findings",
 	"Capture",
@@ -247,6 +248,17 @@ static void fill_files(struct filler *f, const struct rr_stats *st)
 	}
 }
 
+/* The problems the counters show, worst first, as rpcrdma-dump --stats
+ * opens with them: each one's events, its evidence as the detail. */
+static void fill_diagnosis(struct filler *f, const struct rr_analyzer *a)
+{
+	struct rr_diagnosis_item d[RR_DIAGNOSIS_COUNT];
+	unsigned n = rr_diagnose(a, d, RR_DIAGNOSIS_COUNT);
+	for (unsigned i = 0; i < n && i < RR_DIAGNOSIS_COUNT; i++)
+		row(f, d[i].events, d[i].evidence, "diagnosis %s %s",
+		    rr_diagnosis_info(d[i].id)->id, rr_severity_str(d[i].severity));
+}
+
 static void fill_findings(struct filler *f, const struct rr_stats *st)
 {
 	for (unsigned i = 0; i < RR_FINDING_COUNT; i++)
@@ -294,6 +306,7 @@ static tap_packet_status stat_packet(void *tapdata, packet_info *pinfo, epan_dis
 		if (!f.t)
 			continue;
 		switch (i) {
+		case TABLE_DIAGNOSIS: fill_diagnosis(&f, a); break;
 		case TABLE_CONNECTIONS: fill_connections(&f, a); break;
 		case TABLE_MESSAGES: fill_messages(&f, st); break;
 		case TABLE_PROCEDURES: fill_procedures(&f, st); break;
