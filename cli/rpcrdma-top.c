@@ -197,9 +197,6 @@ static void final_snapshot(struct top *t)
 	t->final_taken = true;
 }
 
-/* The lines above the table: title, totals, rates, a blank, column heads */
-#define HEAD_LINES 5
-
 static const char *const help_text[] = {
 	"rpcrdma-top: RPC-over-RDMA connections, credits, chunks and latency",
 	"",
@@ -253,20 +250,20 @@ static void show(struct top *t)
 		return;
 	}
 	/* the summary and the column heads stay; the table scrolls below */
-	unsigned table = L.n > HEAD_LINES ? L.n - HEAD_LINES : 0;
-	unsigned room = rows - 1 > HEAD_LINES ? (unsigned)rows - 1 - HEAD_LINES : 0;
+	unsigned table = L.n > TOP_HEAD_LINES ? L.n - TOP_HEAD_LINES : 0;
+	unsigned room = rows - 1 > TOP_HEAD_LINES ? (unsigned)rows - 1 - TOP_HEAD_LINES : 0;
 	if (t->keys.scroll + room > table)
 		t->keys.scroll = table > room ? table - room : 0;
 	t->keys.page = room;
-	for (unsigned i = 0; i < HEAD_LINES && i < L.n && (int)i < rows - 1; i++) {
-		if (i == HEAD_LINES - 1)
+	for (unsigned i = 0; i < TOP_HEAD_LINES && i < L.n && (int)i < rows - 1; i++) {
+		if (i == TOP_HEAD_LINES - 1)
 			attron(A_REVERSE);
 		mvaddnstr((int)i, 0, L.l[i], cols);
-		if (i == HEAD_LINES - 1)
+		if (i == TOP_HEAD_LINES - 1)
 			attroff(A_REVERSE);
 	}
-	for (unsigned i = 0; i < room && HEAD_LINES + t->keys.scroll + i < L.n; i++)
-		mvaddnstr((int)(HEAD_LINES + i), 0, L.l[HEAD_LINES + t->keys.scroll + i], cols);
+	for (unsigned i = 0; i < room && TOP_HEAD_LINES + t->keys.scroll + i < L.n; i++)
+		mvaddnstr((int)(TOP_HEAD_LINES + i), 0, L.l[TOP_HEAD_LINES + t->keys.scroll + i], cols);
 	char foot[96];
 	snprintf(foot, sizeof(foot), "h help  c b i l f a sort  v view  / p filter  "
 		 "space pause  q quit%s", t->keys.scroll + room < table ? "  [down: more]" :

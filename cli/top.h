@@ -137,6 +137,11 @@ struct top {
 	double calls_s, replies_s, bytes_s[3], findings_s, drops_s;
 };
 
+/* The lines above every view's table (top_render): title, rates,
+ * findings, diagnosis, the whole capture's totals or a blank, and the
+ * table's column heads; the screen keeps them while the table scrolls. */
+#define TOP_HEAD_LINES 6
+
 /* Lines of a screen or of a batch snapshot, at most LINE columns each. */
 struct lines {
 	char (*l)[LINE];

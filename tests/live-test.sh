@@ -319,14 +319,16 @@ sleep 1.2
 keys scroll1.txt 0.6 v v
 keys scroll2.txt 0.6 End
 keys scroll3.txt 0.6 Home
-first=$(sed -n 6p "$work/scroll1.txt")
+# the table's first row: below the six lines that stay (top.h's
+# TOP_HEAD_LINES: title, rates, findings, diagnosis, totals, column heads)
+first=$(sed -n 7p "$work/scroll1.txt")
 check "tmux: the table scrolls: End shows other procedures, Home the first again ($first)" \
 	eval "grep -q '^NFS v3 NULL' '$work/scroll1.txt' && grep -q 'down: more' '$work/scroll1.txt' &&
 	      ! grep -q '^NFS v3 NULL' '$work/scroll2.txt' && grep -q '^NFS_ACL v3 SETACL' '$work/scroll2.txt' &&
-	      grep -q 'up: more' '$work/scroll2.txt' && test \"\$(sed -n 6p '$work/scroll3.txt')\" = '$first'"
+	      grep -q 'up: more' '$work/scroll2.txt' && test \"\$(sed -n 7p '$work/scroll3.txt')\" = '$first'"
 keys scroll4.txt 0.6 Down
 check "tmux: down scrolls one line" \
-	eval "test \"\$(sed -n 6p '$work/scroll4.txt')\" = \"\$(sed -n 7p '$work/scroll3.txt')\""
+	eval "test \"\$(sed -n 7p '$work/scroll4.txt')\" = \"\$(sed -n 8p '$work/scroll3.txt')\""
 keys help1.txt 0.6 h
 keys help2.txt 0.6 x
 check "tmux: 'h' shows the help, any key goes back" \

@@ -289,6 +289,37 @@ fabric_matches_tshark() {
 	done
 }
 check "udp: lossy run: each stream's packets and NAKs equal tshark's" fabric_matches_tshark
+# timeouts: the bursts of resent request packets (a PSN not above the
+# highest its receiver was sent) that no PSN sequence or RNR NAK from that
+# receiver asked for, as tshark's fields show them, per stream
+timeouts_match_tshark() {
+	tshark -r "$work/drop.pcap" -Y "infiniband.bth.destqp != 1" -T fields \
+		-e ip.src -e infiniband.bth.opcode -e infiniband.bth.psn \
+		-e infiniband.aeth.syndrome 2>/dev/null | awk -F'\t' '
+		# request opcodes of RC (IBA vol. 1 table 38): sends, writes, read requests
+		function request(op) { return op <= 12 || op == 22 || op == 23 }
+		$2 == 17 && ($4 == 96 || int($4 / 32) == 1) { asked[$1] = 1; next }
+		request($2) {
+			if (seen[$1] && $3 <= top[$1]) {
+				if (!resending[$1] && !asked[other($1)]) n[$1]++
+				resending[$1] = 1
+				asked[other($1)] = 0
+			} else {
+				resending[$1] = 0
+				top[$1] = $3
+			}
+			seen[$1] = 1
+		}
+		function other(h) { return h == "127.0.0.1" ? "127.0.0.2" : "127.0.0.1" }
+		END { printf "%d %d", n["127.0.0.1"], n["127.0.0.2"] }'
+}
+timeouts_counted() {
+	want=$(timeouts_match_tshark)
+	got=$(jq -r '"\(.total.fabric.requester.timeouts) \(.total.fabric.responder.timeouts)"' "$work/drop.json")
+	echo "timeouts (requester responder): tshark $want, rpcrdma-dump $got"
+	[ "$want" = "$got" ] && [ "${got#* }" -gt 0 ]
+}
+check "udp: lossy run: each stream's timeouts (resends no NAK asked for) equal tshark's" timeouts_counted
 streams_add_up() {
 	jq -e '(.total.fabric.requester.retransmissions + .total.fabric.responder.retransmissions)
 	       == .frames.ib_retransmissions and .total.fabric.requester.retransmissions > 0 and

@@ -257,6 +257,7 @@ RR_API const char *rr_chunk_kind_str(unsigned v);
 	X(RR_FABRIC_PACKETS, "packets", "packets", true) \
 	X(RR_FABRIC_RETRANSMISSIONS, "retransmissions", "resent", true) \
 	X(RR_FABRIC_PSN_GAPS, "psn_gaps", "PSN gaps", true) \
+	X(RR_FABRIC_TIMEOUTS, "timeouts", "timeouts", true) \
 	X(RR_FABRIC_NAK_PSN_SEQUENCE, "nak_psn_sequence", "NAK PSN sequence error", false) \
 	X(RR_FABRIC_NAK_INVALID_REQUEST, "nak_invalid_request", "NAK invalid request", false) \
 	X(RR_FABRIC_NAK_REMOTE_ACCESS, "nak_remote_access", "NAK remote access error", false) \

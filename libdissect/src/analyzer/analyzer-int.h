@@ -52,6 +52,10 @@ struct side {
 	bool psn_exact;       /* IB: and no Read Request made it a floor */
 	bool marker_set;      /* iWARP: marker_seq0 is set */
 	uint32_t write_key;   /* IB: STag of the RDMA Write arriving here */
+	/* IB: the requests arriving here are being resent (behind next_psn),
+	 * and whether a NAK (PSN sequence error, RNR) asked for that: a burst
+	 * no NAK asked for is the sender's timeout */
+	bool resending, nak_asked;
 };
 
 /*

@@ -120,12 +120,13 @@ static void packet_loss(const struct rr_analyzer *a, struct found *f)
 		d->severity = RR_SEV_ERROR;
 	snprintf(d->evidence, sizeof(d->evidence),
 		 "worst: conn %u, the %s's stream, %" PRIu64 " of %" PRIu64
-		 " packets resent (%.1f%%), %" PRIu64 " PSN gaps; %u connection%s lossy"
+		 " packets resent (%.1f%%), %" PRIu64 " PSN gaps, %" PRIu64 " timeouts; "
+		 "%u connection%s lossy"
 		 "%s", w->id, rr_side_str(worst_side), n[RR_FABRIC_RETRANSMISSIONS],
 		 n[RR_FABRIC_PACKETS], n[RR_FABRIC_PACKETS] ?
 		 100.0 * (double)n[RR_FABRIC_RETRANSMISSIONS] /
 		 (double)n[RR_FABRIC_PACKETS] : 0.0,
-		 n[RR_FABRIC_PSN_GAPS], conns, conns == 1 ? "" : "s",
+		 n[RR_FABRIC_PSN_GAPS], n[RR_FABRIC_TIMEOUTS], conns, conns == 1 ? "" : "s",
 		 failed ? ", and made again after it" : "");
 	keep(f, d);
 }

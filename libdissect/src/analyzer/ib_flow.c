@@ -248,6 +248,10 @@ static void fabric_marks(struct rr_analyzer *a, struct conn *k, int from,
 	if (!(f->ext.present & RR_EXT_AETH) || f->ext.aeth.type == RR_AETH_ACK)
 		return;
 	int of = 1 - from;
+	/* the resends that follow are asked for */
+	if (f->ext.aeth.type == RR_AETH_RNR_NAK ||
+	    (f->ext.aeth.type == RR_AETH_NAK && f->ext.aeth.value == RR_NAK_PSN_SEQ_ERROR))
+		k->side[from].nak_asked = true;
 	if (f->ext.aeth.type == RR_AETH_RNR_NAK) {
 		fabric_count(a, k, of, RR_FABRIC_RNR_NAKS);
 		k->info.st.rnr_timer_us_last[of] = rr_rnr_timer_us(f->ext.aeth.value);
@@ -316,6 +320,12 @@ void rra_ib_packet(struct rr_analyzer *a, const struct rr_frame *f)
 			if (k->rpcrdma)
 				a->st.total.retransmissions++;
 			fabric_count(a, k, 1 - to, RR_FABRIC_RETRANSMISSIONS);
+			/* the first of a burst no NAK asked for: the sender's
+			 * timer ran out */
+			if (!sd->resending && !sd->nak_asked)
+				fabric_count(a, k, 1 - to, RR_FABRIC_TIMEOUTS);
+			sd->resending = true;
+			sd->nak_asked = false;
 			struct rr_event ev = { .kind = RR_EV_RETRANSMISSION,
 					       .conn = cn, .dir = RR_DIR_UNKNOWN,
 					       .retransmission = { .opcode = op, .psn = psn } };
@@ -337,6 +347,7 @@ void rra_ib_packet(struct rr_analyzer *a, const struct rr_frame *f)
 			if (to == 0)
 				rra_replies_lost(a, cn);
 		}
+		sd->resending = false;
 		sd->psn_seen = true;
 		sd->psn_exact = op != RR_OP_RC_READ_REQUEST;
 		sd->next_psn = (psn + 1) & 0xFFFFFF;
