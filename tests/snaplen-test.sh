@@ -4,7 +4,8 @@
 # captures cut to the eBPF source's snapshot (256 bytes, snap_len in
 # ebpf/rpcrdma_capture.bpf.c) keep every connection's calls and replies and
 # lose no stream: FPDUs that span segments or share one are followed by
-# their lengths through the cut bytes.
+# their lengths through the cut bytes.  Cut at any length, a Linux capture
+# raises no error or warning the whole one does not.
 # usage: snaplen-test.sh RPCRDMA_DUMP SOURCE_DIR
 set -u
 dump=$1
@@ -50,6 +51,44 @@ for f in "$src"/tests/linux/*/client/capture.pcap; do
 		diff "$work/whole" "$work/cut" | sed 's/^/# /'
 	fi
 done
+# Every snap length from the link header to past the RPC header: a cut
+# copy raises no error or warning finding more often than the whole
+# capture does, and its diagnosis names no problem above a note that the
+# whole one does not.  Each header a snap length can end inside (DDP's,
+# the chunk lists', the RPC's) is one a healthy capture is cut in.
+judged() { # capture: "id count" of its error and warning findings
+	"$dump" --findings -j -r "$1" 2>/dev/null |
+		jq -r 'select(.type == "finding" and .severity != "note") | .id' |
+		sort | uniq -c | awk '{ print $2, $1 }'
+}
+problems() { # capture: the diagnosis's problems above a note
+	"$dump" -q --stats=json -r "$1" 2>/dev/null |
+		jq -r '.diagnosis[] | select(.severity != "note") | .problem' | sort
+}
+if command -v jq >/dev/null; then
+	for f in "$src"/tests/linux/*/client/capture.pcap; do
+		[ -f "$f" ] || continue
+		name=$(basename "$(dirname "$(dirname "$f")")")
+		judged "$f" >"$work/judged.whole"
+		problems "$f" >"$work/problems.whole"
+		bad=""
+		snap=58
+		while [ "$snap" -le 200 ]; do
+			editcap -s "$snap" "$f" "$work/cut.pcap" >/dev/null 2>&1
+			extra=$(judged "$work/cut.pcap" | awk 'NR == FNR { w[$1] = $2; next }
+				$2 > w[$1] + 0 { printf " %s+%d", $1, $2 - w[$1] }' \
+				"$work/judged.whole" -)
+			new=$(problems "$work/cut.pcap" | comm -13 "$work/problems.whole" - | tr '\n' ' ')
+			[ -n "$extra$new" ] && bad="$bad [$snap:$extra ${new% }]"
+			snap=$((snap + 2))
+		done
+		if [ -z "$bad" ]; then
+			tap_ok "$name cut at every even length 58 to 200: no error, warning or problem the whole capture lacks"
+		else
+			tap_not_ok "$name cut: findings or problems the whole capture lacks:$bad"
+		fi
+	done
+fi
 # IB CM messages cut before their fields (90 bytes of the Linux RoCE
 # capture): shown as cut, never with IDs, QPNs or a REJ reason of 0; the
 # REJs still counted, under an unknown reason

@@ -183,6 +183,7 @@ struct call {
 	bool used : 1;
 	bool named : 1;       /* prog, vers, proc read from its RPC header */
 	bool has_reply_chunk : 1, rrc_pending : 1, answered : 1;
+	bool segs_cut : 1;    /* the capture cut its chunk lists: more follow */
 	bool counted : 1;     /* in the connection's calls in flight */
 	bool rebuild_lost : 1; /* needed a slot and found none */
 	bool status_counted : 1; /* its reply's status is in the statistics */

@@ -262,7 +262,12 @@ rr_analyzer_frame(struct rr_analyzer *a, uint32_t link, uint64_t ts_ns,
 				rra_finding(a, NONE, RR_FIND_TRUNCATED,
 					    rr_layer_str(f->bad_layer));
 		}
-		if (f->status == RR_MALFORMED && !counted_bad) {
+		/* a segment no followed stream takes may begin mid-FPDU:
+		 * its FPDU layers are no evidence, its own layers are */
+		bool unfollowed = rr_has(f, RR_LAYER_TCP) &&
+				  !rr_has(f, RR_LAYER_MPA) &&
+				  f->bad_layer >= RR_LAYER_MPA;
+		if (f->status == RR_MALFORMED && !counted_bad && !unfollowed) {
 			counted_bad = true;
 			a->st.frames_malformed++;
 			frame_findings(a, f);

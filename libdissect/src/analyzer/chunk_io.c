@@ -79,7 +79,9 @@ static uint32_t rdma_write(struct rr_analyzer *a, uint32_t cn, uint32_t key,
 	if (si == NONE)
 		return NONE;
 	const struct seg *g = &a->segs[si];
-	if (va < g->offset || va - g->offset + len > g->length)
+	/* with its call's lists cut, va may lie in a segment not held */
+	if ((va < g->offset || va - g->offset + len > g->length) &&
+	    !a->calls[g->call].segs_cut)
 		rra_finding(a, cn, RR_FIND_WRITE_BEYOND, NULL);
 	return va >= g->offset ? si : NONE;
 }

@@ -143,8 +143,9 @@ static void count_chunk(struct rr_analyzer *a, struct conn *k,
 }
 
 static void on_call(struct rr_analyzer *a, uint32_t cn, uint8_t dir,
-		    const struct rr_rpcrdma *h, const struct rr_rpc *rpc,
-		    const uint8_t *m, uint32_t kept, uint32_t len)
+		    const struct rr_rpcrdma *h, bool lists_cut,
+		    const struct rr_rpc *rpc, const uint8_t *m, uint32_t kept,
+		    uint32_t len)
 {
 	struct conn *k = &a->conns[cn];
 	struct rr_conn_stats *st = &k->info.st;
@@ -183,6 +184,7 @@ static void on_call(struct rr_analyzer *a, uint32_t cn, uint8_t dir,
 	c->counted = counted;
 	c->bytes_inline = len;
 	c->has_reply_chunk = h->has_reply_chunk;
+	c->segs_cut = lists_cut;
 	if (rpc && rpc->named) {
 		rra_call_named(c, rpc);
 	} else {
@@ -475,7 +477,16 @@ static uint8_t direction(struct rr_analyzer *a, uint32_t cn, int sender,
 			sender = role;
 		}
 	}
-	return rra_message_dir(sender, h, rpc);
+	uint8_t dir = rra_message_dir(sender, h, rpc);
+	if (dir == RR_DIR_UNKNOWN && !rpc &&
+	    (h->proc == RR_RDMA_MSG || h->proc == RR_RDMA_MSGP)) {
+		/* its RPC header cut: a message answering a call of its xid
+		 * in flight from the other side is that call's reply */
+		uint8_t call = sender == 1 ? RR_DIR_FWD_CALL : RR_DIR_BWD_CALL;
+		if (rra_call_find(a, cn, call, h->xid) != NONE)
+			return sender == 1 ? RR_DIR_FWD_REPLY : RR_DIR_BWD_REPLY;
+	}
+	return dir;
 }
 
 uint8_t rra_message_dir(int sender, const struct rr_rpcrdma *h,
@@ -495,6 +506,16 @@ uint8_t rra_message_dir(int sender, const struct rr_rpcrdma *h,
 	default:
 		return RR_DIR_UNKNOWN;
 	}
+}
+
+/* RFC 8166 §4.2: xid, vers, credit and proc, the words every version has */
+#define RPCRDMA_FIXED_LEN 16
+
+/* Whether the bytes before end were captured: a decode the capture cut
+ * stops at the field it could not read (the note's offset). */
+static bool captured_to(const struct rr_note *n, uint32_t end)
+{
+	return n->status != RR_TRUNCATED || n->off >= end;
 }
 
 /* Whether pre, the frame message m lies whole in, decoded m's header as
@@ -531,6 +552,11 @@ static void message(struct rr_analyzer *a, uint32_t cn, int to,
 		rra_conn_rpcrdma(a, cn);
 	}
 	k->info.heard |= (uint8_t)(1u << (1 - to));
+	if (!captured_to(&a->note, h->off + RPCRDMA_FIXED_LEN)) {
+		/* cut before its procedure: the frame's truncation is said,
+		 * and nothing the capture did not hold is judged */
+		return;
+	}
 	if (a->note.status == RR_MALFORMED || !h->body_decoded) {
 		if (h->vers == 1) {
 			rra_finding(a, cn, RR_FIND_MALFORMED,
@@ -549,9 +575,13 @@ static void message(struct rr_analyzer *a, uint32_t cn, int to,
 		rra_emit(a, &ev);
 		rra_finding(a, cn, RR_FIND_VERS, NULL);
 		if (to == 1)
-			on_call(a, cn, RR_DIR_FWD_CALL, h, NULL, m, kept, len);
+			on_call(a, cn, RR_DIR_FWD_CALL, h, false, NULL, m, kept, len);
 		return;
 	}
+	/* the capture ended inside the chunk lists (RFC 8166 §4.3): the
+	 * segments after those held are unknown, not absent */
+	bool lists_cut = a->note.status == RR_TRUNCATED && !h->payload.off &&
+			 h->proc <= RR_RDMA_MSGP;
 	const struct rr_rpc *rpc = NULL;
 	if (h->payload.len && (h->proc == RR_RDMA_MSG || h->proc == RR_RDMA_MSGP)) {
 		enum rr_status st;
@@ -568,7 +598,9 @@ static void message(struct rr_analyzer *a, uint32_t cn, int to,
 							h->payload.len,
 					   &a->rpc, &a->note);
 		}
-		if (st != RR_MALFORMED && a->rpc.msg_type <= RR_RPC_REPLY)
+		/* a cut message's RPC counts once its xid and type are held */
+		if (st != RR_MALFORMED && a->rpc.msg_type <= RR_RPC_REPLY &&
+		    captured_to(&a->note, h->payload.off + 8))
 			rpc = &a->rpc;
 	}
 	int sender = 1 - to;
@@ -605,7 +637,7 @@ static void message(struct rr_analyzer *a, uint32_t cn, int to,
 	switch (dir) {
 	case RR_DIR_FWD_CALL:
 	case RR_DIR_BWD_CALL:
-		on_call(a, cn, dir, h, rpc, m, kept, len);
+		on_call(a, cn, dir, h, lists_cut, rpc, m, kept, len);
 		break;
 	case RR_DIR_FWD_REPLY:
 	case RR_DIR_BWD_REPLY:

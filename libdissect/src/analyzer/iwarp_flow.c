@@ -90,6 +90,9 @@ static bool stream_fpdu(struct rr_analyzer *a, uint32_t cn, int to,
 	if (u->status == RR_MALFORMED &&
 	    u->note[RR_LAYER_DDP].problem != RR_PROBLEM_BAD_CRC32C)
 		return false;
+	/* headers the capture cut leave no message to follow */
+	if (u->note[RR_LAYER_DDP].status == RR_TRUNCATED && !u->payload.off)
+		return true;
 	iwarp_ddp(a, cn, to, u);
 	return true;
 }

@@ -165,6 +165,7 @@ static void decode_ddp(struct rr_cur *c, struct rr_ddp *d)
 	d->opcode = b1 & 0x0F;
 	d->stag = d->inv_stag = d->qn = d->msn = d->mo = 0;
 	d->to = 0;
+	d->hdr_len = 0; /* until the whole header is read */
 	if (d->tagged) {
 		d->stag = cur_be32(c, "DDP STag");
 		d->to = cur_be64(c, "DDP Tagged Offset");
@@ -269,8 +270,9 @@ bool rr_decode_iwarp_unit(const struct rr_config *cfg, struct rr_frame *f)
 	if (f->note[RR_LAYER_DDP].status == RR_MALFORMED &&
 	    f->note[RR_LAYER_DDP].problem != RR_PROBLEM_BAD_CRC32C)
 		return true;
+	/* a header the capture cut carries no payload to decode */
 	if (f->note[RR_LAYER_DDP].status == RR_TRUNCATED &&
-	    c.pos < off + 2 + f->ddp.hdr_len)
+	    (!f->ddp.hdr_len || c.pos < off + 2 + f->ddp.hdr_len))
 		return true;
 
 	struct rr_ddp *d = &f->ddp;
