@@ -278,6 +278,10 @@ static json_object *conn_stats(const struct rr_conn_stats *s, const struct rr_co
 		add(cr, "granted_max", grant_known ? u64(s->grant_max) : NULL);
 		add(cr, "in_flight", one_way ? NULL : u64(s->in_flight));
 		add(cr, "in_flight_max", one_way ? NULL : u64(s->in_flight_max));
+		/* at the grant: known where both the grant and the calls are */
+		add(cr, "requested", s->calls ? u64(s->requested) : NULL);
+		add(cr, "at_grant_ns", one_way || !grant_known ? NULL : u64(s->at_grant_ns));
+		add(cr, "waited", one_way || !grant_known ? NULL : u64(s->credit_waits));
 		/* absent where no backchannel exists (NFSv3) */
 		if (rr_conn_has_backchannel(s))
 			add(cr, "backward_granted", u64(s->bc_grant));

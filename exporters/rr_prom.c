@@ -280,6 +280,7 @@ static void families(struct rr_prom *w, const struct rr_analyzer *a, bool rebuil
 struct conn_values {
 	uint64_t calls, replies, findings, bytes[3];
 	uint64_t granted, in_flight, in_flight_max, granted_max, bc_granted;
+	uint64_t credit_waits, at_grant_ns;
 	bool backchannel;     /* any backward traffic: else no backward grant */
 	/* a grant known (rr_conn_grant_known): else no grant series, as a
 	 * capture that starts mid-connection has not seen one */
@@ -311,6 +312,10 @@ static void conn_values(struct conn_values *v, const struct rr_conn_info *c,
 		if (s->in_flight_max > v->in_flight_max)
 			v->in_flight_max = s->in_flight_max;
 		v->in_flight_known = true;
+		if (rr_conn_grant_known(c)) {
+			v->credit_waits += s->credit_waits;
+			v->at_grant_ns += s->at_grant_ns;
+		}
 	}
 	if (rr_conn_has_backchannel(s)) {
 		v->bc_granted += s->bc_grant;
@@ -343,6 +348,11 @@ static const struct {
 	  "most forward calls in flight at once" },
 	{ "rpcrdma_connection_backward_credits_granted", "gauge",
 	  "credits granted in the backward direction (RFC 8167)" },
+	{ "rpcrdma_connection_credit_waits_total", "counter",
+	  "forward calls that waited for a credit: sent as the next message after "
+	  "the reply that freed one from a full grant" },
+	{ "rpcrdma_connection_credits_at_grant_seconds_total", "counter",
+	  "time the calls in flight stood at the grant" },
 };
 
 static void conn_family(struct rr_prom *w, unsigned f,
@@ -355,10 +365,18 @@ static void conn_family(struct rr_prom *w, unsigned f,
 		const uint64_t values[] = { v->calls, v->replies, v->findings, 0,
 					    v->granted, v->granted_max,
 					    v->in_flight, v->in_flight_max,
-					    v->bc_granted };
+					    v->bc_granted, v->credit_waits, 0 };
+		/* the time at the grant needs both the grant and the calls */
+		bool at_grant_known = v->grant_known && v->in_flight_known;
 		if ((f == 8 && !v->backchannel) || ((f == 4 || f == 5) && !v->grant_known) ||
-		    ((f == 6 || f == 7) && !v->in_flight_known))
+		    ((f == 6 || f == 7) && !v->in_flight_known) ||
+		    (f >= 9 && !at_grant_known))
 			continue;
+		if (f == 10) {
+			rr_prom_sample(w, conn_families[f].name, "", cs[i].labels,
+				       (double)v->at_grant_ns / 1e9);
+			continue;
+		}
 		if (f != 3) {
 			rr_prom_sample_u64(w, conn_families[f].name, "",
 					   cs[i].labels, values[f]);

@@ -58,18 +58,9 @@ unknown_thresholds() { # capture: connections whose thresholds are unknown
 # The exporter beside rpcrdma-dump: the metrics it serves once it has
 # read a file.
 exporter=$(dirname "$dump")/rpcrdma-exporter
+. "$src/tests/replay-metrics.sh"
 metrics() { # capture
-	local port pid
-	port=$(free_port)
-	"$exporter" -r "$1" -l "127.0.0.1:$port" >/dev/null 2>&1 &
-	pid=$!
-	for _ in $(seq 300); do
-		curl -s "http://127.0.0.1:$port/metrics" >"$work/scrape" 2>/dev/null &&
-			grep -q '^rpcrdma_exporter_replay_done 1' "$work/scrape" && break
-		sleep 0.1
-	done
-	kill "$pid" 2>/dev/null
-	wait "$pid" 2>/dev/null
+	replay_metrics "$exporter" "$1" "$work/scrape"
 	cat "$work/scrape"
 }
 runs=0

@@ -356,6 +356,75 @@ check "udp: lossy run: --stats names the resent share and the NAKs of each strea
 	sh -c "'$dump' -q --stats -r '$work/drop.pcap' 2>/dev/null |
 	       grep -E \"fabric, the (requester|responder)'s stream: packets [0-9]+, resent [0-9]+ \\([0-9.]+%\\).*NAK PSN sequence error [1-9]\" | wc -l | grep -qx 2"
 
+# A server granting 4 credits to a client that asks for 128 and has 300
+# calls to make: the diagnosis names credit_bound, a warning, its calls
+# that waited for a credit counted as tshark's messages show them (a call
+# sent as the next message after the reply that freed a credit of a full
+# grant); the runs above, at the default grant of 64, do not name it.
+start_capture "$work/grant.pcap" "udp port 4791"
+run_pair udp "-n 300" "-c 4" >"$work/grant.log" 2>&1
+rc=$?
+stop_capture
+check "udp: a server granting 4 credits completes 300 calls" test $rc = 0
+"$dump" -q --stats=json -r "$work/grant.pcap" >"$work/grant.json" 2>/dev/null
+calls_waited_by_tshark() { # capture: forward calls, and those that waited
+	tshark -r "$1" -Y rpcordma -T fields -e ip.src -e rpcordma.msg_type \
+		-e rpcordma.flow_control -e rpc.msgtyp 2>/dev/null | awk -F'\t' '
+		# RDMA_DONE (4) is no call; the client sends calls and backward
+		# replies (msgtyp 1), the server replies and backward calls (0)
+		$2 == 4 { freed = 0; next }
+		$1 == "127.0.0.1" && $4 != 1 { waited += freed; freed = 0; calls++; inflight++; next }
+		$1 == "127.0.0.1" || $4 == 0 { freed = 0; next }
+		{
+			full = grant > 0 && inflight >= grant
+			grant = $3
+			if (inflight > 0) inflight--
+			freed = full && inflight < grant
+		}
+		END { printf "%d %d", calls, waited }'
+}
+credit_bound_diagnosed() {
+	want=$(calls_waited_by_tshark "$work/grant.pcap")
+	jq -r '.diagnosis[] | "\(.problem) \(.severity) \(.events) of \(.of): \(.evidence)"' "$work/grant.json"
+	echo "calls, waited: tshark $want"
+	jq -e --argjson calls "${want% *}" --argjson waited "${want#* }" '
+	       $waited >= 10 and (.diagnosis | length) == 1 and
+	       .diagnosis[0].problem == "credit_bound" and .diagnosis[0].severity == "warning" and
+	       .diagnosis[0].events == $waited and .diagnosis[0].of == $calls and
+	       .connections[0].credits.waited == $waited and
+	       .connections[0].credits.granted_max == 4 and .connections[0].credits.requested == 128 and
+	       .connections[0].credits.at_grant_ns > 0 and
+	       (.diagnosis[0].evidence | startswith("worst: conn 0, \($waited) of \($calls) calls waited for a credit, 4 in flight at its grant of 4"))' \
+		"$work/grant.json" >/dev/null
+}
+check "udp: a grant of 4: the diagnosis names credit_bound, its waits those tshark's messages show" \
+	credit_bound_diagnosed
+check "udp: a grant of 4: --stats names the time at the grant and the calls that waited" \
+	sh -c "'$dump' -q --stats -r '$work/grant.pcap' 2>/dev/null |
+	       grep -qE 'in flight max 4, at the grant [0-9.]+% of the time, [1-9][0-9]* calls waited for a credit'"
+# the exporter, replaying the same capture, serves the same figures
+. "$src/tests/ports.sh"
+. "$src/tests/replay-metrics.sh"
+exporter_credit_figures() {
+	replay_metrics "$build/cli/rpcrdma-exporter" "$work/grant.pcap" "$work/grant.prom" || return 1
+	waited=$(jq '.connections[0].credits.waited' "$work/grant.json")
+	grep -E 'credit_waits_total|at_grant_seconds_total|problem="credit_bound"' "$work/grant.prom"
+	grep -q "^rpcrdma_connection_credit_waits_total{.*} $waited\$" "$work/grant.prom" &&
+		grep -q "^rpcrdma_diagnosis_problem_events{problem=\"credit_bound\",severity=\"warning\"} $waited\$" "$work/grant.prom" &&
+		grep -qE '^rpcrdma_connection_credits_at_grant_seconds_total\{.*\} 0\.[0-9]*[1-9]' "$work/grant.prom"
+}
+if command -v curl >/dev/null && [ -x "$build/cli/rpcrdma-exporter" ]; then
+	check "udp: a grant of 4: the exporter serves the calls that waited, the time at the grant and the problem" \
+		exporter_credit_figures
+fi
+no_credit_bound() {
+	for f in udp drop; do
+		"$dump" -q --stats=json -r "$work/$f.pcap" 2>/dev/null |
+			jq -e '[.diagnosis[] | select(.problem == "credit_bound")] | length == 0' >/dev/null || return 1
+	done
+}
+check "udp: at the default grant of 64, no credit_bound (the healthy and the lossy run)" no_credit_bound
+
 # -- tcp: software iWARP ------------------------------------------------------
 start_capture "$work/tcp.pcap" "tcp port 20049"
 run_pair tcp "-n 300 --reliable-reply" "--reliable-reply" >"$work/tcp.log" 2>&1

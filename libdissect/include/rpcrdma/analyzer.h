@@ -289,6 +289,12 @@ struct rr_conn_stats {
 	uint32_t messages[RR_DIR_UNKNOWN + 1][RR_RDMA_PROCS];
 	uint32_t grant, grant_min, grant_max;     /* forward credits */
 	uint32_t in_flight, in_flight_max;
+	/* RFC 8166 §3.3.1: the credits the requester's last call asked for;
+	 * the time its calls in flight stood at the grant (one granted at
+	 * least, a reply seen); the calls that waited for a credit: sent as
+	 * the next message after the reply that freed one from a full grant */
+	uint32_t requested;
+	uint64_t at_grant_ns, credit_waits;
 	uint32_t bc_grant, bc_in_flight;
 	uint64_t calls, replies, unmatched;
 	uint64_t bytes_send, bytes_read, bytes_write;

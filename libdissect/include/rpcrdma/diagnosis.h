@@ -37,6 +37,12 @@ extern "C" {
 	  "RC packets lost and sent again", \
 	  "Check the link (cables, optics, port error counters); on RoCE, give " \
 	  "the RDMA traffic a lossless class (PFC) or ECN") \
+	X(RR_DIAG_CREDIT_BOUND, "credit_bound", RR_SEV_WARN, "RFC 8166 §3.3.1", \
+	  "calls held back by the responder's grant: the requester asked for " \
+	  "more credits than it got and waited for each one freed", \
+	  "Raise the responder's credit limit (Linux's nfsd: " \
+	  "/proc/sys/sunrpc/svc_rdma/max_requests) toward what the requester " \
+	  "asks (Linux's client: /proc/sys/sunrpc/rdma_slot_table_entries)") \
 	X(RR_DIAG_RECEIVER_NOT_READY, "receiver_not_ready", RR_SEV_WARN, "RFC 8166 §3.3.1", \
 	  "SENDs refused with RNR NAKs: a receiver with fewer receives posted " \
 	  "than the credits say", \

@@ -87,9 +87,11 @@ struct conn {
 	bool setup_cut : 1;   /* the capture cut its setup: R bits unknown */
 	bool previous_known : 1; /* info.previous looked for */
 	bool replaced : 1;    /* a later connection's previous */
+	bool credit_freed : 1; /* its last message a reply that ended a full grant */
 	/* 1 + the client table's row of its requester (RR_CLIENT_ROWS + 1:
 	 * the rest's sum), 0 until looked for or once the requester changed */
 	uint8_t client_row;
+	uint64_t full_since;  /* when its calls in flight reached the grant, or 0 */
 	/* until it shows RPC-over-RDMA: its share of other_upper_layer */
 	uint64_t other_packets, other_bytes;
 };

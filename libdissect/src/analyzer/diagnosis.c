@@ -28,6 +28,13 @@ const struct rr_diagnosis_info *rr_diagnosis_info(unsigned id)
 #define LOSS_EVENTS 10
 #define LOSS_SHARE 100
 
+/* A connection is held back by its grant when at least CREDIT_WAITS of
+ * its calls waited for a credit and its calls in flight stood at the
+ * grant for one CREDIT_SHARE of its time, while it had asked for more
+ * than it was granted. */
+#define CREDIT_WAITS 10
+#define CREDIT_SHARE 10
+
 struct found {
 	struct rr_diagnosis_item *out;
 	unsigned max, n;
@@ -248,6 +255,50 @@ static void protocol_errors(const struct rr_analyzer *a, struct found *f)
 	keep(f, d);
 }
 
+static uint64_t forward_calls(const struct rr_conn_stats *s)
+{
+	uint64_t n = 0;
+	for (unsigned p = 0; p < RR_RDMA_PROCS; p++)
+		n += s->messages[RR_DIR_FWD_CALL][p];
+	return n;
+}
+
+static bool credit_held(const struct rr_conn_info *c)
+{
+	const struct rr_conn_stats *s = &c->st;
+	return rr_conn_grant_known(c) && !rr_conn_one_way(c) &&
+	       s->requested > s->grant_max && s->credit_waits >= CREDIT_WAITS &&
+	       s->at_grant_ns * CREDIT_SHARE >= c->last_ns - c->first_ns;
+}
+
+static void credit_bound(const struct rr_analyzer *a, struct found *f)
+{
+	struct rr_diagnosis_item item, *d = start(&item, RR_DIAG_CREDIT_BOUND);
+	const struct rr_conn_info *w = NULL;
+	for (uint32_t i = 0; i < rr_analyzer_conn_count(a); i++) {
+		const struct rr_conn_info *c = rr_analyzer_conn(a, i);
+		if (!c || !credit_held(c))
+			continue;
+		d->conns++;
+		d->events += c->st.credit_waits;
+		d->of += forward_calls(&c->st);
+		if (!w || c->st.credit_waits > w->st.credit_waits)
+			w = c;
+	}
+	if (!w)
+		return;
+	const struct rr_conn_stats *s = &w->st;
+	uint64_t life = w->last_ns > w->first_ns ? w->last_ns - w->first_ns : 0;
+	d->worst_conn = w->id;
+	snprintf(d->evidence, sizeof(d->evidence),
+		 "worst: conn %u, %" PRIu64 " of %" PRIu64 " calls waited for a credit, "
+		 "%u in flight at its grant of %u for %.1f%% of the time; the requester "
+		 "asked for %u; %u connection%s", w->id, s->credit_waits, forward_calls(s),
+		 s->in_flight_max, s->grant, life ? 100.0 * (double)s->at_grant_ns /
+		 (double)life : 0.0, s->requested, d->conns, d->conns == 1 ? "" : "s");
+	keep(f, d);
+}
+
 static void receiver_not_ready(const struct rr_analyzer *a, struct found *f)
 {
 	static const enum rr_fabric_counter rnr[] = { RR_FABRIC_RNR_NAKS };
@@ -303,6 +354,7 @@ unsigned rr_diagnose(const struct rr_analyzer *a, struct rr_diagnosis_item *out,
 	zero_grant(a, &f);
 	protocol_errors(a, &f);
 	packet_loss(a, &f);
+	credit_bound(a, &f);
 	receiver_not_ready(a, &f);
 	congestion(a, &f);
 	/* worst first: a few items, an insertion sort */

@@ -49,6 +49,28 @@ static uint32_t call_start(struct rr_analyzer *a, uint32_t cn, uint8_t dir,
 	return rra_call_new(a, cn, dir, xid);
 }
 
+/* Whether the calls in flight stand at the grant (RFC 8166 §3.3.1): the
+ * requester may send no more.  Unknown until a reply said the grant. */
+static bool grant_full(const struct conn *k)
+{
+	const struct rr_conn_stats *st = &k->info.st;
+	return k->info.grant_seen && st->grant && st->in_flight >= st->grant;
+}
+
+/* The time at the grant, summed as the calls in flight or the grant
+ * change. */
+static void watch_grant(struct rr_analyzer *a, struct conn *k)
+{
+	if (k->full_since) {
+		uint64_t d = a->now_ns > k->full_since ? a->now_ns - k->full_since : 0;
+		k->info.st.at_grant_ns += d;
+		a->st.total.at_grant_ns += d;
+		k->full_since = 0;
+	}
+	if (grant_full(k))
+		k->full_since = a->now_ns ? a->now_ns : 1;
+}
+
 /*
  * What the responder sent went missing from the capture: replies may be
  * lost.  Later ones still match, but none of the calls now out counts
@@ -62,6 +84,7 @@ void rra_replies_lost(struct rr_analyzer *a, uint32_t cn)
 	if (a->st.total.in_flight >= cs->in_flight)
 		a->st.total.in_flight -= cs->in_flight;
 	cs->in_flight = 0;
+	watch_grant(a, &a->conns[cn]);
 }
 
 /* ---- messages ----------------------------------------------------------- */
@@ -174,6 +197,8 @@ static void on_call(struct rr_analyzer *a, uint32_t cn, uint8_t dir,
 		if ((st->grant_max || (!setup_unseen(k) && (k->info.heard & RR_HEARD_RESPONDER))) &&
 		    st->in_flight > (st->grant ? st->grant : 1))
 			rra_finding(a, cn, RR_FIND_OVER_CREDIT, NULL);
+		st->requested = h->credits;
+		watch_grant(a, k);
 	}
 	st->calls++;
 	a->st.total.calls++;
@@ -310,6 +335,7 @@ static void on_reply(struct rr_analyzer *a, uint32_t cn, uint8_t dir,
 	struct rr_conn_stats *st = &k->info.st;
 	uint8_t call_dir = dir == RR_DIR_FWD_REPLY ? RR_DIR_FWD_CALL :
 						     RR_DIR_BWD_CALL;
+	bool was_full = dir == RR_DIR_FWD_REPLY && grant_full(k);
 	if (dir == RR_DIR_FWD_REPLY) {
 		if (h->credits == 0)
 			rra_finding(a, cn, RR_FIND_ZERO_CREDIT, NULL);
@@ -319,6 +345,7 @@ static void on_reply(struct rr_analyzer *a, uint32_t cn, uint8_t dir,
 			st->grant_min = h->credits;
 		if (h->credits > st->grant_max)
 			st->grant_max = h->credits;
+		watch_grant(a, k);
 	} else {
 		if (h->nsegs)
 			rra_finding(a, cn, RR_FIND_BC_CHUNKS, NULL);
@@ -366,6 +393,8 @@ static void on_reply(struct rr_analyzer *a, uint32_t cn, uint8_t dir,
 			if (c->counted && a->st.total.in_flight)
 				a->st.total.in_flight--;
 			c->counted = false;
+			watch_grant(a, k);
+			k->credit_freed = was_full && !grant_full(k);
 		}
 		/* forward and backward (RFC 8167) calls alike */
 		uint64_t lat = record_latency(a, cn, c, dir == RR_DIR_FWD_REPLY);
@@ -634,6 +663,13 @@ static void message(struct rr_analyzer *a, uint32_t cn, int to,
 	if (dir != RR_DIR_UNKNOWN && setup_known(k) && len > threshold_for(k, dir))
 		rra_finding(a, cn, RR_FIND_INLINE_TOO_BIG, NULL);
 
+	/* a call sent as the next message after the reply that freed a
+	 * credit of a full grant waited for that credit */
+	if (k->credit_freed && dir == RR_DIR_FWD_CALL) {
+		st->credit_waits++;
+		a->st.total.credit_waits++;
+	}
+	k->credit_freed = false;
 	switch (dir) {
 	case RR_DIR_FWD_CALL:
 	case RR_DIR_BWD_CALL:
