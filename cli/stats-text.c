@@ -246,6 +246,20 @@ void rr_print_stats_text(const struct rr_analyzer *a, FILE *out)
 		if (rr_conn_has_backchannel(cs))
 			fprintf(out, "; backward grant %u", cs->bc_grant);
 		fprintf(out, "\n");
+		if (cs->past_inline[0] || cs->past_inline[1]) {
+			fputs("  past the inline thresholds:", out);
+			if (cs->past_inline[0])
+				fprintf(out, " %llu Long Call%s (largest %u bytes)%s",
+					(unsigned long long)cs->past_inline[0],
+					cs->past_inline[0] == 1 ? "" : "s",
+					cs->past_inline_max[0], cs->past_inline[1] ? "," : "");
+			if (cs->past_inline[1])
+				fprintf(out, " %llu repl%s through a reply chunk (largest %u bytes)",
+					(unsigned long long)cs->past_inline[1],
+					cs->past_inline[1] == 1 ? "y" : "ies",
+					cs->past_inline_max[1]);
+			fputc('\n', out);
+		}
 		fprintf(out, "  chunks: inline %llu read %llu long-call %llu write %llu "
 		       "reply %llu responder-read %llu\n",
 		       (unsigned long long)cs->chunks[RR_KIND_INLINE],

@@ -249,6 +249,21 @@ static json_object *fabric(const struct rr_conn_stats *s, const struct rr_conn_i
 	return o;
 }
 
+/* Messages past the negotiated inline thresholds (RFC 8166 §3.3.2):
+ * null on a connection whose setup the capture did not hold. */
+static json_object *past_inline(const struct rr_conn_stats *s,
+				const struct rr_conn_info *conn)
+{
+	if (conn && !conn->negotiated)
+		return NULL;
+	json_object *o = json_object_new_object();
+	add(o, "long_calls", u64(s->past_inline[0]));
+	add(o, "long_call_max", u64(s->past_inline_max[0]));
+	add(o, "reply_chunk_replies", u64(s->past_inline[1]));
+	add(o, "reply_chunk_max", u64(s->past_inline_max[1]));
+	return o;
+}
+
 /* A connection's counters (conn), or those of all connections (conn
  * NULL), credits a connection's own, left out of them.  Null where unknown: a connection's grant without a reply or a whole setup
  * (rr_conn_grant_known); on a connection seen in one direction, its
@@ -294,6 +309,7 @@ static json_object *conn_stats(const struct rr_conn_stats *s, const struct rr_co
 	add(o, "bytes", bytes_moved(s->bytes_send, s->bytes_read, s->bytes_write));
 	add(o, "findings", u64(s->findings));
 	add(o, "retransmissions", u64(s->retransmissions));
+	add(o, "past_inline", past_inline(s, conn));
 	add(o, "fabric", fabric(s, conn));
 	return o;
 }

@@ -126,6 +126,8 @@ for cap in "$src"/samples/*.pcap; do
 	rocev2-fault-write-wrong-stag.pcap) diagnosed "$cap" "error failed_on_nak" ;;
 	rocev2-fault-zero-credit.pcap) diagnosed "$cap" "error zero_grant" ;;
 	rocev2-fault-rnr-storm.pcap) diagnosed "$cap" "warning receiver_not_ready" ;;
+	# every call a Long Call, every reply through a reply chunk
+	rocev2-long-call.pcap | rocev2-reply-chunk.pcap) diagnosed "$cap" "note inline_pressure" ;;
 	iwarp-fault-truncated-private-data.pcap | rocev2-fault-inline-too-big.pcap | \
 		rocev2-fault-invalidate-requester-cleared-r.pcap | rocev2-fault-over-credit.pcap | \
 		rocev2-fault-reply-chunk-small.pcap | rocev2-fault-write-beyond-segment.pcap | \
@@ -134,4 +136,40 @@ for cap in "$src"/samples/*.pcap; do
 	*) diagnosed "$cap" "" ;;
 	esac
 done
+# Linux's NFS/RDMA under Kerberos privacy (the lab's krb5 runs): its
+# wrapped 64 KiB WRITEs go as Long Calls, its READs' replies through reply
+# chunks, past the thresholds (4096 bytes); inline_pressure, a note, counts
+# them as tshark does: the client's RDMA_NOMSG calls whose Position-Zero
+# Read chunk holds more than the call threshold, the server's RDMA_NOMSG
+# replies whose reply chunk tshark reassembles to more than the reply one.
+past_inline_by_tshark() { # capture, client address, thresholds call, reply
+	tshark -r "$1" -Y 'rpcordma.msg_type == 1' -T fields -e ip.src \
+		-e rpcordma.position -e rpcordma.rdma_length \
+		-e rpcordma.reassembled.length 2>/dev/null |
+		awk -F'\t' -v client="$2" -v call="$3" -v reply="$4" '
+		$1 == client && $2 != "" {
+			np = split($2, pos, ","); split($3, len, ",")
+			bytes = 0
+			for (i = 1; i <= np; i++) if (pos[i] == 0) bytes += len[i]
+			if (bytes > call) { calls++; if (bytes > cmax) cmax = bytes }
+		}
+		$1 != client && $4 > reply { replies++; if ($4 > rmax) rmax = $4 }
+		END { printf "%d Long Calls (largest %d bytes), %d replies through a reply chunk (largest %d bytes)", calls, cmax, replies, rmax }'
+}
+if command -v tshark >/dev/null && command -v jq >/dev/null; then
+	for f in "$src"/tests/linux/*-krb5/client/capture.pcap; do
+		[ -f "$f" ] || continue
+		name=$(basename "$(dirname "$(dirname "$f")")")
+		json=$("$dump" -q --stats=json -r "$f" 2>/dev/null)
+		client=$(printf '%s' "$json" | jq -r '.clients[0].address')
+		call=$(printf '%s' "$json" | jq '[.connections[].thresholds.call // empty] | min')
+		reply=$(printf '%s' "$json" | jq '[.connections[].thresholds.reply // empty] | min')
+		want=$(past_inline_by_tshark "$f" "$client" "$call" "$reply")
+		got=$(printf '%s' "$json" | jq -r '[.diagnosis[] | "\(.severity) \(.problem): \(.evidence)"] | join(";")')
+		case $got in
+		"note inline_pressure: $want; "*) tap_ok "$name: diagnosis note inline_pressure: $want" ;;
+		*) tap_not_ok "$name: diagnosis: want 'note inline_pressure: $want', got '$got'" ;;
+		esac
+	done
+fi
 tap_end

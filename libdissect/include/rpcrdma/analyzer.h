@@ -295,6 +295,14 @@ struct rr_conn_stats {
 	 * the next message after the reply that freed one from a full grant */
 	uint32_t requested;
 	uint64_t at_grant_ns, credit_waits;
+	/* RFC 8166 §3.3.2, §3.5.3: [0] forward calls sent as Long Calls
+	 * (their Position-Zero Read chunk's bytes), [1] replies sent through
+	 * a reply chunk (the bytes written to a call with no write chunk),
+	 * larger than the negotiated inline threshold (counted where the
+	 * setup was captured); and the largest: the threshold that would
+	 * have carried them inline */
+	uint64_t past_inline[2];
+	uint32_t past_inline_max[2];
 	uint32_t bc_grant, bc_in_flight;
 	uint64_t calls, replies, unmatched;
 	uint64_t bytes_send, bytes_read, bytes_write;

@@ -49,6 +49,14 @@ extern "C" {
 	  "Compare the calls in flight with the grant in the rpcrdma.rnr_nak " \
 	  "findings: within it, the responder posts too few receives; past it, " \
 	  "the requester ignores its credits") \
+	X(RR_DIAG_INLINE_PRESSURE, "inline_pressure", RR_SEV_NOTE, "RFC 8166 §3.3.2, §3.5.3", \
+	  "messages past the negotiated inline thresholds: Long Calls and " \
+	  "replies through reply chunks, each an RDMA round more", \
+	  "Raise the thresholds toward the largest sizes the evidence gives " \
+	  "(Linux's client: /proc/sys/sunrpc/rdma_max_inline_write for calls, " \
+	  "rdma_max_inline_read for replies; its server: " \
+	  "/proc/sys/sunrpc/svc_rdma/max_req_size); data that Kerberos " \
+	  "integrity or privacy wraps goes so whatever they are") \
 	X(RR_DIAG_CONGESTION, "congestion", RR_SEV_NOTE, "RFC 3168 §5, IBA vol. 1 Annex A17", \
 	  "packets marked congested (ECN CE, FECN, BECN) or RoCEv2 CNPs", \
 	  "Nothing is lost yet: the fabric slows the senders; look at the " \

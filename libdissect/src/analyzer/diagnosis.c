@@ -319,6 +319,42 @@ static void receiver_not_ready(const struct rr_analyzer *a, struct found *f)
 	keep(f, d);
 }
 
+/* Messages past the thresholds are a pressure worth a note when at least
+ * PAST_INLINE_EVENTS of them, and one in PAST_INLINE_SHARE forward calls,
+ * went so. */
+#define PAST_INLINE_EVENTS 10
+#define PAST_INLINE_SHARE 20
+
+static void inline_pressure(const struct rr_analyzer *a, struct found *f)
+{
+	const struct rr_conn_stats *t = &rr_analyzer_stats(a)->total;
+	uint64_t n = t->past_inline[0] + t->past_inline[1];
+	uint64_t calls = forward_calls(t);
+	if (n < PAST_INLINE_EVENTS || n * PAST_INLINE_SHARE < calls)
+		return;
+	struct rr_diagnosis_item item, *d = start(&item, RR_DIAG_INLINE_PRESSURE);
+	const struct rr_conn_info *w = NULL;
+	for (uint32_t i = 0; i < rr_analyzer_conn_count(a); i++) {
+		const struct rr_conn_info *c = rr_analyzer_conn(a, i);
+		if (!c || !(c->st.past_inline[0] + c->st.past_inline[1]))
+			continue;
+		d->conns++;
+		if (!w || c->st.past_inline[0] + c->st.past_inline[1] >
+			  w->st.past_inline[0] + w->st.past_inline[1])
+			w = c;
+	}
+	d->events = n;
+	d->of = calls;
+	d->worst_conn = w->id;
+	snprintf(d->evidence, sizeof(d->evidence),
+		 "%" PRIu64 " Long Calls (largest %u bytes), %" PRIu64 " replies through "
+		 "a reply chunk (largest %u bytes); worst: conn %u, thresholds call %u "
+		 "reply %u; %u connection%s", t->past_inline[0], t->past_inline_max[0],
+		 t->past_inline[1], t->past_inline_max[1], w->id, w->thresholds.call,
+		 w->thresholds.reply, d->conns, d->conns == 1 ? "" : "s");
+	keep(f, d);
+}
+
 static void congestion(const struct rr_analyzer *a, struct found *f)
 {
 	static const enum rr_fabric_counter marks[] = {
@@ -356,6 +392,7 @@ unsigned rr_diagnose(const struct rr_analyzer *a, struct rr_diagnosis_item *out,
 	packet_loss(a, &f);
 	credit_bound(a, &f);
 	receiver_not_ready(a, &f);
+	inline_pressure(a, &f);
 	congestion(a, &f);
 	/* worst first: a few items, an insertion sort */
 	unsigned kept = f.n < max ? f.n : max;

@@ -165,6 +165,33 @@ static void count_chunk(struct rr_analyzer *a, struct conn *k,
 	a->st.total.chunks[kind]++;
 }
 
+/* A Long Call (kind 0) or a reply through a reply chunk (1) of `bytes`:
+ * counted when the negotiated threshold is known and it was past it. */
+static void past_inline(struct rr_analyzer *a, struct conn *k, unsigned kind,
+			uint32_t bytes)
+{
+	uint32_t threshold = kind ? k->info.thresholds.reply : k->info.thresholds.call;
+	if (!setup_known(k) || bytes <= threshold)
+		return;
+	struct rr_conn_stats *st = &k->info.st;
+	st->past_inline[kind]++;
+	a->st.total.past_inline[kind]++;
+	if (bytes > st->past_inline_max[kind])
+		st->past_inline_max[kind] = bytes;
+	if (bytes > a->st.total.past_inline_max[kind])
+		a->st.total.past_inline_max[kind] = bytes;
+}
+
+/* Whether call c offered a write chunk: its RDMA Writes are then not
+ * the reply's alone. */
+static bool writes_data(const struct rr_analyzer *a, const struct call *c)
+{
+	for (uint32_t s = c->segs; s != NONE; s = a->segs[s].next)
+		if (a->segs[s].list == RR_LIST_WRITE)
+			return true;
+	return false;
+}
+
 static void on_call(struct rr_analyzer *a, uint32_t cn, uint8_t dir,
 		    const struct rr_rpcrdma *h, bool lists_cut,
 		    const struct rr_rpc *rpc, const uint8_t *m, uint32_t kept,
@@ -232,6 +259,13 @@ static void on_call(struct rr_analyzer *a, uint32_t cn, uint8_t dir,
 		struct rr_nfs4_compound ops;
 		if (rra_reporting(a) && rra_call_ops(c, &ops))
 			rra_report_message_ops(a, c->xid, &ops);
+	}
+	if (dir == RR_DIR_FWD_CALL && h->pzrc) {
+		uint32_t bytes = 0;
+		for (unsigned i = 0; i < h->nsegs; i++)
+			if (h->segs[i].list == RR_LIST_READ && h->segs[i].position == 0)
+				bytes += h->segs[i].length;
+		past_inline(a, k, 0, bytes);
 	}
 	if (dir == RR_DIR_FWD_CALL) {
 		count_chunk(a, k, call_kind(h));
@@ -401,6 +435,9 @@ static void on_reply(struct rr_analyzer *a, uint32_t cn, uint8_t dir,
 		c->bytes_inline += len;
 		struct rr_nfs_reply nfs;
 		bool nfs_known = rra_nfs_reply(a, c, rpc, m, kept, &nfs);
+		if (dir == RR_DIR_FWD_REPLY && h->proc == RR_RDMA_NOMSG &&
+		    c->has_reply_chunk && !writes_data(a, c))
+			past_inline(a, k, 1, c->bytes_write);
 		if (dir == RR_DIR_FWD_REPLY) {
 			rra_client_answered(a, cn, c);
 			rra_file_answered(a, c, lat);
