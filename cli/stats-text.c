@@ -237,7 +237,7 @@ void rr_print_stats_text(const struct rr_analyzer *a, FILE *out)
 			fprintf(out, ", in flight max %u", cs->in_flight_max);
 		/* only where the grant held the calls back */
 		if (!one_way && rr_conn_grant_known(c) && (cs->at_grant_ns || cs->credit_waits)) {
-			uint64_t life = c->last_ns > c->first_ns ? c->last_ns - c->first_ns : 0;
+			uint64_t life = rr_conn_seen_ns(c);
 			fprintf(out, ", at the grant %.1f%% of the time, %llu calls waited for a credit",
 				life ? 100.0 * (double)cs->at_grant_ns / (double)life : 0.0,
 				(unsigned long long)cs->credit_waits);

@@ -597,6 +597,12 @@ static inline bool rr_conn_grant_known(const struct rr_conn_info *c)
 	return c->negotiated || c->grant_seen;
 }
 
+/* The time from a connection's first frame to its last. */
+static inline uint64_t rr_conn_seen_ns(const struct rr_conn_info *c)
+{
+	return c->last_ns > c->first_ns ? c->last_ns - c->first_ns : 0;
+}
+
 enum rr_event_kind {
 	RR_EV_MESSAGE,       /* an RPC-over-RDMA message (whole, reassembled) */
 	RR_EV_FINDING,

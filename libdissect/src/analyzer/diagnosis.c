@@ -268,7 +268,7 @@ static bool credit_held(const struct rr_conn_info *c)
 	const struct rr_conn_stats *s = &c->st;
 	return rr_conn_grant_known(c) && !rr_conn_one_way(c) &&
 	       s->requested > s->grant_max && s->credit_waits >= CREDIT_WAITS &&
-	       s->at_grant_ns * CREDIT_SHARE >= c->last_ns - c->first_ns;
+	       s->at_grant_ns * CREDIT_SHARE >= rr_conn_seen_ns(c);
 }
 
 static void credit_bound(const struct rr_analyzer *a, struct found *f)
@@ -288,7 +288,7 @@ static void credit_bound(const struct rr_analyzer *a, struct found *f)
 	if (!w)
 		return;
 	const struct rr_conn_stats *s = &w->st;
-	uint64_t life = w->last_ns > w->first_ns ? w->last_ns - w->first_ns : 0;
+	uint64_t life = rr_conn_seen_ns(w);
 	d->worst_conn = w->id;
 	snprintf(d->evidence, sizeof(d->evidence),
 		 "worst: conn %u, %" PRIu64 " of %" PRIu64 " calls waited for a credit, "
