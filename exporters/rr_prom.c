@@ -349,8 +349,8 @@ static const struct {
 	{ "rpcrdma_connection_backward_credits_granted", "gauge",
 	  "credits granted in the backward direction (RFC 8167)" },
 	{ "rpcrdma_connection_credit_waits_total", "counter",
-	  "forward calls that waited for a credit: sent as the next message after "
-	  "the reply that freed one from a full grant" },
+	  "forward calls that waited for a credit: each the first after a reply "
+	  "freed one from a full grant" },
 	{ "rpcrdma_connection_credits_at_grant_seconds_total", "counter",
 	  "time the calls in flight stood at the grant" },
 };

@@ -69,6 +69,14 @@ struct srv_call {
 	uint32_t seg_at[RR_MAX_SEGMENTS];
 };
 
+/* a call a slow server (--reply-delay) holds until due_ms */
+struct held_call {
+	uint64_t due_ms;
+	struct rr_rpcrdma hdr;
+	uint8_t *rpc;
+	uint32_t len;
+};
+
 struct rrc {
 	bool used;
 	uint32_t xid, key;
@@ -88,6 +96,8 @@ struct engine {
 	/* responder */
 	struct srv_call srv[MAX_SRV];
 	struct rrc rrc[MAX_RRC];
+	struct held_call held[MAX_SRV];  /* a ring, in arrival order */
+	uint32_t held_first, held_count;
 	uint32_t replies_sent;
 	/* backward direction */
 	uint32_t bc_next_xid, bc_in_flight, bc_granted;
@@ -157,6 +167,7 @@ void pe_reply_error(struct engine *e, uint32_t xid, uint32_t vers,
 			uint32_t err);
 void pe_rrc_release(struct engine *e, struct rrc *r);
 void pe_srv_complete(struct engine *e, struct srv_call *s);
+void pe_run_held(struct engine *e, uint64_t now_ms);
 void pe_responder_call(struct engine *e, uint8_t *m, uint32_t len,
 			   const struct rr_rpcrdma *h);
 

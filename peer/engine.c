@@ -141,6 +141,7 @@ void engine_free(struct engine *e)
 	for (unsigned i = 0; i < MAX_SRV; i++) {
 		free(e->srv[i].msg);
 		free(e->srv[i].pulled);
+		free(e->held[i].rpc);
 	}
 	for (unsigned i = 0; i < MAX_RRC; i++)
 		free(e->rrc[i].buf);
@@ -249,6 +250,7 @@ void engine_tick(struct engine *e, uint64_t now)
 	for (unsigned i = 0; i < MAX_RRC; i++)
 		if (e->rrc[i].used && now >= e->rrc[i].deadline)
 			pe_rrc_release(e, &e->rrc[i]);
+	pe_run_held(e, now);
 }
 
 bool engine_done(const struct engine *e)
@@ -260,7 +262,7 @@ bool engine_done(const struct engine *e)
 
 bool engine_quiet(const struct engine *e)
 {
-	if (e->in_flight || e->bc_in_flight)
+	if (e->in_flight || e->bc_in_flight || e->held_count)
 		return false;
 	for (unsigned i = 0; i < MAX_SRV; i++)
 		if (e->srv[i].used)

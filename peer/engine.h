@@ -57,6 +57,7 @@ struct peer_config {
 	bool requester;
 	uint32_t credits;        /* requested (client) or granted (server) */
 	bool vary_credits;       /* server: change the grant during the run */
+	uint32_t reply_delay_ms; /* server: hold each call this long (slow) */
 	uint32_t bc_credits;     /* backward-direction credits */
 	uint32_t inline_send, inline_recv;
 	bool rinval;             /* advertise R */

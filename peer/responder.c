@@ -179,10 +179,9 @@ static bool place_data(struct engine *e, const struct rr_rpcrdma *call,
 	return done >= count;
 }
 
-static void execute(struct engine *e, struct srv_call *s, const uint8_t *rpc,
-		    uint32_t len)
+static void run_call(struct engine *e, const struct rr_rpcrdma *call,
+		     const uint8_t *rpc, uint32_t len)
 {
-	const struct rr_rpcrdma *call = &s->hdr;
 	struct rr_rpc r;
 	struct rr_rpcrdma h;
 	pe_hdr_init(&h, call->xid, pe_grant(e), RR_RDMA_MSG);
@@ -228,6 +227,38 @@ static void execute(struct engine *e, struct srv_call *s, const uint8_t *rpc,
 	if (has_write)
 		h.nwrite_chunks = 1;
 	send_reply(e, call, out, (uint32_t)b.len, &h);
+}
+
+/* A slow server holds each call reply_delay_ms, in arrival order; a call
+ * past a full ring runs at once. */
+static void execute(struct engine *e, struct srv_call *s, const uint8_t *rpc,
+		    uint32_t len)
+{
+	if (!e->cfg.reply_delay_ms || e->held_count == MAX_SRV) {
+		run_call(e, &s->hdr, rpc, len);
+		return;
+	}
+	struct held_call *h = &e->held[(e->held_first + e->held_count) % MAX_SRV];
+	h->rpc = malloc(len ? len : 1);
+	if (!h->rpc)
+		abort();
+	memcpy(h->rpc, rpc, len);
+	h->len = len;
+	h->hdr = s->hdr;
+	h->due_ms = now_ms() + e->cfg.reply_delay_ms;
+	e->held_count++;
+}
+
+void pe_run_held(struct engine *e, uint64_t now)
+{
+	while (e->held_count && e->held[e->held_first].due_ms <= now) {
+		struct held_call *h = &e->held[e->held_first];
+		e->held_first = (e->held_first + 1) % MAX_SRV;
+		e->held_count--;
+		run_call(e, &h->hdr, h->rpc, h->len);
+		free(h->rpc);
+		h->rpc = NULL;
+	}
 }
 
 /* All read chunks are in: rebuild the call (§3.4.5) and run it. */

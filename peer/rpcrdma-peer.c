@@ -48,6 +48,8 @@ static void usage(FILE *to)
 "  -c, --credits N       credits requested (client, 128) or granted\n"
 "                        (server, 64)\n"
 "      --vary-credits    server: halve the grant every other 16 replies\n"
+"      --reply-delay MS  server: answer each call MS milliseconds late (a\n"
+"                        slow server)\n"
 "      --inline-send B   inline send size advertised (default 4096)\n"
 "      --inline-recv B   inline receive size advertised (default 4096)\n"
 "      --no-rinval       advertise R=0 (no remote invalidation; always\n"
@@ -127,7 +129,7 @@ static bool parse_u32(const char *s, uint32_t lo, uint32_t hi, uint32_t *out)
 
 static int parse(int argc, char **argv, struct opts *o)
 {
-	enum { O_VARY = 256, O_ISEND, O_IRECV, O_NORINVAL, O_NOPD, O_RRC,
+	enum { O_VARY = 256, O_DELAY, O_ISEND, O_IRECV, O_NORINVAL, O_NOPD, O_RRC,
 	       O_NOBC, O_IOSIZE, O_MARKERS, O_NOCRC, O_DROP, O_FAULT,
 	       O_TIMEOUT, O_MPAREV, O_NOALIGN, O_MOUNT };
 	static const struct option lo[] = {
@@ -138,6 +140,7 @@ static int parse(int argc, char **argv, struct opts *o)
 		{ "rate", required_argument, NULL, 'r' },
 		{ "credits", required_argument, NULL, 'c' },
 		{ "vary-credits", no_argument, NULL, O_VARY },
+		{ "reply-delay", required_argument, NULL, O_DELAY },
 		{ "inline-send", required_argument, NULL, O_ISEND },
 		{ "inline-recv", required_argument, NULL, O_IRECV },
 		{ "no-rinval", no_argument, NULL, O_NORINVAL },
@@ -218,6 +221,10 @@ static int parse(int argc, char **argv, struct opts *o)
 				goto bad;
 			break;
 		case O_VARY: o->cfg.vary_credits = true; break;
+		case O_DELAY:
+			if (!parse_u32(optarg, 1, 60000, &o->cfg.reply_delay_ms))
+				goto bad;
+			break;
 		case O_ISEND:
 			if (!parse_u32(optarg, 1024, 262144, &o->cfg.inline_send))
 				goto bad;

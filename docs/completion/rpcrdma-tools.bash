@@ -22,7 +22,7 @@ _rpcrdma_valued()
 	rpcrdma-top) echo '-B -d -n --roce-port --iwarp-port --snaplen' ;;
 	rpcrdma-exporter) echo '-B -l --web.listen-address --max-connection-series --roce-port --iwarp-port
 		--web.telemetry-path --web.max-requests' ;;
-	rpcrdma-peer) echo '-n --calls -r --rate -c --credits --inline-send --inline-recv
+	rpcrdma-peer) echo '-n --calls -r --rate -c --credits --reply-delay --inline-send --inline-recv
 		-m --mtu --io-size -l --local -a --remote -p --port --drop --timeout' ;;
 	esac
 }

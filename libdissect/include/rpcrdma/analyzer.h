@@ -291,8 +291,8 @@ struct rr_conn_stats {
 	uint32_t in_flight, in_flight_max;
 	/* RFC 8166 §3.3.1: the credits the requester's last call asked for;
 	 * the time its calls in flight stood at the grant (one granted at
-	 * least, a reply seen); the calls that waited for a credit: sent as
-	 * the next message after the reply that freed one from a full grant */
+	 * least, a reply seen); the calls that waited for a credit: each the
+	 * first forward call after a reply freed one from a full grant */
 	uint32_t requested;
 	uint64_t at_grant_ns, credit_waits;
 	/* RFC 8166 §3.3.2, §3.5.3: [0] forward calls sent as Long Calls

@@ -87,7 +87,7 @@ struct conn {
 	bool setup_cut : 1;   /* the capture cut its setup: R bits unknown */
 	bool previous_known : 1; /* info.previous looked for */
 	bool replaced : 1;    /* a later connection's previous */
-	bool credit_freed : 1; /* its last message a reply that ended a full grant */
+	bool credit_freed : 1; /* a reply ended a full grant since its last call */
 	/* 1 + the client table's row of its requester (RR_CLIENT_ROWS + 1:
 	 * the rest's sum), 0 until looked for or once the requester changed */
 	uint8_t client_row;

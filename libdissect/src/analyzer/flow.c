@@ -428,7 +428,8 @@ static void on_reply(struct rr_analyzer *a, uint32_t cn, uint8_t dir,
 				a->st.total.in_flight--;
 			c->counted = false;
 			watch_grant(a, k);
-			k->credit_freed = was_full && !grant_full(k);
+			if (was_full && !grant_full(k))
+				k->credit_freed = true;
 		}
 		/* forward and backward (RFC 8167) calls alike */
 		uint64_t lat = record_latency(a, cn, c, dir == RR_DIR_FWD_REPLY);
@@ -700,13 +701,13 @@ static void message(struct rr_analyzer *a, uint32_t cn, int to,
 	if (dir != RR_DIR_UNKNOWN && setup_known(k) && len > threshold_for(k, dir))
 		rra_finding(a, cn, RR_FIND_INLINE_TOO_BIG, NULL);
 
-	/* a call sent as the next message after the reply that freed a
-	 * credit of a full grant waited for that credit */
+	/* the first call after a reply freed a credit of a full grant
+	 * waited for that credit: the grant held the requester back */
 	if (k->credit_freed && dir == RR_DIR_FWD_CALL) {
 		st->credit_waits++;
 		a->st.total.credit_waits++;
+		k->credit_freed = false;
 	}
-	k->credit_freed = false;
 	switch (dir) {
 	case RR_DIR_FWD_CALL:
 	case RR_DIR_BWD_CALL:
