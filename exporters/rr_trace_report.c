@@ -60,7 +60,7 @@ static const char *client_status_op(const struct rr_tp_status *e)
 
 static uint64_t in_flight(const struct rr_tp_client *c)
 {
-	return c->calls > c->replies ? c->calls - c->replies : 0;
+	return !c->gone && c->calls > c->replies ? c->calls - c->replies : 0;
 }
 
 void rr_trace_report_text(FILE *out, const struct rr_tp_stats *s,

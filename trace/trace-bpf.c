@@ -54,17 +54,36 @@ _Static_assert(sizeof(struct rr_tpb_latency) == sizeof(struct rr_latency),
 	       "the kernel's histograms are rr_latency's");
 _Static_assert(RR_TP_CHUNK_TYPES == RR_TPB_CHUNK_TYPES, "chunk types");
 
-/* A client's server as debugfs named it last: a client's folder goes
- * when it does (at unmount), its counts stay. */
+/* The counts of a client row, which the kernel adds up per client_id. */
+#define CLIENT_COUNTS(X)                                                       \
+	X(calls) X(replies) X(read_segments) X(write_segments)                 \
+	X(reply_segments) X(read_bytes) X(write_bytes) X(reply_bytes)          \
+	X(rdma_errors) X(unrecognized)
+
+struct client_counts {
+#define COUNT_FIELD(f) uint64_t f;
+	CLIENT_COUNTS(COUNT_FIELD)
+#undef COUNT_FIELD
+	uint64_t rtype[RR_TP_CHUNK_TYPES], wtype[RR_TP_CHUNK_TYPES];
+};
+
+/* A client_id's server as debugfs named it last: a client's folder goes
+ * when it does (at unmount), its counts stay.  The kernel reuses ids: a
+ * new name for an id is a new client, whose counts start from those the
+ * map held at the last read (base); the one before is gone. */
 struct client_name {
 	uint32_t id;
 	char peer[64];
+	struct client_counts base, read;  /* the map's: at the reuse, last read */
+	struct rr_latency latency;        /* the row's at the last read */
 };
 
 struct rr_trace_bpf {
 	struct rr_tpb *tpb;
 	struct client_name names[RR_TPB_MAX_CLIENTS];
 	unsigned nnames;
+	struct rr_tp_client gone[RR_TPB_MAX_CLIENTS];
+	unsigned ngone;
 };
 
 /* The events the totals need: without them the per-record path serves. */
@@ -193,21 +212,95 @@ static void client_peer(uint32_t id, char *out, size_t n)
 		snprintf(out, n, strchr(addr, ':') ? "[%s]:%s" : "%s:%s", addr, port);
 }
 
-/* The name debugfs gives now, or the one it gave last. */
-static void client_name(struct rr_trace_bpf *b, uint32_t id, char *out, size_t n)
+static void counts_of(struct client_counts *k, const struct rr_tp_client *c)
 {
-	unsigned i = 0;
-	while (i < b->nnames && b->names[i].id != id)
-		i++;
-	client_peer(id, out, n);
-	if (out[0] && i < RR_TPB_MAX_CLIENTS) {
-		b->names[i].id = id;
-		snprintf(b->names[i].peer, sizeof(b->names[i].peer), "%s", out);
-		if (i == b->nnames)
-			b->nnames++;
-	} else if (!out[0] && i < b->nnames) {
-		snprintf(out, n, "%s", b->names[i].peer);
+#define COUNT_COPY(f) k->f = c->f;
+	CLIENT_COUNTS(COUNT_COPY)
+#undef COUNT_COPY
+	memcpy(k->rtype, c->rtype, sizeof(k->rtype));
+	memcpy(k->wtype, c->wtype, sizeof(k->wtype));
+}
+
+/* c's counts less k's (sign -1) or plus them (+1) */
+static void counts_add(struct client_counts *c, const struct client_counts *k, int sign)
+{
+#define COUNT_ADD(f) c->f += (uint64_t)sign * k->f;
+	CLIENT_COUNTS(COUNT_ADD)
+#undef COUNT_ADD
+	for (unsigned t = 0; t < RR_TP_CHUNK_TYPES; t++) {
+		c->rtype[t] += (uint64_t)sign * k->rtype[t];
+		c->wtype[t] += (uint64_t)sign * k->wtype[t];
 	}
+}
+
+static void counts_into(struct rr_tp_client *c, const struct client_counts *k)
+{
+#define COUNT_SET(f) c->f = k->f;
+	CLIENT_COUNTS(COUNT_SET)
+#undef COUNT_SET
+	memcpy(c->rtype, k->rtype, sizeof(c->rtype));
+	memcpy(c->wtype, k->wtype, sizeof(c->wtype));
+}
+
+static struct client_name *name_entry(struct rr_trace_bpf *b, uint32_t id)
+{
+	for (unsigned i = 0; i < b->nnames; i++)
+		if (b->names[i].id == id)
+			return &b->names[i];
+	if (b->nnames == RR_TPB_MAX_CLIENTS)
+		return NULL;
+	struct client_name *n = &b->names[b->nnames++];
+	memset(n, 0, sizeof(*n));
+	n->id = id;
+	return n;
+}
+
+/* id n->id now names server peer: the client before is gone, with the
+ * counts of the last read; a gone client of that name is back (the id
+ * came round again), its counts those the base held back. */
+static void client_reused(struct rr_trace_bpf *b, struct client_name *n, const char *peer)
+{
+	if (b->ngone == RR_TPB_MAX_CLIENTS)
+		return; /* no room: the counts stay together, under the new name */
+	struct rr_tp_client *g = &b->gone[b->ngone++];
+	struct client_counts k = n->read;
+	memset(g, 0, sizeof(*g));
+	counts_add(&k, &n->base, -1);
+	counts_into(g, &k);
+	g->id = n->id;
+	g->gone = true;
+	g->latency = n->latency;
+	snprintf(g->peer, sizeof(g->peer), "%s", n->peer);
+	n->base = n->read;
+	for (unsigned i = 0; i < b->ngone; i++) {
+		const struct rr_tp_client *back = &b->gone[i];
+		if (back->id != n->id || strcmp(back->peer, peer))
+			continue;
+		struct client_counts held;
+		counts_of(&held, back);
+		counts_add(&n->base, &held, -1);
+		b->gone[i] = b->gone[--b->ngone];
+		break;
+	}
+}
+
+/* Row o, the map's counts for its id: named as debugfs names it now, or
+ * as it did last; counted from the id's last reuse. */
+static void client_row(struct rr_trace_bpf *b, struct rr_tp_client *o)
+{
+	client_peer(o->id, o->peer, sizeof(o->peer));
+	struct client_name *n = name_entry(b, o->id);
+	if (!n)
+		return;
+	if (!o->peer[0])
+		snprintf(o->peer, sizeof(o->peer), "%s", n->peer);
+	else if (n->peer[0] && strcmp(n->peer, o->peer))
+		client_reused(b, n, o->peer);
+	snprintf(n->peer, sizeof(n->peer), "%s", o->peer);
+	counts_of(&n->read, o);
+	struct client_counts k = n->read;
+	counts_add(&k, &n->base, -1);
+	counts_into(o, &k);
 }
 
 static void on_client(void *ctx, const void *key, const void *value)
@@ -224,7 +317,6 @@ static void on_client(void *ctx, const void *key, const void *value)
 	struct rr_tp_client *o = &d->clients[d->nclients++];
 	memset(o, 0, sizeof(*o));
 	o->id = id;
-	client_name(r->b, id, o->peer, sizeof(o->peer));
 	o->calls = c->calls;
 	o->replies = c->replies;
 	o->read_segments = c->read_segments;
@@ -239,6 +331,7 @@ static void on_client(void *ctx, const void *key, const void *value)
 	o->unrecognized = c->unrecognized;
 	o->credits = c->credits;
 	o->credits_max = c->credits_max;
+	client_row(r->b, o);
 }
 
 /* Entry (key, value) of a procedures map into *a (n used, cap allocated). */
@@ -340,10 +433,13 @@ static void on_peer(void *ctx, const void *key, const void *value)
 	o->disconnects = p->disconnects;
 }
 
+/* A client's order: its id, the one now before those gone. */
 static int by_client(const void *a, const void *b)
 {
 	const struct rr_tp_client *x = a, *y = b;
-	return (x->id > y->id) - (x->id < y->id);
+	if (x->id != y->id)
+		return (x->id > y->id) - (x->id < y->id);
+	return x->gone - y->gone;
 }
 
 /* A procedure's order: client, program, version, procedure. */
@@ -476,6 +572,13 @@ void rr_trace_bpf_read(struct rr_trace_bpf *b, struct rr_tp_stats *s,
 	rr_tpb_each(b->tpb, RR_TPB_STATUSES, on_status, &r);
 	rr_tpb_each(b->tpb, RR_TPB_SERVER_STATUSES, on_server_status, &r);
 	rr_tpb_each(b->tpb, RR_TPB_TRANSPORTS, on_transport, &r);
+	for (unsigned i = 0; i < b->ngone; i++) {
+		void *grown = room(d->clients, &d->cap_clients, d->nclients, sizeof(*d->clients));
+		if (!grown)
+			break;
+		d->clients = grown;
+		d->clients[d->nclients++] = b->gone[i];
+	}
 	sort_rows(d->clients, d->nclients, sizeof(*d->clients), by_client);
 	sort_rows(d->procs, d->nprocs, sizeof(*d->procs), by_proc);
 	sort_rows(d->servers, d->nservers, sizeof(*d->servers), by_server);
@@ -492,6 +595,11 @@ void rr_trace_bpf_read(struct rr_trace_bpf *b, struct rr_tp_stats *s,
 						 sizeof(*d->clients), by_client);
 		if (c)
 			rr_latency_merge(&c->latency, &d->procs[i].latency);
+	}
+	for (unsigned i = 0; i < d->nclients; i++) {
+		struct client_name *n = d->clients[i].gone ? NULL : name_entry(b, d->clients[i].id);
+		if (n)
+			n->latency = d->clients[i].latency;
 	}
 	/* a client's connections: its rows of the transports, in a run; the
 	 * backchannel's, no client's, last */

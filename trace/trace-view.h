@@ -52,6 +52,9 @@ struct rr_tp_client {              /* an rpc_clnt of xprtrdma */
 	 * rows of rr_tp_detail's transports from first_transport; 0 where
 	 * the kernel's xprtrdma_post_send names no cq_id (before 5.11) */
 	unsigned transports, first_transport;
+	/* a client whose id the kernel gave another (told by the server
+	 * debugfs names): its counts as last read, none in flight */
+	bool gone;
 };
 /* The client_id of sends no rpc_clnt made (the kernel's -1): on an NFSv4.1
  * client, the backchannel's replies to the server's callbacks (RFC 8167). */

@@ -249,7 +249,7 @@ check_watchers() {
 	check_eq "$1/$t: rpcrdma-top -t: the busiest connection names its server (debugfs)" \
 		"$(server_endpoint 20049)" "$(echo "$last" | jq -r '.connections | max_by(.calls) | .server')"
 	# (the kernel reuses ids: the refused mount's RDMA client may take the
-	# id of one gone, and its name)
+	# id of one gone, the mount's, whose row stays, its counts its own)
 	check_eq "$1/$t: rpcrdma-top -t: every connection named is named after an RDMA transport of the run" 0 \
 		"$(echo "$last" | jq --arg mount "$(server_endpoint 20049)" '[.connections[] | select(.server != "" and .server != $mount and .server != "192.0.2.1:20050")] | length')"
 	# RPCs by procedure: the kernel's rpc_stats_latency counts a task where
