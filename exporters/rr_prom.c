@@ -278,7 +278,7 @@ static void families(struct rr_prom *w, const struct rr_analyzer *a, bool rebuil
 
 /* Per-connection values; the connections past the cap add into one. */
 struct conn_values {
-	uint64_t calls, replies, findings, bytes[3];
+	uint64_t calls, replies, findings, bytes[RR_BYTE_KINDS];
 	uint64_t granted, in_flight, in_flight_max, granted_max, bc_granted;
 	uint64_t credit_waits, at_grant_ns;
 	bool backchannel;     /* any backward traffic: else no backward grant */
@@ -330,64 +330,89 @@ struct conn_series {
 	struct conn_values v;
 };
 
-static const struct {
-	const char *name, *type, *help;
-} conn_families[] = {
-	{ "rpcrdma_connection_calls_total", "counter", "RPC calls on the connection" },
-	{ "rpcrdma_connection_replies_total", "counter", "RPC replies on the connection" },
-	{ "rpcrdma_connection_findings_total", "counter", "findings on the connection" },
-	{ "rpcrdma_connection_bytes_total", "counter",
-	  "bytes by SEND, RDMA Read and RDMA Write on the connection" },
-	{ "rpcrdma_connection_credits_granted", "gauge",
-	  "credits the responder granted last (RFC 8166 section 3.3.1)" },
-	{ "rpcrdma_connection_credits_granted_max", "gauge",
-	  "largest credit grant seen" },
-	{ "rpcrdma_connection_calls_in_flight", "gauge",
-	  "forward calls sent and not yet answered" },
-	{ "rpcrdma_connection_calls_in_flight_max", "gauge",
-	  "most forward calls in flight at once" },
-	{ "rpcrdma_connection_backward_credits_granted", "gauge",
-	  "credits granted in the backward direction (RFC 8167)" },
-	{ "rpcrdma_connection_credit_waits_total", "counter",
-	  "forward calls that waited for a credit: each the first after a reply "
-	  "freed one from a full grant" },
-	{ "rpcrdma_connection_credits_at_grant_seconds_total", "counter",
-	  "time the calls in flight stood at the grant" },
+/* When a connection's series of a family exists: its value known. */
+enum conn_known {
+	KNOWN_ALWAYS,
+	KNOWN_GRANT,        /* a grant seen */
+	KNOWN_IN_FLIGHT,    /* both directions seen */
+	KNOWN_AT_GRANT,     /* the time at the grant needs both */
+	KNOWN_BACKCHANNEL,  /* backward traffic seen */
 };
 
-static void conn_family(struct rr_prom *w, unsigned f,
+/* The per-connection families: a value of struct conn_values each (by
+ * kind: bytes[], one series per kind; in_seconds: a count of ns). */
+static const struct conn_family {
+	const char *name, *type, *help;
+	enum conn_known known;
+	size_t value;
+	bool by_kind, in_seconds;
+} conn_families[] = {
+#define CONN_VALUE(field) offsetof(struct conn_values, field)
+	{ "rpcrdma_connection_calls_total", "counter", "RPC calls on the connection",
+	  KNOWN_ALWAYS, CONN_VALUE(calls), false, false },
+	{ "rpcrdma_connection_replies_total", "counter", "RPC replies on the connection",
+	  KNOWN_ALWAYS, CONN_VALUE(replies), false, false },
+	{ "rpcrdma_connection_findings_total", "counter", "findings on the connection",
+	  KNOWN_ALWAYS, CONN_VALUE(findings), false, false },
+	{ "rpcrdma_connection_bytes_total", "counter",
+	  "bytes by SEND, RDMA Read and RDMA Write on the connection",
+	  KNOWN_ALWAYS, CONN_VALUE(bytes), true, false },
+	{ "rpcrdma_connection_credits_granted", "gauge",
+	  "credits the responder granted last (RFC 8166 section 3.3.1)",
+	  KNOWN_GRANT, CONN_VALUE(granted), false, false },
+	{ "rpcrdma_connection_credits_granted_max", "gauge",
+	  "largest credit grant seen", KNOWN_GRANT, CONN_VALUE(granted_max), false, false },
+	{ "rpcrdma_connection_calls_in_flight", "gauge",
+	  "forward calls sent and not yet answered",
+	  KNOWN_IN_FLIGHT, CONN_VALUE(in_flight), false, false },
+	{ "rpcrdma_connection_calls_in_flight_max", "gauge",
+	  "most forward calls in flight at once",
+	  KNOWN_IN_FLIGHT, CONN_VALUE(in_flight_max), false, false },
+	{ "rpcrdma_connection_backward_credits_granted", "gauge",
+	  "credits granted in the backward direction (RFC 8167)",
+	  KNOWN_BACKCHANNEL, CONN_VALUE(bc_granted), false, false },
+	{ "rpcrdma_connection_credit_waits_total", "counter",
+	  "forward calls that waited for a credit: each the first after a reply "
+	  "freed one from a full grant",
+	  KNOWN_AT_GRANT, CONN_VALUE(credit_waits), false, false },
+	{ "rpcrdma_connection_credits_at_grant_seconds_total", "counter",
+	  "time the calls in flight stood at the grant",
+	  KNOWN_AT_GRANT, CONN_VALUE(at_grant_ns), false, true },
+#undef CONN_VALUE
+};
+
+static bool conn_value_known(const struct conn_values *v, enum conn_known k)
+{
+	switch (k) {
+	case KNOWN_ALWAYS: return true;
+	case KNOWN_GRANT: return v->grant_known;
+	case KNOWN_IN_FLIGHT: return v->in_flight_known;
+	case KNOWN_AT_GRANT: return v->grant_known && v->in_flight_known;
+	case KNOWN_BACKCHANNEL: return v->backchannel;
+	}
+	return false;
+}
+
+static void conn_family(struct rr_prom *w, const struct conn_family *f,
 			const struct conn_series *cs, unsigned n)
 {
-	rr_prom_family(w, conn_families[f].name, conn_families[f].type,
-		       conn_families[f].help);
+	rr_prom_family(w, f->name, f->type, f->help);
 	for (unsigned i = 0; i < n; i++) {
 		const struct conn_values *v = &cs[i].v;
-		const uint64_t values[] = { v->calls, v->replies, v->findings, 0,
-					    v->granted, v->granted_max,
-					    v->in_flight, v->in_flight_max,
-					    v->bc_granted, v->credit_waits, 0 };
-		/* the time at the grant needs both the grant and the calls */
-		bool at_grant_known = v->grant_known && v->in_flight_known;
-		if ((f == 8 && !v->backchannel) || ((f == 4 || f == 5) && !v->grant_known) ||
-		    ((f == 6 || f == 7) && !v->in_flight_known) ||
-		    (f >= 9 && !at_grant_known))
+		if (!conn_value_known(v, f->known))
 			continue;
-		if (f == 10) {
-			rr_prom_sample(w, conn_families[f].name, "", cs[i].labels,
-				       (double)v->at_grant_ns / 1e9);
-			continue;
-		}
-		if (f != 3) {
-			rr_prom_sample_u64(w, conn_families[f].name, "",
-					   cs[i].labels, values[f]);
-			continue;
-		}
-		for (unsigned k = 0; k < 3; k++) {
-			char lb[300];
-			snprintf(lb, sizeof(lb), "%s", cs[i].labels);
-			rr_prom_label(lb, sizeof(lb), "kind", rr_byte_kind_str(k));
-			rr_prom_sample_u64(w, conn_families[f].name, "", lb,
-					   v->bytes[k]);
+		const uint64_t *value = (const uint64_t *)((const char *)v + f->value);
+		if (f->in_seconds) {
+			rr_prom_sample(w, f->name, "", cs[i].labels, (double)*value / 1e9);
+		} else if (!f->by_kind) {
+			rr_prom_sample_u64(w, f->name, "", cs[i].labels, *value);
+		} else {
+			for (unsigned k = 0; k < RR_BYTE_KINDS; k++) {
+				char lb[300];
+				snprintf(lb, sizeof(lb), "%s", cs[i].labels);
+				rr_prom_label(lb, sizeof(lb), "kind", rr_byte_kind_str(k));
+				rr_prom_sample_u64(w, f->name, "", lb, value[k]);
+			}
 		}
 	}
 }
@@ -468,7 +493,7 @@ static void connections(struct rr_prom *w, const struct rr_analyzer *a,
 	gauge(w, "rpcrdma_other_upper_layer_bytes",
 	      "payload bytes of those connections' packets", other->bytes);
 	for (unsigned f = 0; f < sizeof(conn_families) / sizeof(conn_families[0]); f++)
-		conn_family(w, f, cs, used);
+		conn_family(w, &conn_families[f], cs, used);
 	free(cs);
 }
 
