@@ -227,6 +227,23 @@ static void zero_grant(const struct rr_analyzer *a, struct found *f)
 	keep(f, d);
 }
 
+/* The error findings a problem of their own names: protocol_errors leaves
+ * them out. */
+static const enum rr_finding_id named_by_problem[] = {
+	RR_FIND_ZERO_CREDIT,            /* zero_grant */
+	RR_FIND_NAK_REMOTE_ACCESS,      /* failed_on_nak */
+	RR_FIND_NAK_REMOTE_OPERATIONAL, /* failed_on_nak */
+	RR_FIND_NAK_INVALID_REQUEST,    /* failed_on_nak */
+};
+
+static bool named_by_a_problem(unsigned finding)
+{
+	for (unsigned i = 0; i < sizeof(named_by_problem) / sizeof(named_by_problem[0]); i++)
+		if (named_by_problem[i] == finding)
+			return true;
+	return false;
+}
+
 /* The error findings the problems above do not already name. */
 static void protocol_errors(const struct rr_analyzer *a, struct found *f)
 {
@@ -237,9 +254,7 @@ static void protocol_errors(const struct rr_analyzer *a, struct found *f)
 	size_t used = 0;
 	for (unsigned i = 0; i < RR_FINDING_COUNT; i++) {
 		const struct rr_finding_info *fi = rr_finding_info(i);
-		if (fi->severity != RR_SEV_ERROR || !st->findings[i] ||
-		    i == RR_FIND_ZERO_CREDIT || i == RR_FIND_NAK_REMOTE_ACCESS ||
-		    i == RR_FIND_NAK_REMOTE_OPERATIONAL || i == RR_FIND_NAK_INVALID_REQUEST)
+		if (fi->severity != RR_SEV_ERROR || !st->findings[i] || named_by_a_problem(i))
 			continue;
 		n += st->findings[i];
 		int w = snprintf(list + used, sizeof(list) - used, "%s%s %" PRIu64,
