@@ -161,9 +161,14 @@ static void print_diagnosis(FILE *out, const struct rr_analyzer *a)
 	fputs("\nDiagnosis (worst first)\n", out);
 	for (unsigned i = 0; i < n && i < RR_DIAGNOSIS_COUNT; i++) {
 		const struct rr_diagnosis_info *di = rr_diagnosis_info(d[i].id);
-		fprintf(out, "  %-7s %s: %s [%s]\n          %s\n          what to do: %s.\n",
+		fprintf(out, "  %-7s %s: %s [%s]\n          %s\n",
 			rr_severity_str(d[i].severity), di->id, di->title, di->reference,
-			d[i].evidence, di->advice);
+			d[i].evidence);
+		if (d[i].frames.first)
+			fprintf(out, "          frames %llu to %llu on conn %u\n",
+				(unsigned long long)d[i].frames.first,
+				(unsigned long long)d[i].frames.last, d[i].worst_conn);
+		fprintf(out, "          what to do: %s.\n", di->advice);
 	}
 }
 

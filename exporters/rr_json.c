@@ -400,6 +400,8 @@ json_object *rr_json_diagnosis(const struct rr_analyzer *a)
 		add(p, "of", d[i].of ? u64(d[i].of) : NULL);
 		add(p, "connections", u64(d[i].conns));
 		add(p, "worst_conn", d[i].worst_conn == RR_CONN_NONE ? NULL : u64(d[i].worst_conn));
+		add(p, "first_frame", d[i].frames.first ? u64(d[i].frames.first) : NULL);
+		add(p, "last_frame", d[i].frames.first ? u64(d[i].frames.last) : NULL);
 		add(p, "reference", json_object_new_string(di->reference));
 		add(p, "advice", json_object_new_string(di->advice));
 		json_object_array_add(list, p);

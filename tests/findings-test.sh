@@ -156,6 +156,25 @@ past_inline_by_tshark() { # capture, client address, thresholds call, reply
 		$1 != client && $4 > reply { replies++; if ($4 > rmax) rmax = $4 }
 		END { printf "%d Long Calls (largest %d bytes), %d replies through a reply chunk (largest %d bytes)", calls, cmax, replies, rmax }'
 }
+# ... and the first and last frame of them on the worst connection: calls
+# to its responder's QP (iWARP: from its requester's TCP port), replies to
+# its requester's
+past_inline_frames_by_tshark() { # capture, client, call, reply, iwarp?, requester id, responder id
+	tshark -r "$1" -Y 'rpcordma.msg_type == 1' -T fields -e frame.number -e ip.src \
+		-e rpcordma.position -e rpcordma.rdma_length -e rpcordma.reassembled.length \
+		-e infiniband.bth.destqp -e tcp.srcport -e tcp.dstport 2>/dev/null |
+		awk -F'\t' -v client="$2" -v call="$3" -v reply="$4" -v iwarp="$5" \
+			-v req="$6" -v resp="$7" '
+		function on(frame) { if (!first) first = frame; last = frame }
+		$2 == client && $3 != "" && (iwarp ? $7 == req : $6 == resp) {
+			np = split($3, pos, ","); split($4, len, ",")
+			bytes = 0
+			for (i = 1; i <= np; i++) if (pos[i] == 0) bytes += len[i]
+			if (bytes > call) on($1)
+		}
+		$2 != client && $5 > reply && (iwarp ? $8 == req : $6 == req) { on($1) }
+		END { printf "%d %d", first, last }'
+}
 if command -v tshark >/dev/null && command -v jq >/dev/null; then
 	for f in "$src"/tests/linux/*-krb5/client/capture.pcap; do
 		[ -f "$f" ] || continue
@@ -170,6 +189,16 @@ if command -v tshark >/dev/null && command -v jq >/dev/null; then
 		"note inline_pressure: $want; "*) tap_ok "$name: diagnosis note inline_pressure: $want" ;;
 		*) tap_not_ok "$name: diagnosis: want 'note inline_pressure: $want', got '$got'" ;;
 		esac
+		worst=$(printf '%s' "$json" | jq '.diagnosis[] | select(.problem == "inline_pressure") | .worst_conn')
+		conn=$(printf '%s' "$json" | jq -r --argjson w "${worst:-null}" \
+			'.connections[] | select(.conn == $w) | "\(.transport == "iWARP") \(.requester_id) \(.responder_id)"')
+		set -- $conn
+		iwarp=0
+		[ "${1:-}" = true ] && iwarp=1
+		want=$(past_inline_frames_by_tshark "$f" "$client" "$call" "$reply" "$iwarp" "${2:-}" "${3:-}")
+		got=$(printf '%s' "$json" | jq -r '.diagnosis[] | select(.problem == "inline_pressure") | "\(.first_frame) \(.last_frame)"')
+		check "$name: inline_pressure's frames on its worst connection, conn $worst, as tshark finds them: $want" \
+			test "$got" = "$want" -a "${want% *}" -gt 0
 	done
 fi
 tap_end

@@ -341,6 +341,32 @@ loss_diagnosed() {
 		"$work/drop.json" >/dev/null
 }
 check "udp: lossy run: the diagnosis names the loss, with the worst stream's figures" loss_diagnosed
+# where the loss lies: from the first gap or resend to the last resend (a
+# gap's packet is resent after it), the resends as tshark's PSNs show them
+# (a request packet whose PSN is not past its sender's highest)
+resent_frames_by_tshark() {
+	tshark -r "$work/drop.pcap" -Y "infiniband.bth.destqp != 1" -T fields -e frame.number \
+		-e ip.src -e infiniband.bth.opcode -e infiniband.bth.psn 2>/dev/null | awk -F'\t' '
+		function request(op) { return op <= 12 || op == 22 || op == 23 }
+		request($3) {
+			if (seen[$2]) {
+				d = ($4 - top[$2] + 16777216) % 16777216
+				if (d == 0 || d >= 8388608) { if (!first) first = $1; last = $1; next }
+			}
+			top[$2] = $4
+			seen[$2] = 1
+		}
+		END { printf "%d %d", first, last }'
+}
+loss_frames() {
+	# shellcheck disable=SC2046
+	set -- $(resent_frames_by_tshark)
+	jq -r '.diagnosis[] | select(.problem == "packet_loss") | "frames \(.first_frame) to \(.last_frame)"' "$work/drop.json"
+	echo "resends: tshark frames $1 to $2"
+	jq -e --argjson first "$1" --argjson last "$2" '.diagnosis[] | select(.problem == "packet_loss") |
+	       .first_frame > 0 and .first_frame <= $first and .last_frame == $last' "$work/drop.json" >/dev/null
+}
+check "udp: lossy run: the loss's frames run from its first gap or resend to its last resend, as tshark's PSNs show" loss_frames
 # one direction (the requester's): what the responder sent is unknown,
 # never zero: its stream's packets, and its NAKs of the requester's
 tshark -r "$work/drop.pcap" -Y "ip.src == 127.0.0.1" -w "$work/drop-oneway.pcap" 2>/dev/null
@@ -371,11 +397,14 @@ check "udp: a slow server granting 4 credits completes 300 calls" test $rc = 0
 "$dump" -q --stats=json -r "$work/grant.pcap" >"$work/grant.json" 2>/dev/null
 calls_waited_by_tshark() { # capture: forward calls, and those that waited
 	tshark -r "$1" -Y rpcordma -T fields -e ip.src -e rpcordma.msg_type \
-		-e rpcordma.flow_control -e rpc.msgtyp 2>/dev/null | awk -F'\t' '
+		-e rpcordma.flow_control -e rpc.msgtyp -e frame.number 2>/dev/null | awk -F'\t' '
 		# RDMA_DONE (4) is no call; the client sends calls and backward
 		# replies (msgtyp 1), the server replies and backward calls (0)
 		$2 == 4 { next }
-		$1 == "127.0.0.1" && $4 != 1 { waited += freed; freed = 0; calls++; inflight++; next }
+		$1 == "127.0.0.1" && $4 != 1 {
+			if (freed) { waited++; if (!first) first = $5; last = $5 }
+			freed = 0; calls++; inflight++; next
+		}
 		$1 == "127.0.0.1" || $4 == 0 { next }
 		{
 			full = grant > 0 && inflight >= grant
@@ -383,17 +412,19 @@ calls_waited_by_tshark() { # capture: forward calls, and those that waited
 			if (inflight > 0) inflight--
 			if (full && inflight < grant) freed = 1
 		}
-		END { printf "%d %d", calls, waited }'
+		END { printf "%d %d %d %d", calls, waited, first, last }'
 }
 credit_bound_diagnosed() {
-	want=$(calls_waited_by_tshark "$work/grant.pcap")
-	jq -r '.diagnosis[] | "\(.problem) \(.severity) \(.events) of \(.of): \(.evidence)"' "$work/grant.json"
-	echo "calls, waited: tshark $want"
-	jq -e --argjson calls "${want% *}" --argjson waited "${want#* }" '
+	# shellcheck disable=SC2046
+	set -- $(calls_waited_by_tshark "$work/grant.pcap")
+	jq -r '.diagnosis[] | "\(.problem) \(.severity) \(.events) of \(.of): \(.evidence), frames \(.first_frame) to \(.last_frame)"' "$work/grant.json"
+	echo "calls, waited, first and last frame of a wait: tshark $*"
+	jq -e --argjson calls "$1" --argjson waited "$2" --argjson first "$3" --argjson last "$4" '
 	       [.diagnosis[] | select(.severity != "note")] as $d |
 	       $waited * 5 >= $calls and ($d | length) == 1 and
 	       $d[0].problem == "credit_bound" and $d[0].severity == "warning" and
 	       $d[0].events == $waited and $d[0].of == $calls and
+	       $d[0].first_frame == $first and $d[0].last_frame == $last and $first > 0 and
 	       .connections[0].credits.waited == $waited and
 	       .connections[0].credits.granted_max == 4 and .connections[0].credits.requested == 128 and
 	       .connections[0].credits.at_grant_ns > 0 and

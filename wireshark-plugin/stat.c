@@ -249,14 +249,23 @@ static void fill_files(struct filler *f, const struct rr_stats *st)
 }
 
 /* The problems the counters show, worst first, as rpcrdma-dump --stats
- * opens with them: each one's events, its evidence as the detail. */
+ * opens with them: each one's events, its evidence and the frames of its
+ * events (Go To Packet's numbers) as the detail. */
 static void fill_diagnosis(struct filler *f, const struct rr_analyzer *a)
 {
 	struct rr_diagnosis_item d[RR_DIAGNOSIS_COUNT];
 	unsigned n = rr_diagnose(a, d, RR_DIAGNOSIS_COUNT);
-	for (unsigned i = 0; i < n && i < RR_DIAGNOSIS_COUNT; i++)
-		row(f, d[i].events, d[i].evidence, "diagnosis %s %s",
+	for (unsigned i = 0; i < n && i < RR_DIAGNOSIS_COUNT; i++) {
+		char detail[sizeof(d[i].evidence) + 64];
+		if (d[i].frames.first)
+			snprintf(detail, sizeof(detail), "%s; frames %" PRIu64 " to %" PRIu64
+				 " on conn %u", d[i].evidence, d[i].frames.first,
+				 d[i].frames.last, d[i].worst_conn);
+		else
+			snprintf(detail, sizeof(detail), "%s", d[i].evidence);
+		row(f, d[i].events, detail, "diagnosis %s %s",
 		    rr_diagnosis_info(d[i].id)->id, rr_severity_str(d[i].severity));
+	}
 }
 
 static void fill_findings(struct filler *f, const struct rr_stats *st)

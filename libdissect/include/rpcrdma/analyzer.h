@@ -284,6 +284,12 @@ static inline bool rr_fabric_from_sender(unsigned id)
 #undef RR_X_FABRIC_FROM_SENDER
 }
 
+/* The frames of the first and last of some events (1-based, in the order
+ * fed, as rr_frame_report's frame; 0 where there was none). */
+struct rr_frame_span {
+	uint64_t first, last;
+};
+
 struct rr_conn_stats {
 	/* by direction and proc; 32 bits keep a connection small */
 	uint32_t messages[RR_DIR_UNKNOWN + 1][RR_RDMA_PROCS];
@@ -316,6 +322,10 @@ struct rr_conn_stats {
 	/* the wait the last RNR NAK each side received asked for, in
 	 * microseconds (its AETH timer code read by IBA vol. 1's table) */
 	uint32_t rnr_timer_us_last[2];
+	/* where the diagnosis' events lie: request packets resent or missed
+	 * (RR_FABRIC_RETRANSMISSIONS, RR_FABRIC_PSN_GAPS, either stream),
+	 * calls that waited for a credit, messages past an inline threshold */
+	struct rr_frame_span lost_at, waited_at, past_inline_at;
 };
 
 /* Has the connection carried backward traffic (RFC 8167)?  Without it

@@ -82,6 +82,9 @@ struct rr_diagnosis_item {
 	uint32_t conns;
 	uint32_t worst_conn;
 	uint64_t events, of;
+	/* the worst connection's first and last frame of the events, where
+	 * they are kept ({0, 0}: the findings name their frames) */
+	struct rr_frame_span frames;
 	char evidence[200];
 };
 

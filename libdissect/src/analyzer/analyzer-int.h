@@ -383,6 +383,14 @@ void rra_report_segment_units(struct rr_analyzer *a, const struct rr_frame *segm
 void rra_report_conn(struct rr_analyzer *a, uint32_t i, uint32_t conn);
 /* Whether reports list events (RR_CFG_NO_EVENTS unset): an event that
  * only a report would show need not be made otherwise. */
+/* Frame frame_no, the frame being taken, into span s. */
+static inline void rra_span_add(struct rr_frame_span *s, uint64_t frame_no)
+{
+	if (!s->first)
+		s->first = frame_no;
+	s->last = frame_no;
+}
+
 static inline bool rra_reporting(const struct rr_analyzer *a)
 {
 	return !(a->cfg.flags & RR_CFG_NO_EVENTS);

@@ -121,6 +121,7 @@ static void packet_loss(const struct rr_analyzer *a, struct found *f)
 	struct rr_diagnosis_item item, *d = start(&item, RR_DIAG_PACKET_LOSS);
 	d->conns = conns;
 	d->worst_conn = w->id;
+	d->frames = w->st.lost_at;
 	d->events = lost(t[0]) + lost(t[1]);
 	d->of = t[0][RR_FABRIC_PACKETS] + t[1][RR_FABRIC_PACKETS];
 	if (failed)
@@ -305,6 +306,7 @@ static void credit_bound(const struct rr_analyzer *a, struct found *f)
 	const struct rr_conn_stats *s = &w->st;
 	uint64_t life = rr_conn_seen_ns(w);
 	d->worst_conn = w->id;
+	d->frames = s->waited_at;
 	snprintf(d->evidence, sizeof(d->evidence),
 		 "worst: conn %u, %" PRIu64 " of %" PRIu64 " calls waited for a credit, "
 		 "%u in flight at its grant of %u for %.1f%% of the time; the requester "
@@ -361,6 +363,7 @@ static void inline_pressure(const struct rr_analyzer *a, struct found *f)
 	d->events = n;
 	d->of = calls;
 	d->worst_conn = w->id;
+	d->frames = w->st.past_inline_at;
 	snprintf(d->evidence, sizeof(d->evidence),
 		 "%" PRIu64 " Long Calls (largest %u bytes), %" PRIu64 " replies through "
 		 "a reply chunk (largest %u bytes); worst: conn %u, thresholds call %u "

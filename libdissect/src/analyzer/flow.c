@@ -176,6 +176,7 @@ static void past_inline(struct rr_analyzer *a, struct conn *k, unsigned kind,
 	struct rr_conn_stats *st = &k->info.st;
 	st->past_inline[kind]++;
 	a->st.total.past_inline[kind]++;
+	rra_span_add(&st->past_inline_at, a->frame_no);
 	if (bytes > st->past_inline_max[kind])
 		st->past_inline_max[kind] = bytes;
 	if (bytes > a->st.total.past_inline_max[kind])
@@ -706,6 +707,7 @@ static void message(struct rr_analyzer *a, uint32_t cn, int to,
 	if (k->credit_freed && dir == RR_DIR_FWD_CALL) {
 		st->credit_waits++;
 		a->st.total.credit_waits++;
+		rra_span_add(&st->waited_at, a->frame_no);
 		k->credit_freed = false;
 	}
 	switch (dir) {

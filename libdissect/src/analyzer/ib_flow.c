@@ -152,6 +152,8 @@ static void fabric_count(struct rr_analyzer *a, struct conn *k, int s,
 	k->info.st.fabric[s][c]++;
 	if (k->rpcrdma)
 		a->st.total.fabric[s][c]++;
+	if (c == RR_FABRIC_RETRANSMISSIONS || c == RR_FABRIC_PSN_GAPS)
+		rra_span_add(&k->info.st.lost_at, a->frame_no);
 }
 
 /* A RoCEv2 CNP (Annex A17) goes to the QP whose packets arrived
