@@ -241,6 +241,12 @@ for capture in ${PLUGIN_CAPTURES:-"$src"/samples/*.pcap "$src"/tests/linux/*/cli
 	if [ "$retx" -gt 0 ]; then
 		printf '%s\tRC request packet retransmitted\n' "$retx" >>"$work/find.dump"
 	fi
+	# and one per problem of the diagnosis whose events' frames are kept,
+	# at the first of them (a second look: the file read whole)
+	"$dump" -q --stats=json -r "$capture" 2>/dev/null >"$work/stats.json"
+	jq -r '.diagnosis[] | select(.first_frame != null) |
+		"1\t\(.severity) \(.problem): \(.evidence); frames \(.first_frame) to \(.last_frame) on conn \(.worst_conn) [\(.reference)]"' \
+		"$work/stats.json" >>"$work/find.dump"
 	sort -o "$work/find.dump" "$work/find.dump"
 	# the taps, from one two-pass run: expert items, the plugin's
 	# statistics, the RPC programs' answered calls
@@ -254,8 +260,14 @@ for capture in ${PLUGIN_CAPTURES:-"$src"/samples/*.pcap "$src"/tests/linux/*/cli
 	else
 		check "$name: no finding, no rpcrdma expert item" test ! -s "$work/find.ts"
 	fi
+	for problem in $(jq -r '.diagnosis[] | select(.first_frame != null) | .problem' "$work/stats.json"); do
+		want=$(jq --arg p "$problem" '.diagnosis[] | select(.problem == $p) | .first_frame' "$work/stats.json")
+		got=$(ts -2 -r "$capture" -Y "rpcrdma.diagnosis.$problem" -T fields -e frame.number 2>/dev/null | paste -sd, -)
+		check "$name: the expert item rpcrdma.diagnosis.$problem in frame $want, the first of its events" \
+			test "$got" = "$want"
+	done
 	# statistics
-	"$dump" -q --stats=json -r "$capture" 2>/dev/null | jq -r '
+	jq -r '
 		(.connections[] | . as $c | "conn \(.conn) calls \(.calls)",
 		 "conn \(.conn) replies \(.replies)", "conn \(.conn) unanswered \(.unanswered)",
 		 (if .credits.granted != null then
@@ -290,7 +302,7 @@ for capture in ${PLUGIN_CAPTURES:-"$src"/samples/*.pcap "$src"/tests/linux/*/cli
 		"RDMA connections of other upper layers \(.other_upper_layer.connections)",
 		"reconnects \(.reconnects)", "calls resent after a reconnect \(.calls_resent)",
 		"connections evicted \(.evicted.connections)", "calls evicted \(.evicted.calls)",
-		"reassembly slots exhausted \(.evicted.reassembly)"' |
+		"reassembly slots exhausted \(.evicted.reassembly)"' "$work/stats.json" |
 		perl -pe 's/^fh (\d+)/sprintf("fh 0x%08x", $1)/e' | sort >"$work/stat.dump"
 	awk -F'|' 'NF >= 3 { gsub(/^ +| +$/, "", $1); gsub(/ /, "", $2); print $1 " " $2 }' \
 		"$work/taps" | sort >"$work/stat.all"

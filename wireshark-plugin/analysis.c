@@ -25,6 +25,9 @@ static struct rr_ws_frame on_conn_only = { .on_conn = true };
 static GArray *fed_numbers;     /* Wireshark's number of each frame fed */
 static guint32 last_fed;
 static bool finished;
+/* the diagnosis of the file read whole, its frames Wireshark's numbers */
+static struct rr_diagnosis_item diagnosis[RR_DIAGNOSIS_COUNT];
+static unsigned ndiagnosis;
 static size_t kept_bytes;
 /* messages of the frame just fed, for its first dissection */
 static GByteArray *first_pass_bytes;
@@ -343,6 +346,18 @@ static void finish(void)
 		}
 	}
 	nscratch = 0;
+	unsigned n = rr_diagnose(analyzer, diagnosis, RR_DIAGNOSIS_COUNT);
+	ndiagnosis = n < RR_DIAGNOSIS_COUNT ? n : RR_DIAGNOSIS_COUNT;
+	for (unsigned i = 0; i < ndiagnosis; i++) {
+		diagnosis[i].frames.first = wireshark_number(diagnosis[i].frames.first);
+		diagnosis[i].frames.last = wireshark_number(diagnosis[i].frames.last);
+	}
+}
+
+const struct rr_diagnosis_item *rr_ws_diagnosis(unsigned *n)
+{
+	*n = finished ? ndiagnosis : 0;
+	return diagnosis;
 }
 
 bool rr_ws_payload_tagged(packet_info *pinfo, tvbuff_t *payload)
@@ -412,6 +427,7 @@ void rr_ws_analysis_init(void)
 		link_encaps[i] = wtap_pcap_encap_to_wtap_encap((int)links[i]);
 	last_fed = 0;
 	finished = false;
+	ndiagnosis = 0;
 	kept_bytes = 0;
 	nscratch = 0;
 }

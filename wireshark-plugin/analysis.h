@@ -11,6 +11,7 @@
 #include <epan/packet.h>
 
 #include <rpcrdma/analyzer.h>
+#include <rpcrdma/diagnosis.h>
 
 /* RFC 8797 private data in an MPA frame: private_data, dir 1 for a Reply
  * (from the analyzer's RR_EV_SETUP) */
@@ -83,6 +84,10 @@ const uint8_t *rr_ws_item_bytes(const packet_info *pinfo, const struct rr_ws_ite
  * lies where payload does, or, in a copy without MPA markers, the one of
  * its length and first bytes; false where none is found. */
 bool rr_ws_payload_tagged(packet_info *pinfo, tvbuff_t *payload);
+/* The diagnosis of the file, once it was read whole (a second look at a
+ * frame: tshark -2, the GUI), its frames Wireshark's numbers; *n is 0
+ * before. */
+const struct rr_diagnosis_item *rr_ws_diagnosis(unsigned *n);
 /* The analyzer of the file being read, NULL before the first frame. */
 const struct rr_analyzer *rr_ws_analyzer(void);
 void rr_ws_analysis_init(void);
