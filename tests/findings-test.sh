@@ -166,13 +166,21 @@ past_inline_frames_by_tshark() { # capture, client, call, reply, iwarp?, request
 		awk -F'\t' -v client="$2" -v call="$3" -v reply="$4" -v iwarp="$5" \
 			-v req="$6" -v resp="$7" '
 		function on(frame) { if (!first) first = frame; last = frame }
-		$2 == client && $3 != "" && (iwarp ? $7 == req : $6 == resp) {
+		# a QPN as tshark prints it: decimal (4.0) or 0x-hex (4.4 on)
+		function qpn(v,   n, i) {
+			if (v !~ /^0x/) return v + 0
+			v = tolower(substr(v, 3))
+			n = 0
+			for (i = 1; i <= length(v); i++) n = n * 16 + index("0123456789abcdef", substr(v, i, 1)) - 1
+			return n
+		}
+		$2 == client && $3 != "" && (iwarp ? $7 == req : qpn($6) == resp) {
 			np = split($3, pos, ","); split($4, len, ",")
 			bytes = 0
 			for (i = 1; i <= np; i++) if (pos[i] == 0) bytes += len[i]
 			if (bytes > call) on($1)
 		}
-		$2 != client && $5 > reply && (iwarp ? $8 == req : $6 == req) { on($1) }
+		$2 != client && $5 > reply && (iwarp ? $8 == req : qpn($6) == req) { on($1) }
 		END { printf "%d %d", first, last }'
 }
 if command -v tshark >/dev/null && command -v jq >/dev/null; then
