@@ -212,34 +212,35 @@ static void client_peer(uint32_t id, char *out, size_t n)
 		snprintf(out, n, strchr(addr, ':') ? "[%s]:%s" : "%s:%s", addr, port);
 }
 
-static void counts_of(struct client_counts *k, const struct rr_tp_client *c)
+/* The counts from one struct to the other: a row's and a client_counts. */
+#define COUNT_COPY(f) to->f = from->f;
+#define COPY_COUNTS                                                            \
+	CLIENT_COUNTS(COUNT_COPY)                                              \
+	memcpy(to->rtype, from->rtype, sizeof(to->rtype));                     \
+	memcpy(to->wtype, from->wtype, sizeof(to->wtype));
+
+static void counts_of(struct client_counts *to, const struct rr_tp_client *from)
 {
-#define COUNT_COPY(f) k->f = c->f;
-	CLIENT_COUNTS(COUNT_COPY)
+	COPY_COUNTS
+}
+
+static void counts_into(struct rr_tp_client *to, const struct client_counts *from)
+{
+	COPY_COUNTS
+}
+#undef COPY_COUNTS
 #undef COUNT_COPY
-	memcpy(k->rtype, c->rtype, sizeof(k->rtype));
-	memcpy(k->wtype, c->wtype, sizeof(k->wtype));
-}
 
-/* c's counts less k's (sign -1) or plus them (+1) */
-static void counts_add(struct client_counts *c, const struct client_counts *k, int sign)
+/* c's counts less k's */
+static void counts_sub(struct client_counts *c, const struct client_counts *k)
 {
-#define COUNT_ADD(f) c->f += (uint64_t)sign * k->f;
-	CLIENT_COUNTS(COUNT_ADD)
-#undef COUNT_ADD
+#define COUNT_SUB(f) c->f -= k->f;
+	CLIENT_COUNTS(COUNT_SUB)
+#undef COUNT_SUB
 	for (unsigned t = 0; t < RR_TP_CHUNK_TYPES; t++) {
-		c->rtype[t] += (uint64_t)sign * k->rtype[t];
-		c->wtype[t] += (uint64_t)sign * k->wtype[t];
+		c->rtype[t] -= k->rtype[t];
+		c->wtype[t] -= k->wtype[t];
 	}
-}
-
-static void counts_into(struct rr_tp_client *c, const struct client_counts *k)
-{
-#define COUNT_SET(f) c->f = k->f;
-	CLIENT_COUNTS(COUNT_SET)
-#undef COUNT_SET
-	memcpy(c->rtype, k->rtype, sizeof(c->rtype));
-	memcpy(c->wtype, k->wtype, sizeof(c->wtype));
 }
 
 static struct client_name *name_entry(struct rr_trace_bpf *b, uint32_t id)
@@ -265,7 +266,7 @@ static void client_reused(struct rr_trace_bpf *b, struct client_name *n, const c
 	struct rr_tp_client *g = &b->gone[b->ngone++];
 	struct client_counts k = n->read;
 	memset(g, 0, sizeof(*g));
-	counts_add(&k, &n->base, -1);
+	counts_sub(&k, &n->base);
 	counts_into(g, &k);
 	g->id = n->id;
 	g->gone = true;
@@ -278,7 +279,7 @@ static void client_reused(struct rr_trace_bpf *b, struct client_name *n, const c
 			continue;
 		struct client_counts held;
 		counts_of(&held, back);
-		counts_add(&n->base, &held, -1);
+		counts_sub(&n->base, &held);
 		b->gone[i] = b->gone[--b->ngone];
 		break;
 	}
@@ -299,7 +300,7 @@ static void client_row(struct rr_trace_bpf *b, struct rr_tp_client *o)
 	snprintf(n->peer, sizeof(n->peer), "%s", o->peer);
 	counts_of(&n->read, o);
 	struct client_counts k = n->read;
-	counts_add(&k, &n->base, -1);
+	counts_sub(&k, &n->base);
 	counts_into(o, &k);
 }
 
