@@ -23,6 +23,7 @@
 #include <rpcrdma/dissect.h>
 
 #include "analysis.h"
+#include "diagnosis-expert.h"
 #include "packet-rpcrdma.h"
 #include "prefs.h"
 #include "ws-compat.h"
@@ -49,7 +50,6 @@ static int hf_rebuilt_source = -1, hf_rebuilt_xid = -1;
 static gint ett_rpcrdma = -1, ett_list = -1, ett_chunk = -1, ett_segment = -1;
 static gint ett_cm = -1, ett_analysis = -1, ett_chunk_data = -1;
 static expert_field ei_findings[RR_FINDING_COUNT];
-static expert_field ei_diagnosis[RR_DIAGNOSIS_COUNT];
 static expert_field ei_retransmission = EI_INIT;
 static int hf_retransmission_of = -1, hf_retransmission_psn = -1;
 static int hf_resent_of = -1, hf_cm_reject_reason = -1;
@@ -681,35 +681,6 @@ static void unshown_messages(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree
 	}
 }
 
-/* The diagnosis' problems whose events begin in this frame (a second look:
- * the file was read whole), as expert items: Expert Information leads to
- * the first frame of each, the worst connection's. */
-static bool diagnosis_here(const packet_info *pinfo)
-{
-	unsigned n;
-	const struct rr_diagnosis_item *d = rr_ws_diagnosis(&n);
-	for (unsigned i = 0; i < n; i++)
-		if (d[i].frames.first == pinfo->num)
-			return true;
-	return false;
-}
-
-static void add_diagnosis(proto_tree *t, packet_info *pinfo, tvbuff_t *tvb)
-{
-	unsigned n;
-	const struct rr_diagnosis_item *d = rr_ws_diagnosis(&n);
-	for (unsigned i = 0; i < n; i++) {
-		if (d[i].frames.first != pinfo->num)
-			continue;
-		const struct rr_diagnosis_info *di = rr_diagnosis_info(d[i].id);
-		proto_tree_add_expert_format(t, pinfo, &ei_diagnosis[d[i].id], tvb, 0, 0,
-					     "%s %s: %s; frames %u to %u on conn %u [%s]",
-					     rr_severity_str(d[i].severity), di->id, d[i].evidence,
-					     (unsigned)d[i].frames.first, (unsigned)d[i].frames.last,
-					     d[i].worst_conn, di->reference);
-	}
-}
-
 /*
  * Every frame: what arrives in no payload the heuristics see.  Findings as
  * expert items, negotiated thresholds, chunk data of RDMA Read Requests,
@@ -721,10 +692,10 @@ static int post_rpcrdma(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, voi
 	(void)data;
 	const struct rr_ws_frame *r = rr_ws_frame_of(pinfo);
 	tap_queue_packet(rpcrdma_tap, pinfo, NULL);
-	bool diagnosed = diagnosis_here(pinfo);
+	bool diagnosed = rr_ws_diagnosis_here(pinfo);
 	if (diagnosed && (!r || !r->nitems)) {
 		proto_item *ti = generated(proto_tree_add_item(tree, hf_analysis, tvb, 0, 0, ENC_NA));
-		add_diagnosis(proto_item_add_subtree(ti, ett_analysis), pinfo, tvb);
+		rr_ws_add_diagnosis(proto_item_add_subtree(ti, ett_analysis), pinfo, tvb);
 		return 0;
 	}
 	if (!r || !r->nitems)
@@ -752,7 +723,7 @@ static int post_rpcrdma(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, voi
 		return 0;
 	proto_item *ti = generated(proto_tree_add_item(tree, hf_analysis, tvb, 0, 0, ENC_NA));
 	proto_tree *t = proto_item_add_subtree(ti, ett_analysis);
-	add_diagnosis(t, pinfo, tvb);
+	rr_ws_add_diagnosis(t, pinfo, tvb);
 	for (uint32_t i = 0; i < r->nitems; i++) {
 		const struct rr_ws_item *it = &r->items[i];
 		switch (it->kind) {
@@ -812,16 +783,7 @@ static void register_findings(void)
 					"RC request packet retransmitted", EXPFILL } },
 	};
 	expert_register_field_array(em, retransmission, 1);
-	/* the diagnosis: a sequence of packets tells each problem */
-	static ei_register_info diag[RR_DIAGNOSIS_COUNT];
-	for (unsigned i = 0; i < RR_DIAGNOSIS_COUNT; i++) {
-		const struct rr_diagnosis_info *di = rr_diagnosis_info(i);
-		ei_diagnosis[i] = (expert_field)EI_INIT;
-		diag[i] = (ei_register_info){ &ei_diagnosis[i],
-			{ g_strdup_printf("rpcrdma.diagnosis.%s", di->id), PI_SEQUENCE,
-			  severity[di->severity], di->title, EXPFILL } };
-	}
-	expert_register_field_array(em, diag, RR_DIAGNOSIS_COUNT);
+	rr_ws_register_diagnosis_expert(em, severity);
 }
 
 static rr_ws_heur_result heur_infiniband(tvbuff_t *tvb, packet_info *pinfo,
