@@ -53,6 +53,12 @@ done
 for f in "$src"/samples/rocev2-fault-*.pcap; do
 	captures+=("$f $(basename "$f" .pcap)")
 done
+# the faults the lab made on real kernels (lab/jobs/faults.sh)
+for f in "$src"/tests/linux/*-faults/client/fault-*.pcap; do
+	[ -f "$f" ] || continue
+	run=$(basename "$(dirname "$(dirname "$f")")")
+	captures+=("$f kernel-$run-$(basename "$f" .pcap)")
+done
 # a Linux RoCE capture with one packet damaged on the wire: the last byte
 # of its first RoCEv2 frame (the ICRC's) changed
 linux_roce=$(ls "$src"/tests/linux/*-rxe-nfs3/client/capture.pcap | head -n 1)
@@ -167,6 +173,12 @@ check "the fault samples with a problem ($fault_problems) include the RNR storm 
 	eval "test $fault_problems -gt 0 &&
 	      grep -A12 'alertname: RpcRdmaProblem' '$test_file' | grep -q 'problem: receiver_not_ready' &&
 	      grep -A12 'alertname: RpcRdmaProblem' '$test_file' | grep -q 'problem: failed_on_nak'"
+kernel_problem() { # problem: RpcRdmaProblem expected for it on a kernel fault
+	awk -v p="problem: $1" '/alertname: RpcRdmaProblem/ { a = 1 } a && /instance: kernel-/ { k = 1 }
+		a && k && index($0, p) { found = 1 } /- eval_time/ { a = 0; k = 0 } END { exit !found }' "$test_file"
+}
+check "the faults made on real kernels: RpcRdmaProblem names credit_bound and packet_loss" \
+	eval "kernel_problem credit_bound && kernel_problem packet_loss"
 check "the fault samples whose finding is an error ($fault_alerts) include the requester that cleared R" \
 	eval "test $fault_alerts -gt 0 &&
 	      grep -q 'instance: rocev2-fault-invalidate-requester-cleared-r' '$test_file'"

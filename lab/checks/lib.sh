@@ -50,6 +50,11 @@ check_capture_clean() {
 	# tcpdump -s 0 keeps every segment: the analyzer must follow every
 	# iWARP stream whole
 	check_eq "$1: iWARP stream gaps" 0 "$(jq .frames.iwarp_stream_gaps "$work/stats.json")"
+	# a healthy run: the diagnosis holds nothing above a note (a busy
+	# machine's virtual link may resend a little, below packet_loss's bar)
+	check_eq "$1: the diagnosis: nothing above a note" none \
+		"$(jq -r '[.diagnosis[] | select(.severity != "note") | "\(.problem) (\(.evidence))"] |
+			if length == 0 then "none" else join("; ") end' "$work/stats.json")"
 }
 
 check_summary() {

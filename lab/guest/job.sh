@@ -72,12 +72,15 @@ server_start() {
 	cat /proc/fs/nfsd/portlist
 }
 
-# Client: capture the interface whole, as the truth of the run.
+# Client: capture the interface whole, as the truth of the run (or of a
+# part of it: capture_start FILE LOG, in $out).
+# shellcheck disable=SC2120 # the faults job names its files (lab/jobs/faults.sh)
 capture_start() {
-	tcpdump -i eth0 -s 0 -U -w "$out/capture.pcap" 2>"$out/tcpdump.log" &
+	capture_log=$out/${2:-tcpdump.log}
+	tcpdump -i eth0 -s 0 -U -w "$out/${1:-capture.pcap}" 2>"$capture_log" &
 	capture_pid=$!
 	n=0
-	until grep -q listening "$out/tcpdump.log" 2>/dev/null; do
+	until grep -q listening "$capture_log" 2>/dev/null; do
 		n=$((n + 1)); [ "$n" -gt 60 ] && break; sleep 1
 	done
 }
@@ -85,7 +88,7 @@ capture_stop() {
 	sleep 1
 	kill -INT "$capture_pid"
 	wait "$capture_pid"
-	cat "$out/tcpdump.log"
+	cat "$capture_log"
 }
 
 # The project's live sources beside tcpdump, on the same traffic: eBPF and

@@ -33,8 +33,8 @@ extern "C" {
 	X(RR_DIAG_PROTOCOL_ERRORS, "protocol_errors", RR_SEV_ERROR, "docs/findings.md", \
 	  "messages that break an RFC's MUST (error findings)", \
 	  "rpcrdma-dump --findings -v lists each with its section and what to do") \
-	X(RR_DIAG_PACKET_LOSS, "packet_loss", RR_SEV_WARN, "IBA vol. 1 §9.7.5.1", \
-	  "RC packets lost and sent again", \
+	X(RR_DIAG_PACKET_LOSS, "packet_loss", RR_SEV_WARN, "IBA vol. 1 §9.7.5.1, RFC 5681 §3.2", \
+	  "packets lost and sent again (RC's on IB and RoCE, TCP's on iWARP)", \
 	  "Check the link (cables, optics, port error counters); on RoCE, give " \
 	  "the RDMA traffic a lossless class (PFC) or ECN") \
 	X(RR_DIAG_CREDIT_BOUND, "credit_bound", RR_SEV_WARN, "RFC 8166 §3.3.1", \

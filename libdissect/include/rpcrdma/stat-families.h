@@ -143,9 +143,10 @@ static inline const char *rr_stat_type_str(unsigned type)
 	X(RR_FAM_FABRIC, "rpcrdma_fabric_events_total", RR_STAT_COUNTER, \
 	  RR_LABELS("stream", "event"), RR_ROWS_FABRIC, total.fabric, \
 	  RR_SHOWN_TEXT | RR_SHOWN_JSON | RR_SHOWN_PROM, \
-	  "what RC packets show of the fabric, by the side whose stream they " \
-	  "concern: packets, resends, PSN gaps, NAKs by code, RNR NAKs, ECN CE, " \
-	  "FECN, BECN, CNPs (--stats: per connection, where one went wrong)") \
+	  "what RC packets (on iWARP, TCP segments) show of the fabric, by the " \
+	  "side whose stream they concern: packets, resends, PSN (sequence) gaps, " \
+	  "NAKs by code, RNR NAKs, ECN CE, FECN, BECN, CNPs (--stats: per " \
+	  "connection, where one went wrong)") \
 	X(RR_FAM_STAT_KINDS, NULL, RR_STAT_COUNTER, RR_LABELS("kind"), \
 	  RR_ROWS_STAT_KINDS, total, RR_SHOWN_PROM | RR_SHOWN_PLUGIN, NULL) \
 	X(RR_FAM_CLIENT_CALLS, "rpcrdma_client_calls_total", RR_STAT_COUNTER, \

@@ -221,19 +221,27 @@ _Static_assert(RR_PROC_SLOTS <= 128 && RR_DIR_BWD_CALL < 4 &&
 	       RR_REPLY_STATUS_COUNT < 16, "struct call's bit fields");
 
 #define STREAM_BUF 65536u
-#define OOO_SLOTS 4
-#define OOO_BYTES 65536u   /* a loopback GSO segment */
+/* Bytes held past a hole until it fills: what a sender sends on in the
+ * round trip before its resend (a TCP window; four loopback GSO segments
+ * of 64 KiB), by sequence number in a ring. */
+#define HELD_BYTES (4u * 65536u)
+#define HELD_RANGES 16u
 
 /* One direction of an iWARP TCP connection, reassembled (RFC 9293 §3.10). */
 struct stream {
 	bool used, synced;
 	uint32_t conn;        /* whose it is, while one of its sides names it */
 	uint32_t next_seq;    /* sequence number of the next byte wanted */
+	uint32_t top_seq;     /* past the highest byte seen */
 	uint32_t len;         /* bytes held, markers removed */
 	uint32_t discard;     /* bytes still to come of an FPDU decoded cut */
-	struct { bool used; uint32_t seq, len; uint8_t data[OOO_BYTES]; } ooo[OOO_SLOTS];
+	uint32_t nheld;       /* ranges held past a hole, in order */
+	struct { uint32_t start, end; } held[HELD_RANGES];
+	uint8_t ring[HELD_BYTES];   /* byte q of a held range at q % HELD_BYTES */
 	uint8_t buf[STREAM_BUF];
 };
+_Static_assert((HELD_BYTES & (HELD_BYTES - 1)) == 0,
+	       "a ring indexed by sequence numbers modulo 2^32");
 
 struct rsm {                /* a SEND being reassembled */
 	uint32_t len, kept;

@@ -85,7 +85,8 @@ static bool lossy(const uint64_t *n)
 	return l >= LOSS_EVENTS && l * LOSS_SHARE >= n[RR_FABRIC_PACKETS];
 }
 
-/* RC packets resent or missing (IB and RoCE), per side's stream. */
+/* RC packets (IB and RoCE) or TCP segments (iWARP) resent or missing,
+ * per side's stream. */
 static void packet_loss(const struct rr_analyzer *a, struct found *f)
 {
 	uint32_t conns = 0, worst = RR_CONN_NONE, failed = 0;
@@ -126,15 +127,24 @@ static void packet_loss(const struct rr_analyzer *a, struct found *f)
 	d->of = t[0][RR_FABRIC_PACKETS] + t[1][RR_FABRIC_PACKETS];
 	if (failed)
 		d->severity = RR_SEV_ERROR;
+	/* an iWARP stream's are TCP segments, its gaps in sequence numbers,
+	 * its timeouts TCP's own, which the capture does not tell apart */
+	bool tcp = w->transport == RR_TRANSPORT_IWARP;
+	char timeouts[48] = "";
+	if (!tcp)
+		snprintf(timeouts, sizeof(timeouts), ", %" PRIu64 " timeouts",
+			 n[RR_FABRIC_TIMEOUTS]);
 	snprintf(d->evidence, sizeof(d->evidence),
 		 "worst: conn %u, the %s's stream, %" PRIu64 " of %" PRIu64
-		 " packets resent (%.1f%%), %" PRIu64 " PSN gaps, %" PRIu64 " timeouts; "
+		 " %s resent (%.1f%%), %" PRIu64 " %s gaps%s; "
 		 "%u connection%s lossy"
 		 "%s", w->id, rr_side_str(worst_side), n[RR_FABRIC_RETRANSMISSIONS],
-		 n[RR_FABRIC_PACKETS], n[RR_FABRIC_PACKETS] ?
+		 n[RR_FABRIC_PACKETS], tcp ? "TCP segments" : "packets",
+		 n[RR_FABRIC_PACKETS] ?
 		 100.0 * (double)n[RR_FABRIC_RETRANSMISSIONS] /
 		 (double)n[RR_FABRIC_PACKETS] : 0.0,
-		 n[RR_FABRIC_PSN_GAPS], n[RR_FABRIC_TIMEOUTS], conns, conns == 1 ? "" : "s",
+		 n[RR_FABRIC_PSN_GAPS], tcp ? "sequence" : "PSN", timeouts,
+		 conns, conns == 1 ? "" : "s",
 		 failed ? ", and made again after it" : "");
 	keep(f, d);
 }
@@ -282,7 +292,10 @@ static uint64_t forward_calls(const struct rr_conn_stats *s)
 static bool credit_held(const struct rr_conn_info *c)
 {
 	const struct rr_conn_stats *s = &c->st;
+	/* a lossy connection's calls wait on what is resent, not on the
+	 * grant: packet_loss names that */
 	return rr_conn_grant_known(c) && !rr_conn_one_way(c) &&
+	       !lossy(s->fabric[0]) && !lossy(s->fabric[1]) &&
 	       s->requested > s->grant_max && s->credit_waits >= CREDIT_WAITS &&
 	       s->at_grant_ns * CREDIT_SHARE >= rr_conn_seen_ns(c);
 }

@@ -145,17 +145,6 @@ static struct rdma_op *op_by_psn(struct rr_analyzer *a, uint32_t cn,
 	return NULL;
 }
 
-/* One fabric event of the stream side s sends (RR_FABRIC_LIST). */
-static void fabric_count(struct rr_analyzer *a, struct conn *k, int s,
-			 enum rr_fabric_counter c)
-{
-	k->info.st.fabric[s][c]++;
-	if (k->rpcrdma)
-		a->st.total.fabric[s][c]++;
-	if (c == RR_FABRIC_RETRANSMISSIONS || c == RR_FABRIC_PSN_GAPS)
-		rra_span_add(&k->info.st.lost_at, a->frame_no);
-}
-
 /* A RoCEv2 CNP (Annex A17) goes to the QP whose packets arrived
  * marked congested, to slow it: counted for that QP's stream, on a
  * connection already known (a CNP opens none). */
@@ -167,7 +156,7 @@ static void cnp(struct rr_analyzer *a, const struct rr_frame *f)
 	uint32_t cn = rra_conn_find(a, f->transport, src, 0, dst, f->bth.dqpn, false,
 				    &to);
 	if (cn != NONE)
-		fabric_count(a, &a->conns[cn], to, RR_FABRIC_CNPS);
+		rra_fabric_count(a, &a->conns[cn], to, RR_FABRIC_CNPS);
 }
 
 /* A NAK of an error from side `from` (IBA vol. 1 §9.7.5.2: the QPs go
@@ -239,14 +228,14 @@ static void rnr_finding(struct rr_analyzer *a, struct conn *k, int from,
 static void fabric_marks(struct rr_analyzer *a, struct conn *k, int from,
 			 const struct rr_frame *f)
 {
-	fabric_count(a, k, from, RR_FABRIC_PACKETS);
+	rra_fabric_count(a, k, from, RR_FABRIC_PACKETS);
 	if ((rr_has(f, RR_LAYER_IPV4) || rr_has(f, RR_LAYER_IPV6)) &&
 	    (f->ip.tclass & 3) == 3)
-		fabric_count(a, k, from, RR_FABRIC_ECN_CE);
+		rra_fabric_count(a, k, from, RR_FABRIC_ECN_CE);
 	if (f->bth.resv8a & 0x80)
-		fabric_count(a, k, from, RR_FABRIC_FECN);
+		rra_fabric_count(a, k, from, RR_FABRIC_FECN);
 	if (f->bth.resv8a & 0x40)
-		fabric_count(a, k, 1 - from, RR_FABRIC_BECN);
+		rra_fabric_count(a, k, 1 - from, RR_FABRIC_BECN);
 	if (!(f->ext.present & RR_EXT_AETH) || f->ext.aeth.type == RR_AETH_ACK)
 		return;
 	int of = 1 - from;
@@ -255,7 +244,7 @@ static void fabric_marks(struct rr_analyzer *a, struct conn *k, int from,
 	    (f->ext.aeth.type == RR_AETH_NAK && f->ext.aeth.value == RR_NAK_PSN_SEQ_ERROR))
 		k->side[from].nak_asked = true;
 	if (f->ext.aeth.type == RR_AETH_RNR_NAK) {
-		fabric_count(a, k, of, RR_FABRIC_RNR_NAKS);
+		rra_fabric_count(a, k, of, RR_FABRIC_RNR_NAKS);
 		k->info.st.rnr_timer_us_last[of] = rr_rnr_timer_us(f->ext.aeth.value);
 		rnr_finding(a, k, from, f->bth.psn, k->info.st.rnr_timer_us_last[of]);
 		return;
@@ -282,7 +271,7 @@ static void fabric_marks(struct rr_analyzer *a, struct conn *k, int from,
 	default:
 		break;
 	}
-	fabric_count(a, k, of, c);
+	rra_fabric_count(a, k, of, c);
 }
 
 void rra_ib_packet(struct rr_analyzer *a, const struct rr_frame *f)
@@ -321,11 +310,11 @@ void rra_ib_packet(struct rr_analyzer *a, const struct rr_frame *f)
 			k->info.st.retransmissions++;
 			if (k->rpcrdma)
 				a->st.total.retransmissions++;
-			fabric_count(a, k, 1 - to, RR_FABRIC_RETRANSMISSIONS);
+			rra_fabric_count(a, k, 1 - to, RR_FABRIC_RETRANSMISSIONS);
 			/* the first of a burst no NAK asked for: the sender's
 			 * timer ran out */
 			if (!sd->resending && !sd->nak_asked)
-				fabric_count(a, k, 1 - to, RR_FABRIC_TIMEOUTS);
+				rra_fabric_count(a, k, 1 - to, RR_FABRIC_TIMEOUTS);
 			sd->resending = true;
 			sd->nak_asked = false;
 			struct rr_event ev = { .kind = RR_EV_RETRANSMISSION,
@@ -345,7 +334,7 @@ void rra_ib_packet(struct rr_analyzer *a, const struct rr_frame *f)
 			/* ahead: packets lost before the capture saw them */
 			gap = true;
 			a->st.psn_gaps++;
-			fabric_count(a, k, 1 - to, RR_FABRIC_PSN_GAPS);
+			rra_fabric_count(a, k, 1 - to, RR_FABRIC_PSN_GAPS);
 			if (to == 0)
 				rra_replies_lost(a, cn);
 		}

@@ -33,13 +33,22 @@ static struct stream *stream_of(struct rr_analyzer *a, uint32_t cn,
 			st->synced = false;
 			st->len = 0;
 			st->discard = 0;
-			for (unsigned k = 0; k < OOO_SLOTS; k++)
-				st->ooo[k].used = false;
+			st->nheld = 0;
 			sd->stream = i;
 			return st;
 		}
 	a->st.reassembly_dropped++;
 	return NULL;
+}
+
+/* The stream followed from seq on: the next byte wanted, nothing held. */
+static void stream_sync(struct stream *st, uint32_t seq)
+{
+	st->synced = true;
+	st->len = 0;
+	st->next_seq = seq;
+	st->top_seq = seq;
+	st->nheld = 0;
 }
 
 /*
@@ -53,8 +62,7 @@ static void stream_gap(struct rr_analyzer *a, uint32_t cn, bool responder,
 	st->synced = false;
 	st->len = 0;
 	st->discard = 0;
-	for (unsigned k = 0; k < OOO_SLOTS; k++)
-		st->ooo[k].used = false;
+	st->nheld = 0;
 	a->st.tcp_resyncs++;
 	if (responder)
 		rra_replies_lost(a, cn);
@@ -167,6 +175,92 @@ static void stream_append(struct rr_analyzer *a, uint32_t cn, int to,
 	st->next_seq = seq + n;
 }
 
+/*
+ * A segment of side s's stream, as the fabric counters see it (the RC
+ * packets' counterparts, RR_FABRIC_LIST): one sent again when it starts
+ * behind the highest byte seen (a resend, or a hole the capture point
+ * saw filled late), a gap when it starts past it (bytes the capture point
+ * has not seen).  The stream's last segment sent again is TCP's probe of
+ * a late ACK (RFC 8985 §7), which the capture cannot tell from a loss:
+ * not counted, or every busy healthy stream would show loss.
+ */
+static void count_segment(struct rr_analyzer *a, struct conn *k, int s,
+			  struct stream *st, uint32_t seq, uint32_t wire_n)
+{
+	if (!wire_n)
+		return;
+	rra_fabric_count(a, k, s, RR_FABRIC_PACKETS);
+	int32_t behind = (int32_t)(st->top_seq - seq);
+	if (behind > 0 && seq + wire_n != st->top_seq)
+		rra_fabric_count(a, k, s, RR_FABRIC_RETRANSMISSIONS);
+	else if (behind < 0)
+		rra_fabric_count(a, k, s, RR_FABRIC_PSN_GAPS);
+	if ((int32_t)(seq + wire_n - st->top_seq) > 0)
+		st->top_seq = seq + wire_n;
+}
+
+/* Bytes [seq, seq + n) past a hole, held in the ring with the ranges held
+ * before them.  False when the ring or the ranges have no room. */
+static bool stream_hold(struct stream *st, const uint8_t *p, uint32_t seq,
+			uint32_t n)
+{
+	uint32_t base = st->next_seq;
+	uint32_t lo = seq - base, hi = lo + n;   /* offsets past next_seq */
+	if (hi > HELD_BYTES || hi < lo)
+		return false;
+	unsigned i = 0;
+	while (i < st->nheld && st->held[i].end - base < lo)
+		i++;
+	unsigned j = i;   /* held[i, j): ranges this one meets or touches */
+	for (; j < st->nheld && st->held[j].start - base <= hi; j++) {
+		if (st->held[j].start - base < lo)
+			lo = st->held[j].start - base;
+		if (st->held[j].end - base > hi)
+			hi = st->held[j].end - base;
+	}
+	if (i == j) {
+		if (st->nheld == HELD_RANGES)
+			return false;
+		memmove(&st->held[i + 1], &st->held[i],
+			(st->nheld - i) * sizeof(st->held[0]));
+		st->nheld++;
+	} else if (j > i + 1) {
+		memmove(&st->held[i + 1], &st->held[j],
+			(st->nheld - j) * sizeof(st->held[0]));
+		st->nheld -= j - i - 1;
+	}
+	st->held[i].start = base + lo;
+	st->held[i].end = base + hi;
+	uint32_t at = seq % HELD_BYTES;
+	uint32_t first = n < HELD_BYTES - at ? n : HELD_BYTES - at;
+	memcpy(st->ring + at, p, first);
+	memcpy(st->ring, p + first, n - first);
+	return true;
+}
+
+/* Held ranges that the stream's next byte now reaches, appended. */
+static void stream_unhold(struct rr_analyzer *a, uint32_t cn, int to,
+			  struct stream *st)
+{
+	while (st->synced && st->nheld &&
+	       (int32_t)(st->held[0].start - st->next_seq) <= 0) {
+		uint32_t end = st->held[0].end;
+		st->nheld--;
+		memmove(&st->held[0], &st->held[1], st->nheld * sizeof(st->held[0]));
+		int32_t n = (int32_t)(end - st->next_seq);
+		if (n <= 0)
+			continue;
+		uint32_t from = st->next_seq, at = from % HELD_BYTES;
+		uint32_t first = (uint32_t)n < HELD_BYTES - at ? (uint32_t)n : HELD_BYTES - at;
+		stream_append(a, cn, to, st, st->ring + at, from, first);
+		if (first < (uint32_t)n && st->synced)
+			stream_append(a, cn, to, st, st->ring, from + first,
+				      (uint32_t)n - first);
+	}
+}
+
+/* A TCP segment [seq, seq + wire_n) of the stream that side `to` receives,
+ * n bytes of it captured. */
 static void stream_feed(struct rr_analyzer *a, uint32_t cn, int to,
 			const uint8_t *p, uint32_t seq, uint32_t n,
 			uint32_t wire_n)
@@ -176,18 +270,12 @@ static void stream_feed(struct rr_analyzer *a, uint32_t cn, int to,
 	struct stream *st = stream_of(a, cn, from);
 	if (!st || !st->synced)
 		return;
+	count_segment(a, k, 1 - to, st, seq, wire_n);
 	int32_t ahead = (int32_t)(seq - st->next_seq);
 	if (ahead > 0) {
-		/* out of order: hold it while there is room */
-		for (unsigned i = 0; i < OOO_SLOTS; i++)
-			if (!st->ooo[i].used && n <= OOO_BYTES && n == wire_n) {
-				st->ooo[i].used = true;
-				st->ooo[i].seq = seq;
-				st->ooo[i].len = n;
-				memcpy(st->ooo[i].data, p, n);
-				return;
-			}
-		stream_gap(a, cn, to == 0, st);
+		/* past a hole: held while there is room */
+		if (n != wire_n || !stream_hold(st, p, seq, n))
+			stream_gap(a, cn, to == 0, st);
 		return;
 	}
 	/* retransmitted or overlapping bytes: keep what is new */
@@ -205,28 +293,10 @@ static void stream_feed(struct rr_analyzer *a, uint32_t cn, int to,
 			return;
 		}
 		st->next_seq = seq + wire_n;
-		return;
 	}
-	/* held segments that now follow on */
-	for (bool progress = true; progress;) {
-		progress = false;
-		for (unsigned i = 0; i < OOO_SLOTS; i++) {
-			if (!st->ooo[i].used)
-				continue;
-			int32_t d = (int32_t)(st->ooo[i].seq - st->next_seq);
-			if (d > 0)
-				continue;
-			uint32_t sk = (uint32_t)-d;
-			if (sk < st->ooo[i].len)
-				stream_append(a, cn, to, st,
-					      st->ooo[i].data + sk,
-					      st->ooo[i].seq + sk,
-					      st->ooo[i].len - sk);
-			st->ooo[i].used = false;
-			progress = true;
-		}
-	}
-	stream_drain(a, cn, to, st);
+	stream_unhold(a, cn, to, st);
+	if (st->synced)
+		stream_drain(a, cn, to, st);
 }
 
 /* MPA Request or Reply (RFC 5044 §7.1, RFC 6581): setup; FPDUs follow. */
@@ -267,11 +337,8 @@ void rra_iwarp_mpa(struct rr_analyzer *a, const struct rr_frame *f)
 	sender->marker_set = true;
 	sender->marker_seq0 = f->tcp.seq + mpa_len;
 	struct stream *st = stream_of(a, cn, sender);
-	if (st) {
-		st->synced = true;
-		st->len = 0;
-		st->next_seq = sender->marker_seq0;
-	}
+	if (st)
+		stream_sync(st, sender->marker_seq0);
 	if (m->reply)
 		rra_negotiated(a, cn);
 	uint32_t have = f->caplen > f->tcp.payload.off ?
@@ -358,11 +425,8 @@ bool rra_iwarp_segment(struct rr_analyzer *a, const struct rr_frame *f)
 	struct stream *st = stream_of(a, cn, from);
 	if (!st)
 		return true;
-	if (!st->synced && aligned) {
-		st->synced = true;
-		st->len = 0;
-		st->next_seq = f->tcp.seq;
-	}
+	if (!st->synced && aligned)
+		stream_sync(st, f->tcp.seq);
 	uint32_t off = f->tcp.payload.off;
 	uint32_t have = f->caplen > off ? f->caplen - off : 0;
 	if (have > f->tcp.payload.len)

@@ -23,4 +23,16 @@ static inline uint32_t rra_conn_for(struct rr_analyzer *a, uint8_t transport,
 						   dst_id, src_id_known, to);
 }
 
+/* One fabric event of the stream side s sends (RR_FABRIC_LIST): an RC
+ * packet's (ib_flow.c) or a TCP segment's of an iWARP stream (iwarp_flow.c). */
+static inline void rra_fabric_count(struct rr_analyzer *a, struct conn *k, int s,
+				    enum rr_fabric_counter c)
+{
+	k->info.st.fabric[s][c]++;
+	if (k->rpcrdma)
+		a->st.total.fabric[s][c]++;
+	if (c == RR_FABRIC_RETRANSMISSIONS || c == RR_FABRIC_PSN_GAPS)
+		rra_span_add(&k->info.st.lost_at, a->frame_no);
+}
+
 #endif

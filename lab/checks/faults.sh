@@ -1,0 +1,185 @@
+# Checks of the faults job: each fault's capture decoded whole, the
+# shellcheck shell=sh disable=SC2154
+# (SC2154: transport and work are set by lab/run, which sources this)
+# diagnosis naming the fault it was made with, and the figures behind it
+# against what the guests set and what tshark reads in the same capture.
+t=$transport
+check_eq "faults/$t: server job exit status" 0 "$(cat server/job.status 2>/dev/null)"
+check_eq "faults/$t: client job exit status" 0 "$(cat client/job.status 2>/dev/null)"
+if [ -e client.console ]; then
+	check_eq "faults/$t: no kernel WARNING or BUG in the guests' consoles" 0 \
+		"$(cat client.console server.console | grep -c -E 'WARNING:|BUG:')"
+fi
+
+# fault_decode NAME: the fault's statistics in $work/NAME.json, its
+# frames decoded whole; prints nothing
+fault_decode() {
+	"$LAB_DUMP" -q --stats=json -r "client/fault-$1.pcap" >"$work/$1.json" 2>"$work/$1.err" ||
+		check_fail "faults/$t: $1: rpcrdma-dump decodes the capture" "$(cat "$work/$1.err")"
+	check_eq "faults/$t: $1: truncated or malformed frames" "0 0" \
+		"$(sed -n 's/.* \([0-9]*\) truncated, \([0-9]*\) malformed.*/\1 \2/p' "$work/$1.err")"
+	# (the storm's last calls may go unanswered: the read gives up)
+	[ "$1" = storm ] ||
+		check_eq "faults/$t: $1: unanswered calls" 0 "$(jq .total.unanswered "$work/$1.json")"
+	# the streams followed whole through their resends and holes
+	check_eq "faults/$t: $1: iWARP stream gaps" 0 "$(jq .frames.iwarp_stream_gaps "$work/$1.json")"
+	# only the findings of Linux's Send With Invalidate (check_run)
+	"$LAB_DUMP" --findings -r "client/fault-$1.pcap" >"$work/$1.findings" 2>/dev/null
+	check_eq "faults/$t: $1: findings other than invalidate_own_r_cleared" 0 \
+		"$(grep -c -v -e invalidate_own_r_cleared -e '^$' "$work/$1.findings")"
+}
+# diagnosed NAME: the problems the diagnosis of NAME names, worst first
+diagnosed() { jq -r '[.diagnosis[] | "\(.problem):\(.severity)"] | join(" ")' "$work/$1.json"; }
+# diagnosis_field NAME PROBLEM FIELD
+diagnosis_field() {
+	jq -r --arg p "$2" ".diagnosis[] | select(.problem == \$p) | .$3" "$work/$1.json"
+}
+
+# credit: a grant of svc_rdma/max_requests, eight readers at once
+fault_decode credit
+credits=$(workload_value server max_requests)
+check_eq "faults/$t: credit: the server's max_requests as set" 4 "$credits"
+check_eq "faults/$t: credit: the eight readers read their bytes" 0 "$(workload_value client credit_readers_failed)"
+check_eq "faults/$t: credit: the diagnosis names credit_bound, a warning, and nothing else" \
+	"credit_bound:warning" "$(diagnosed credit)"
+worst=$(diagnosis_field credit credit_bound worst_conn)
+conn=".connections[] | select(.conn == ${worst:-0}) | .credits"
+check_eq "faults/$t: credit: the worst connection's grant, max_requests" "$credits $credits" \
+	"$(jq -r "$conn | \"\(.granted_min) \(.granted_max)\"" "$work/credit.json")"
+check_eq "faults/$t: credit: what the client asked, its rdma_slot_table_entries" \
+	"$(workload_value client slot_table_entries)" "$(jq -r "$conn | .requested" "$work/credit.json")"
+check_eq "faults/$t: credit: calls in flight at most the grant" "$credits" \
+	"$(jq -r "$conn | .in_flight_max" "$work/credit.json")"
+# the calls that waited, counted again from tshark's RPC-over-RDMA headers
+# (RoCE): each the first call after a reply that freed a credit of a full grant
+if command -v tshark >/dev/null && [ "$t" = rxe ]; then
+	srv=$(server_ip)
+	tshark -r client/fault-credit.pcap -Y rpcordma -T fields -e frame.number -e ip.src \
+		-e rpcordma.flow_control 2>/dev/null |
+		awk -v srv="$srv" -v grant="$credits" '
+			$2 != srv { if (freed) { waited++; freed = 0 } inflight++; next }
+			{ if (inflight >= grant) freed = 1; if (inflight > 0) inflight-- }
+			END { printf "%d", waited }' >"$work/credit-waited"
+	check_eq "faults/$t: credit: calls that waited for a credit, as tshark's frames give them" \
+		"$(cat "$work/credit-waited")" "$(jq -r "$conn | .waited" "$work/credit.json")"
+	check_eq "faults/$t: credit: the diagnosis' events, those calls" \
+		"$(cat "$work/credit-waited")" "$(diagnosis_field credit credit_bound events)"
+fi
+
+# loss: netem drops 1 % of what the server sends (2 % over soft-iWARP)
+fault_decode loss
+check_eq "faults/$t: loss: netem set on the server's link" "$([ "$t" = siw ] && echo 2% || echo 1%)" \
+	"$(workload_value server netem_loss)"
+check_eq "faults/$t: loss: 1 MiB read back as written through the loss" 1048576 \
+	"$(workload_value client loss_read_back_bytes)"
+# RC's retries (TCP's on iWARP) carry it: a warning, no reconnect
+check_eq "faults/$t: loss: the diagnosis names packet_loss, a warning, and nothing else" \
+	"packet_loss:warning" "$(diagnosed loss)"
+check_eq "faults/$t: loss: no reconnect" 0 "$(jq .reconnects "$work/loss.json")"
+worst=$(diagnosis_field loss packet_loss worst_conn)
+check_eq "faults/$t: loss: the lossy stream, the server's (the responder's)" responder \
+	"$(diagnosis_field loss packet_loss evidence | sed -n "s/.*the \([a-z]*\)'s stream.*/\1/p")"
+if [ "$t" = siw ]; then
+	# the READ's data whole in its RDMA Writes: the stream held past each
+	# hole until TCP's resend filled it (on RoCE the analyzer takes the
+	# packets past a PSN gap as they come, and the lost one's resend as a
+	# duplicate: its bytes are not counted)
+	check_ge "faults/$t: loss: RDMA Write bytes, the 1 MiB read" 1048576 \
+		"$(jq ".connections[] | select(.conn == ${worst:-0}) | .bytes.rdma_write" "$work/loss.json")"
+fi
+if command -v tshark >/dev/null && [ "$t" = siw ]; then
+	# the server's TCP segments that start behind the highest byte seen
+	# (resent, or their first copy lost before the capture point), but
+	# the stream's last segment sent again (TCP's tail probe), as
+	# tshark's sequence numbers give them
+	check_eq "faults/$t: loss: the server's resent segments, as tshark's sequence numbers give them" \
+		"$(tshark -r client/fault-loss.pcap -Y "ip.src == $(server_ip) && tcp.srcport == 20049 && tcp.len > 0" \
+			-T fields -e tcp.seq -e tcp.len 2>/dev/null |
+			awk 'NR > 1 && $1 < top && $1 + $2 != top { n++ } $1 + $2 > top { top = $1 + $2 } END { printf "%d", n }')" \
+		"$(jq ".connections[] | select(.conn == ${worst:-0}) | .fabric.responder.retransmissions" "$work/loss.json")"
+fi
+if [ "$t" = rxe ]; then
+	# the server's packets that repeat a request PSN of their QP, as tshark
+	# reads them (QP1's CM MADs apart)
+	if command -v tshark >/dev/null; then
+		tshark -r client/fault-loss.pcap -Y "ip.src == $(server_ip) && infiniband.bth.destqp != 1" \
+			-T fields -e frame.number -e infiniband.bth.destqp -e infiniband.bth.psn \
+			-e infiniband.bth.opcode 2>/dev/null >"$work/loss-psn"
+		# a request packet (not an acknowledgement, opcode 17, nor a read
+		# response, 13-16) resent: its PSN seen before, or behind the
+		# highest seen, its first copy lost before the capture point
+		# (PSNs count modulo 2^24)
+		check_eq "faults/$t: loss: the server's resent packets, as tshark's PSNs give them" \
+			"$(awk '$4 < 13 || $4 > 17 {
+				k = $2 " " $3
+				behind = 0
+				if ($2 in top) { d = (top[$2] - $3 + 16777216) % 16777216; behind = d > 0 && d < 8388608 }
+				if ((k in seen) || behind) n++
+				seen[k]
+				if (!($2 in top) || (($3 - top[$2] + 16777216) % 16777216) < 8388608) top[$2] = $3
+			} END { printf "%d", n }' "$work/loss-psn")" \
+			"$(jq ".connections[] | select(.conn == ${worst:-0}) | .fabric.responder.retransmissions" "$work/loss.json")"
+		# PSN gaps: a request packet past the one after the highest
+		# seen (but after a Read Request, whose responses take PSNs)
+		check_eq "faults/$t: loss: the server's PSN gaps, as tshark's PSNs give them" \
+			"$(awk '$4 < 13 || $4 > 17 {
+				if (($2 in top) && exact[$2]) { d = ($3 - top[$2] + 16777216) % 16777216; if (d > 1 && d < 8388608) n++ }
+				if (!($2 in top) || (($3 - top[$2] + 16777216) % 16777216) < 8388608) { top[$2] = $3; exact[$2] = $4 != 12 }
+			} END { printf "%d", n }' "$work/loss-psn")" \
+			"$(jq ".connections[] | select(.conn == ${worst:-0}) | .fabric.responder.psn_gaps" "$work/loss.json")"
+	fi
+fi
+
+# storm: netem drops 10 % of what the server sends
+fault_decode storm
+check_eq "faults/$t: storm: netem set on the server's link" 10% "$(workload_value server netem_storm_loss)"
+if [ "$t" = rxe ]; then
+	# RC's retries run out, the QPs fail and the client connects again
+	# and again: the loss outlasted them, an error
+	check_eq "faults/$t: storm: the diagnosis names packet_loss, an error, and nothing else" \
+		"packet_loss:error" "$(diagnosed storm)"
+	check_ge "faults/$t: storm: connections made again" 1 "$(jq .reconnects "$work/storm.json")"
+	check_eq "faults/$t: storm: the evidence says so" yes \
+		"$(diagnosis_field storm packet_loss evidence | grep -q 'made again after it' && echo yes)"
+	# one connection per CM REQ the client sent (tshark)
+	if command -v tshark >/dev/null; then
+		check_eq "faults/$t: storm: connections, one per CM ConnectRequest (tshark)" \
+			"$(tshark -r client/fault-storm.pcap -Y 'infiniband.mad.attributeid == 0x0010' 2>/dev/null | grep -c .)" \
+			"$(jq '.connections | length' "$work/storm.json")"
+	fi
+else
+	# TCP carries it, slowly: a warning
+	check_eq "faults/$t: storm: the diagnosis names packet_loss, a warning, and nothing else" \
+		"packet_loss:warning" "$(diagnosed storm)"
+	check_eq "faults/$t: storm: the file read back through the loss" ok "$(workload_value client storm_read)"
+fi
+echo "# faults/$t: storm: the read $(workload_value client storm_read) after $(workload_value client storm_seconds) s"
+
+# inline: the client's thresholds at 1024 bytes
+fault_decode inline
+check_eq "faults/$t: inline: the client's rdma_max_inline_write and _read as set" 1024,1024 \
+	"$(workload_value client inline_thresholds)"
+check_eq "faults/$t: inline: the diagnosis names inline_pressure, a note, and nothing else" \
+	"inline_pressure:note" "$(diagnosed inline)"
+worst=$(diagnosis_field inline inline_pressure worst_conn)
+conn=".connections[] | select(.conn == ${worst:-0})"
+check_eq "faults/$t: inline: the thresholds negotiated, the client's (RFC 8797)" "1024 1024" \
+	"$(jq -r "$conn | .thresholds | \"\(.call) \(.reply)\"" "$work/inline.json")"
+check_eq "faults/$t: inline: the evidence names them" "thresholds call 1024 reply 1024" \
+	"$(diagnosis_field inline inline_pressure evidence | grep -o 'thresholds call [0-9]* reply [0-9]*')"
+# every ACL set went as a Long Call (its call past 1024 bytes)
+check_eq "faults/$t: inline: the twelve ACLs set" 12 "$(workload_value client inline_acls_set)"
+check_eq "faults/$t: inline: Long Calls past the threshold, as many as the SETACLs" \
+	"$(jq '[.procedures[] | select(.procedure == "SETACL") | .calls] | add' "$work/inline.json")" \
+	"$(jq "$conn | .past_inline.long_calls" "$work/inline.json")"
+if command -v tshark >/dev/null && [ "$t" = rxe ]; then
+	check_eq "faults/$t: inline: Long Calls (RDMA_NOMSG calls), as tshark counts them" \
+		"$(tshark -r client/fault-inline.pcap -Y "rpcordma.msg_type == 1 && ip.dst == $(server_ip)" 2>/dev/null | grep -c .)" \
+		"$(jq "$conn | .past_inline.long_calls" "$work/inline.json")"
+fi
+# each directory listing's reply (16 files, about 3 KB) went by reply chunk
+check_ge "faults/$t: inline: replies through a reply chunk past 1024 bytes, at least the READDIRPLUS" \
+	"$(jq '[.procedures[] | select(.procedure == "READDIRPLUS") | .calls] | add' "$work/inline.json")" \
+	"$(jq "$conn | .past_inline.reply_chunk_replies" "$work/inline.json")"
+check_ge "faults/$t: inline: the largest Long Call, past the threshold" 1025 \
+	"$(jq "$conn | .past_inline.long_call_max" "$work/inline.json")"
