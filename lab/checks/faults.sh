@@ -11,23 +11,20 @@ if [ -e client.console ]; then
 		"$(cat client.console server.console | grep -c -E 'WARNING:|BUG:')"
 fi
 
-# fault_decode NAME: the fault's statistics in $work/NAME.json, its
-# frames decoded whole; prints nothing
+# fault_decode NAME: the fault's capture decoded whole, its statistics in
+# $work/NAME.json
 fault_decode() {
-	"$LAB_DUMP" -q --stats=json -r "client/fault-$1.pcap" >"$work/$1.json" 2>"$work/$1.err" ||
-		check_fail "faults/$t: $1: rpcrdma-dump decodes the capture" "$(cat "$work/$1.err")"
-	check_eq "faults/$t: $1: truncated or malformed frames" "0 0" \
-		"$(sed -n 's/.* \([0-9]*\) truncated, \([0-9]*\) malformed.*/\1 \2/p' "$work/$1.err")"
+	check_decoded "faults/$t: $1" "client/fault-$1.pcap" "$work/$1.json"
 	# (the storm's last calls may go unanswered: the read gives up)
 	[ "$1" = storm ] ||
 		check_eq "faults/$t: $1: unanswered calls" 0 "$(jq .total.unanswered "$work/$1.json")"
 	# the streams followed whole through their resends and holes
-	check_eq "faults/$t: $1: iWARP stream gaps" 0 "$(jq .frames.iwarp_stream_gaps "$work/$1.json")"
-	# only the findings of Linux's Send With Invalidate (check_run)
-	"$LAB_DUMP" --findings -r "client/fault-$1.pcap" >"$work/$1.findings" 2>/dev/null
-	check_eq "faults/$t: $1: findings other than invalidate_own_r_cleared" 0 \
-		"$(grep -c -v -e invalidate_own_r_cleared -e '^$' "$work/$1.findings")"
+	check_stream_whole "faults/$t: $1" "$work/$1.json"
+	check_linux_findings "faults/$t: $1" "client/fault-$1.pcap" "$work/$1.findings"
 }
+# worst_of NAME FIELD: FIELD of the connection $worst (the diagnosis'
+# worst) in NAME
+worst_of() { jq -r ".connections[] | select(.conn == ${worst:-0}) | .$2" "$work/$1.json"; }
 # diagnosed NAME: the problems the diagnosis of NAME names, worst first
 diagnosed() { jq -r '[.diagnosis[] | "\(.problem):\(.severity)"] | join(" ")' "$work/$1.json"; }
 # diagnosis_field NAME PROBLEM FIELD
@@ -43,13 +40,12 @@ check_eq "faults/$t: credit: the eight readers read their bytes" 0 "$(workload_v
 check_eq "faults/$t: credit: the diagnosis names credit_bound, a warning, and nothing else" \
 	"credit_bound:warning" "$(diagnosed credit)"
 worst=$(diagnosis_field credit credit_bound worst_conn)
-conn=".connections[] | select(.conn == ${worst:-0}) | .credits"
 check_eq "faults/$t: credit: the worst connection's grant, max_requests" "$credits $credits" \
-	"$(jq -r "$conn | \"\(.granted_min) \(.granted_max)\"" "$work/credit.json")"
+	"$(worst_of credit credits.granted_min) $(worst_of credit credits.granted_max)"
 check_eq "faults/$t: credit: what the client asked, its rdma_slot_table_entries" \
-	"$(workload_value client slot_table_entries)" "$(jq -r "$conn | .requested" "$work/credit.json")"
+	"$(workload_value client slot_table_entries)" "$(worst_of credit credits.requested)"
 check_eq "faults/$t: credit: calls in flight at most the grant" "$credits" \
-	"$(jq -r "$conn | .in_flight_max" "$work/credit.json")"
+	"$(worst_of credit credits.in_flight_max)"
 # the calls that waited, counted again from tshark's RPC-over-RDMA headers
 # (RoCE): each the first call after a reply that freed a credit of a full grant
 if command -v tshark >/dev/null && [ "$t" = rxe ]; then
@@ -61,7 +57,7 @@ if command -v tshark >/dev/null && [ "$t" = rxe ]; then
 			{ if (inflight >= grant) freed = 1; if (inflight > 0) inflight-- }
 			END { printf "%d", waited }' >"$work/credit-waited"
 	check_eq "faults/$t: credit: calls that waited for a credit, as tshark's frames give them" \
-		"$(cat "$work/credit-waited")" "$(jq -r "$conn | .waited" "$work/credit.json")"
+		"$(cat "$work/credit-waited")" "$(worst_of credit credits.waited)"
 	check_eq "faults/$t: credit: the diagnosis' events, those calls" \
 		"$(cat "$work/credit-waited")" "$(diagnosis_field credit credit_bound events)"
 fi
@@ -85,7 +81,7 @@ if [ "$t" = siw ]; then
 	# packets past a PSN gap as they come, and the lost one's resend as a
 	# duplicate: its bytes are not counted)
 	check_ge "faults/$t: loss: RDMA Write bytes, the 1 MiB read" 1048576 \
-		"$(jq ".connections[] | select(.conn == ${worst:-0}) | .bytes.rdma_write" "$work/loss.json")"
+		"$(worst_of loss bytes.rdma_write)"
 fi
 if command -v tshark >/dev/null && [ "$t" = siw ]; then
 	# the server's TCP segments that start behind the highest byte seen
@@ -96,7 +92,7 @@ if command -v tshark >/dev/null && [ "$t" = siw ]; then
 		"$(tshark -r client/fault-loss.pcap -Y "ip.src == $(server_ip) && tcp.srcport == 20049 && tcp.len > 0" \
 			-T fields -e tcp.seq -e tcp.len 2>/dev/null |
 			awk 'NR > 1 && $1 < top && $1 + $2 != top { n++ } $1 + $2 > top { top = $1 + $2 } END { printf "%d", n }')" \
-		"$(jq ".connections[] | select(.conn == ${worst:-0}) | .fabric.responder.retransmissions" "$work/loss.json")"
+		"$(worst_of loss fabric.responder.retransmissions)"
 fi
 if [ "$t" = rxe ]; then
 	# the server's packets that repeat a request PSN of their QP, as tshark
@@ -118,7 +114,7 @@ if [ "$t" = rxe ]; then
 				seen[k]
 				if (!($2 in top) || (($3 - top[$2] + 16777216) % 16777216) < 8388608) top[$2] = $3
 			} END { printf "%d", n }' "$work/loss-psn")" \
-			"$(jq ".connections[] | select(.conn == ${worst:-0}) | .fabric.responder.retransmissions" "$work/loss.json")"
+			"$(worst_of loss fabric.responder.retransmissions)"
 		# PSN gaps: a request packet past the one after the highest
 		# seen (but after a Read Request, whose responses take PSNs)
 		check_eq "faults/$t: loss: the server's PSN gaps, as tshark's PSNs give them" \
@@ -126,7 +122,7 @@ if [ "$t" = rxe ]; then
 				if (($2 in top) && exact[$2]) { d = ($3 - top[$2] + 16777216) % 16777216; if (d > 1 && d < 8388608) n++ }
 				if (!($2 in top) || (($3 - top[$2] + 16777216) % 16777216) < 8388608) { top[$2] = $3; exact[$2] = $4 != 12 }
 			} END { printf "%d", n }' "$work/loss-psn")" \
-			"$(jq ".connections[] | select(.conn == ${worst:-0}) | .fabric.responder.psn_gaps" "$work/loss.json")"
+			"$(worst_of loss fabric.responder.psn_gaps)"
 	fi
 fi
 
@@ -162,24 +158,23 @@ check_eq "faults/$t: inline: the client's rdma_max_inline_write and _read as set
 check_eq "faults/$t: inline: the diagnosis names inline_pressure, a note, and nothing else" \
 	"inline_pressure:note" "$(diagnosed inline)"
 worst=$(diagnosis_field inline inline_pressure worst_conn)
-conn=".connections[] | select(.conn == ${worst:-0})"
 check_eq "faults/$t: inline: the thresholds negotiated, the client's (RFC 8797)" "1024 1024" \
-	"$(jq -r "$conn | .thresholds | \"\(.call) \(.reply)\"" "$work/inline.json")"
+	"$(worst_of inline thresholds.call) $(worst_of inline thresholds.reply)"
 check_eq "faults/$t: inline: the evidence names them" "thresholds call 1024 reply 1024" \
 	"$(diagnosis_field inline inline_pressure evidence | grep -o 'thresholds call [0-9]* reply [0-9]*')"
 # every ACL set went as a Long Call (its call past 1024 bytes)
 check_eq "faults/$t: inline: the twelve ACLs set" 12 "$(workload_value client inline_acls_set)"
 check_eq "faults/$t: inline: Long Calls past the threshold, as many as the SETACLs" \
 	"$(jq '[.procedures[] | select(.procedure == "SETACL") | .calls] | add' "$work/inline.json")" \
-	"$(jq "$conn | .past_inline.long_calls" "$work/inline.json")"
+	"$(worst_of inline past_inline.long_calls)"
 if command -v tshark >/dev/null && [ "$t" = rxe ]; then
 	check_eq "faults/$t: inline: Long Calls (RDMA_NOMSG calls), as tshark counts them" \
 		"$(tshark -r client/fault-inline.pcap -Y "rpcordma.msg_type == 1 && ip.dst == $(server_ip)" 2>/dev/null | grep -c .)" \
-		"$(jq "$conn | .past_inline.long_calls" "$work/inline.json")"
+		"$(worst_of inline past_inline.long_calls)"
 fi
 # each directory listing's reply (16 files, about 3 KB) went by reply chunk
 check_ge "faults/$t: inline: replies through a reply chunk past 1024 bytes, at least the READDIRPLUS" \
 	"$(jq '[.procedures[] | select(.procedure == "READDIRPLUS") | .calls] | add' "$work/inline.json")" \
-	"$(jq "$conn | .past_inline.reply_chunk_replies" "$work/inline.json")"
+	"$(worst_of inline past_inline.reply_chunk_replies)"
 check_ge "faults/$t: inline: the largest Long Call, past the threshold" 1025 \
-	"$(jq "$conn | .past_inline.long_call_max" "$work/inline.json")"
+	"$(worst_of inline past_inline.long_call_max)"

@@ -39,17 +39,35 @@ check_counted() {
 check_counted_ge() {
 	check_ge "$1$([ "${4:-0}" -eq 0 ] || echo " (with the $4 events the kernel skipped)")" "$2" $(($3 + ${4:-0}))
 }
+# check_decoded PREFIX CAPTURE JSON: CAPTURE decoded, its statistics in
+# JSON, no frame truncated or malformed.
+check_decoded() {
+	"$LAB_DUMP" -q --stats=json -r "$2" >"$3" 2>"$3.err" ||
+		check_fail "$1: rpcrdma-dump decodes the capture" "$(cat "$3.err")"
+	check_eq "$1: truncated or malformed frames" "0 0" \
+		"$(sed -n 's/.* \([0-9]*\) truncated, \([0-9]*\) malformed.*/\1 \2/p' "$3.err")"
+}
+# check_stream_whole PREFIX JSON: tcpdump -s 0 keeps every segment, so
+# the analyzer must follow every iWARP stream whole
+check_stream_whole() {
+	check_eq "$1: iWARP stream gaps" 0 "$(jq .frames.iwarp_stream_gaps "$2")"
+}
+# check_linux_findings PREFIX CAPTURE FINDINGS: Linux's server clears R in
+# its private data and still answers with Send With Invalidate when the
+# client set R: RFC 8797 §4.1 forbids that, but the client asked for it,
+# so it is a warning (invalidate_own_r_cleared); any other finding is not
+# expected.  The findings are left in FINDINGS.
+check_linux_findings() {
+	"$LAB_DUMP" --findings -r "$2" >"$3" 2>/dev/null
+	check_eq "$1: findings other than invalidate_own_r_cleared" 0 \
+		"$(grep -c -v -e invalidate_own_r_cleared -e '^$' "$3")"
+}
 # The client's capture decoded whole, every call answered: check_capture_clean
 # PREFIX leaves its statistics in $work/stats.json.
 check_capture_clean() {
-	"$LAB_DUMP" -q --stats=json -r client/capture.pcap >"$work/stats.json" 2>"$work/dump.err" ||
-		check_fail "$1: rpcrdma-dump decodes the capture" "$(cat "$work/dump.err")"
-	check_eq "$1: truncated or malformed frames" "0 0" \
-		"$(sed -n 's/.* \([0-9]*\) truncated, \([0-9]*\) malformed.*/\1 \2/p' "$work/dump.err")"
+	check_decoded "$1" client/capture.pcap "$work/stats.json"
 	check_eq "$1: unanswered calls" 0 "$(jq .total.unanswered "$work/stats.json")"
-	# tcpdump -s 0 keeps every segment: the analyzer must follow every
-	# iWARP stream whole
-	check_eq "$1: iWARP stream gaps" 0 "$(jq .frames.iwarp_stream_gaps "$work/stats.json")"
+	check_stream_whole "$1" "$work/stats.json"
 	# a healthy run: the diagnosis holds nothing above a note (a busy
 	# machine's virtual link may resend a little, below packet_loss's bar)
 	check_eq "$1: the diagnosis: nothing above a note" none \
@@ -482,14 +500,8 @@ check_run() {
 	check_eq "$1/$t: mount to a port without listener refused" failed "$(workload_value client refused_mount)"
 	check_capture_clean "$1/$t"
 	"$LAB_DUMP" -v -r client/capture.pcap >"$work/dump.txt" 2>&1 || true
-	# Linux's server clears R in its private data and still answers with
-	# Send With Invalidate when the client set R: RFC 8797 §4.1 forbids
-	# that, but the client asked for it, so it is a warning
-	# (invalidate_own_r_cleared); any other finding is not expected, and
-	# no error at all on a healthy stock Linux capture.
-	"$LAB_DUMP" --findings -r client/capture.pcap >"$work/findings.txt" 2>/dev/null
-	check_eq "$1/$t: findings other than invalidate_own_r_cleared" 0 \
-		"$(grep -c -v -e invalidate_own_r_cleared -e '^$' "$work/findings.txt")"
+	# and no error at all on a healthy stock Linux capture
+	check_linux_findings "$1/$t" client/capture.pcap "$work/findings.txt"
 	check_eq "$1/$t: no error finding" 0 "$(grep -c '(error)' "$work/findings.txt")"
 	# replies by status, whether the messages are rebuilt or not (-q): a
 	# reply sent in its reply chunk has its RPC header at the chunk's head

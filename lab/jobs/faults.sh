@@ -27,7 +27,7 @@ fault_loss=1%
 fault_storm_loss=10%
 
 server_job() {
-	record max_requests_default "$(cat /proc/sys/sunrpc/svc_rdma/max_requests)"
+	max_requests_default=$(cat /proc/sys/sunrpc/svc_rdma/max_requests)
 	# a file of 100 ACL entries: its GETACL reply (about 1.3 KB) and the
 	# SETACL that adds one are past 1024 bytes, inline at 4096
 	: >/export/acl-medium
@@ -40,8 +40,7 @@ server_job() {
 	record max_requests "$(cat /proc/sys/sunrpc/svc_rdma/max_requests)"
 	(
 		wait_for "$peer_out/fault-loss" 900 || exit 1
-		awk '$1 == "max_requests_default" { print $2 }' "$out/workload" \
-			>/proc/sys/sunrpc/svc_rdma/max_requests
+		echo "$max_requests_default" >/proc/sys/sunrpc/svc_rdma/max_requests
 		modprobe sch_netem
 		tc qdisc add dev eth0 root netem loss "$fault_loss" &&
 			record netem_loss "$(tc qdisc show dev eth0 | grep -o 'loss [0-9.%]*' | cut -d' ' -f2)"
@@ -62,8 +61,9 @@ server_finish() { wait "$fault_server"; }
 # fault_capture NAME: the client's interface for one fault
 fault_capture() { capture_start "fault-$1.pcap" "fault-$1.tcpdump"; }
 fault_capture_stop() { capture_stop >/dev/null; }
+# fault_mount [OPTIONS]: the NFSv3 mount, with OPTIONS added
 fault_mount() {
-	mount -t nfs -o vers=3,proto=rdma,port=20049,nolock 192.0.2.1:/export /mnt
+	mount -t nfs -o "vers=3,proto=rdma,port=20049,nolock${1:+,$1}" 192.0.2.1:/export /mnt
 }
 
 fault_credit() {
@@ -110,8 +110,7 @@ fault_loss() {
 fault_storm() {
 	wait_for "$peer_out/fault-storm-set" 300 || return 1
 	fault_capture storm
-	if mount -t nfs -o vers=3,proto=rdma,port=20049,nolock,soft,timeo=100,retrans=2 \
-		192.0.2.1:/export /mnt; then
+	if fault_mount soft,timeo=100,retrans=2; then
 		start=$(date +%s)
 		if timeout 45 dd if=/mnt/loss of=/tmp/storm-back bs=64k iflag=direct 2>/dev/null &&
 			cmp /tmp/loss /tmp/storm-back; then
