@@ -43,8 +43,11 @@ fi
 chmod 700 "$work/runtime"
 
 # Xvfb takes a free display itself and writes its number once it listens
-# (-displayfd): two runs at once cannot pick the same one
-Xvfb -displayfd 3 -screen 0 1600x1000x24 -nolisten tcp >"$work/xvfb.log" 2>&1 \
+# (-displayfd): two runs at once cannot pick the same one.  -noreset: by
+# default the server resets when its last client leaves, and a Wireshark
+# started during that reset finds no display
+: >"$work/display"
+Xvfb -displayfd 3 -noreset -screen 0 1600x1000x24 -nolisten tcp >"$work/xvfb.log" 2>&1 \
 	3>"$work/display" &
 xvfb_pid=$!
 display=""
