@@ -33,16 +33,17 @@ void top_usage(FILE *to)
 		"  -s KEY       sort by calls, bytes, inflight, p99, findings or peers\n"
 		"  --view VIEW  the view shown (the screen's first, -b's): traffic,\n"
 		"               latency, procedures, slow (the slowest calls of the\n"
-		"               last minute) or clients (who is calling, on what)\n"
+		"               last minute), clients (who is calling, on what) or\n"
+		"               diagnosis (each problem with its evidence)\n"
 		"  --snaplen BYTES  with -e: bytes of each frame handed over (256)\n"
 		"  interval     as -d; count: as -b -n COUNT (libbpf-tools' order)\n"
 		"  expression   a libpcap filter (-i, -r)\n"
 		"  -V, --version  the versions of the tool and its libraries\n"
 		"  -h, --help   this text\n"
 		"keys: h or ? help; c b i l f a sort; v view (traffic, latency,\n"
-		"      procedures, slow, clients); / filter by address, p by program\n"
-		"      (NFS, NFS4_CB, other); arrows, j k, PgUp PgDn, Home End scroll;\n"
-		"      space pause; q quit\n");
+		"      procedures, slow, clients, diagnosis); / filter by address,\n"
+		"      p by program (NFS, NFS4_CB, other); arrows, j k, PgUp PgDn,\n"
+		"      Home End scroll; space pause; q quit\n");
 }
 
 /* Which of n words option's arg is; -1 after saying which it takes. */
@@ -110,7 +111,8 @@ int top_parse_args(int argc, char **argv, struct opts *o)
 		}
 		case O_VIEW: {
 			static const char *const views[VIEWS] = {
-				"traffic", "latency", "procedures", "slow", "clients" };
+				"traffic", "latency", "procedures", "slow", "clients",
+				"diagnosis" };
 			int k = word_arg("--view", optarg, views, VIEWS);
 			if (k < 0)
 				return -1;

@@ -184,6 +184,57 @@ static void render_clients(const struct top *t, struct lines *L)
 	}
 }
 
+/* text broken at spaces into lines of at most 80 columns, the first after
+ * first spaces, the others after more; a word longer than a line is cut. */
+static void put_wrapped(struct lines *L, unsigned first, unsigned more, const char *text)
+{
+	unsigned indent = first;
+	while (*text) {
+		const unsigned width = 80 - indent;
+		size_t n = strlen(text);
+		if (n > width) {
+			n = width;
+			while (n && text[n] != ' ')
+				n--;
+			if (!n) /* not inside a UTF-8 character */
+				for (n = width; n && ((unsigned char)text[n] & 0xC0) == 0x80; n--)
+					;
+		}
+		put(L, "%*s%.*s", (int)indent, "", (int)n, text);
+		text += n;
+		while (*text == ' ')
+			text++;
+		indent = more;
+	}
+}
+
+/* The diagnosis view: each problem the counters show, worst first, with
+ * its evidence, frames, reference and what to do, as rpcrdma-dump
+ * --stats opens with them; or a line saying there is none. */
+static void render_diagnosis(const struct top *t, struct lines *L)
+{
+	struct rr_diagnosis_item d[RR_DIAGNOSIS_COUNT];
+	unsigned n = rr_diagnose(t->a, d, RR_DIAGNOSIS_COUNT);
+	put(L, "%-8s %-18s %s", "SEVERITY", "PROBLEM", "TITLE [REFERENCE]");
+	if (!n)
+		put(L, "no problem in what the counters show");
+	for (unsigned i = 0; i < n && i < RR_DIAGNOSIS_COUNT; i++) {
+		const struct rr_diagnosis_info *di = rr_diagnosis_info(d[i].id);
+		char head[2 * LINE];
+		snprintf(head, sizeof(head), "%-8s %-18s %s [%s]",
+			 rr_severity_str(d[i].severity), di->id, di->title, di->reference);
+		put_wrapped(L, 0, 28, head);
+		put_wrapped(L, 9, 9, d[i].evidence);
+		if (d[i].frames.first)
+			put(L, "%9sframes %llu to %llu on conn %u", "",
+			    (unsigned long long)d[i].frames.first,
+			    (unsigned long long)d[i].frames.last, d[i].worst_conn);
+		char advice[512];
+		snprintf(advice, sizeof(advice), "what to do: %s.", di->advice);
+		put_wrapped(L, 9, 9, advice);
+	}
+}
+
 /* The screen as lines of at most 80 columns. */
 void top_render(const struct top *t, struct lines *L)
 {
@@ -250,6 +301,10 @@ void top_render(const struct top *t, struct lines *L)
 	}
 	if (t->view == VIEW_CLIENTS) {
 		render_clients(t, L);
+		return;
+	}
+	if (t->view == VIEW_DIAGNOSIS) {
+		render_diagnosis(t, L);
 		return;
 	}
 	if (t->view == VIEW_PROCEDURES) {

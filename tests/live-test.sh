@@ -341,6 +341,10 @@ check "tmux: 'v' after procedures shows the slow calls, slowest first, with thei
 check "tmux: refreshes after the file's end keep its whole: totals, and rates over it (not 0)" \
 	eval "grep -q '^whole capture: calls 1187  replies 1187 ' '$work/slow.txt' &&
 	      grep -qE '^calls/s [1-9][0-9]*  replies/s [1-9]' '$work/slow.txt'"
+keys diagnosis.txt 0.6 v v
+check "tmux: 'v' after clients shows the diagnosis: none on a healthy Linux capture" \
+	eval "grep -q '^SEVERITY PROBLEM' '$work/diagnosis.txt' &&
+	      grep -q '^no problem in what the counters show' '$work/diagnosis.txt'"
 keys help3.txt 0.6 q
 check "tmux: 'q' quits from the table" grep -q TOP-EXITED "$work/help3.txt"
 

@@ -11,7 +11,7 @@ src=$2
 top=$build/cli/rpcrdma-top
 command -v tshark >/dev/null || { echo "SKIP: tshark is not installed"; exit 77; }
 command -v jq >/dev/null || { echo "SKIP: jq is not installed"; exit 77; }
-for tool in editcap capinfos; do
+for tool in editcap capinfos mergecap; do
 	command -v "$tool" >/dev/null || { echo "SKIP: $tool is not installed"; exit 77; }
 done
 . "$(dirname "$0")/tap.sh"
@@ -110,8 +110,41 @@ got=$(echo "$screen" | awk '/^  op / && $NF > 0 { print $2, $NF }' | sort)
 check "$name: procedures view: the NFSv4 operations COMPOUNDs failed at, as rpcrdma-dump --stats=json ($(echo "$got" | paste -sd, -))" \
 	test "$got" = "$want"
 done
-check "--view takes traffic, latency, procedures, slow or clients; another is a usage error (1)" \
+check "--view takes traffic, latency, procedures, slow, clients or diagnosis; another is a usage error (1)" \
 	eval "'$top' -r '$capture' -b --view fast >/dev/null 2>&1; test \$? -eq 1"
+# the diagnosis view: the problems of the lab's fault captures (and none
+# of a healthy one's) as rpcrdma-dump --stats=json names them, worst
+# first, each with its evidence whole (its lines joined again), in lines
+# of at most 80 columns
+diagnosis_view() { # capture: "SEVERITY PROBLEM | EVIDENCE" per problem
+	"$top" -r "$1" -b --view diagnosis 2>/dev/null | awk '
+		/^SEVERITY / { on = 1; next }
+		!on { next }
+		/^no problem/ { print "none"; next }
+		/^[a-z]/ { if (p != "") print p " | " e; p = $1 " " $2; e = ""; part = "head"; next }
+		/^         frames |^         what to do:/ { part = "tail"; next }
+		/^                            / { next }
+		/^         / && part != "tail" { sub(/^ +/, ""); e = e == "" ? $0 : e " " $0 }
+		END { if (p != "") print p " | " e }'
+}
+# (and two problems in one file: the loss fault's mount, then the inline
+# fault's, one after the other)
+faults=$src/tests/linux/bookworm-rxe-faults/client
+two=${TMPDIR:-/tmp}/top-two-faults.$$.pcap
+mergecap -a -w "$two" "$faults/fault-loss.pcap" "$faults/fault-inline.pcap"
+for capture in "$src"/tests/linux/*-faults/client/fault-*.pcap "$two" \
+	"$src/tests/linux/bookworm-rxe-nfs3/client/capture.pcap"; do
+	name=$(basename "$(dirname "$(dirname "$capture")")")/$(basename "$capture" .pcap)
+	[ "$capture" = "$two" ] && name="the loss and inline faults one after the other"
+	got=$(diagnosis_view "$capture")
+	want=$("$build/cli/rpcrdma-dump" -q --stats=json -r "$capture" 2>/dev/null |
+		jq -r 'if (.diagnosis | length) == 0 then "none" else
+			.diagnosis[] | "\(.severity) \(.problem) | \(.evidence)" end')
+	wide=$("$top" -r "$capture" -b --view diagnosis 2>/dev/null | LC_ALL=C.UTF-8 awk 'length($0) > 80' | grep -c .)
+	check "$name: diagnosis view: the problems and their evidence as rpcrdma-dump --stats=json's ($(echo "$got" | cut -d'|' -f1 | paste -sd, -)), no line past 80 columns ($wide)" \
+		eval 'test "$got" = "$want" && test "$wide" = 0'
+done
+rm -f "$two"
 # the slow view of a capture cut a third of the way in: only calls it holds
 # whole, with the whole capture's values
 capture=$src/tests/linux/bookworm-rxe-nfs41/client/capture.pcap

@@ -91,7 +91,7 @@ _rpcrdma_tools()
 		return
 		;;
 	--view)
-		COMPREPLY=($(compgen -W 'traffic latency procedures slow clients' -- "$cur"))
+		COMPREPLY=($(compgen -W 'traffic latency procedures slow clients diagnosis' -- "$cur"))
 		return
 		;;
 	--mpa-rev)
