@@ -75,14 +75,17 @@ check_eq "faults/$t: loss: no reconnect" 0 "$(jq .reconnects "$work/loss.json")"
 worst=$(diagnosis_field loss packet_loss worst_conn)
 check_eq "faults/$t: loss: the lossy stream, the server's (the responder's)" responder \
 	"$(diagnosis_field loss packet_loss evidence | sed -n "s/.*the \([a-z]*\)'s stream.*/\1/p")"
-if [ "$t" = siw ]; then
-	# the READ's data whole in its RDMA Writes: the stream held past each
-	# hole until TCP's resend filled it (on RoCE the analyzer takes the
-	# packets past a PSN gap as they come, and the lost one's resend as a
-	# duplicate: its bytes are not counted)
-	check_ge "faults/$t: loss: RDMA Write bytes, the 1 MiB read" 1048576 \
-		"$(worst_of loss bytes.rdma_write)"
-fi
+# the READ's data whole in its RDMA Writes, each READ's 64 KiB: on
+# iWARP the stream held past each hole until TCP's resend filled it; on
+# RoCE the packets past a PSN gap held until the receiver's NAK and the
+# resend, taken as the receiver took them
+check_ge "faults/$t: loss: RDMA Write bytes, the 1 MiB read" 1048576 \
+	"$(worst_of loss bytes.rdma_write)"
+"$LAB_DUMP" -j -r client/fault-loss.pcap 2>/dev/null |
+	jq -r 'select(.type == "message" and .completed.proc_name == "READ") | .completed.bytes_write' \
+		>"$work/loss-reads"
+check_eq "faults/$t: loss: READs of 64 KiB whole in their RDMA Writes (all but the last, past the file's end)" \
+	"$(($(grep -c . "$work/loss-reads") - 1))" "$(grep -c -x 65536 "$work/loss-reads")"
 if command -v tshark >/dev/null && [ "$t" = siw ]; then
 	# the server's TCP segments that start behind the highest byte seen
 	# (resent, or their first copy lost before the capture point), but

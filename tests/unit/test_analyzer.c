@@ -259,21 +259,29 @@ static void flow(void)
 	rr_analyzer_free(a);
 }
 
-/* A RoCEv2 frame from host A to B's QP 0x22 carrying payload m. */
-static uint32_t roce_frame(uint8_t *frame, size_t cap, uint8_t opcode,
-			   uint32_t psn, const uint8_t *m, uint32_t n)
+/* A RoCEv2 frame of bth, ext (NULL: none) and m, from 192.0.2.2 to
+ * 192.0.2.1 (the requester's), or back (back: the responder's). */
+static uint32_t roce_packet(uint8_t *frame, size_t cap, const struct rr_bth *bth,
+			    const struct rr_ext *ext, const uint8_t *m, uint32_t n, bool back)
 {
 	uint8_t ib[512];
 	struct rr_buf ibb, fb;
-	struct rr_bth bth = { .opcode = opcode, .dqpn = 0x22, .psn = psn };
 	rr_buf_init(&ibb, ib, sizeof(ib));
-	rr_ib_encode(&ibb, &bth, NULL, m, n);
-	struct rr_endpoints ep = { .ip_version = 4, .src_ip = { 192, 0, 2, 2 },
-				   .dst_ip = { 192, 0, 2, 1 }, .src_port = 49152,
+	rr_ib_encode(&ibb, bth, ext, m, n);
+	struct rr_endpoints ep = { .ip_version = 4, .src_ip = { 192, 0, 2, back ? 1 : 2 },
+				   .dst_ip = { 192, 0, 2, back ? 2 : 1 }, .src_port = 49152,
 				   .dst_port = RR_ROCEV2_UDP_PORT, .ttl = 64 };
 	rr_buf_init(&fb, frame, cap);
 	rr_frame_rocev2(&fb, &ep, ib, ibb.len);
 	return (uint32_t)fb.len;
+}
+
+/* A RoCEv2 frame from host A to B's QP 0x22 carrying payload m. */
+static uint32_t roce_frame(uint8_t *frame, size_t cap, uint8_t opcode,
+			   uint32_t psn, const uint8_t *m, uint32_t n)
+{
+	struct rr_bth bth = { .opcode = opcode, .dqpn = 0x22, .psn = psn };
+	return roce_packet(frame, cap, &bth, NULL, m, n, false);
 }
 
 /* A message whole in its packet takes its header from the frame's decode
@@ -753,6 +761,10 @@ static void ib_packets(void)
 	}
 	CHECK_EQ(a->st.total.retransmissions, 1);
 	CHECK_EQ(a->st.psn_gaps, 1);
+	/* past the gap, held: nothing yet says whether the wire or the
+	 * capture lost 6 to 8; the capture's end takes them */
+	CHECK_EQ(a->st.total.calls, 1);
+	rra_ib_hold_release(a, true);
 	CHECK_EQ(a->st.total.calls, 3);
 	CHECK_EQ(a->st.connections, 1);
 	for (uint32_t xid = 0x81; xid <= 0x83; xid++)
@@ -763,6 +775,101 @@ static void ib_packets(void)
 	CHECK_EQ(a->st.findings[RR_FIND_OVER_CREDIT], 0);
 	CHECK_EQ(a->st.total.findings, 0);
 	rr_analyzer_free(a);
+}
+
+/* A packet the responder sends back to the requester (host 192.0.2.1 to
+ * 192.0.2.2, QP 0x33): an ACK or NAK, its AETH's syndrome. */
+static uint32_t roce_answer(uint8_t *frame, size_t cap, uint32_t psn, uint8_t syndrome)
+{
+	struct rr_bth bth = { .opcode = RR_OP_RC_ACK, .dqpn = 0x33, .psn = psn };
+	struct rr_ext ext = { .present = RR_EXT_AETH, .aeth = { .syndrome = syndrome } };
+	return roce_packet(frame, cap, &bth, &ext, NULL, 0, true);
+}
+
+/* A PSN gap (ib_flow.c), followed as the receiver takes packets: the call
+ * past it held; where the receiver NAKs the gap's PSN (the wire lost it),
+ * dropped as the receiver drops it, and the resends taken once, in PSN
+ * order; where it acknowledges past the gap (the capture lost it), taken
+ * as first sent, at its own frame. */
+static void ib_gap(void)
+{
+	for (int wire = 0; wire < 3; wire++) {
+		check_ctx = wire == 2 ? "ib gap: the wire's, its resend the capture's" :
+			    wire ? "ib gap: the wire's" : "ib gap: the capture's";
+		struct rr_analyzer *a = analyzer(4, 16);
+		static struct rr_frame f;
+		uint8_t m[128], frame[600];
+		const struct { uint32_t psn, xid; } wire_order[] = {
+			{ 5, 0x81 }, { 7, 0x83 }, { 0, 0 } /* NAK of 6 */,
+			{ 6, 0x82 }, { 7, 0x83 } /* resent */,
+		}, capture_order[] = {
+			{ 5, 0x81 }, { 7, 0x83 }, { 0, 7 } /* ACK of 7 */,
+		};
+		unsigned n = wire ? 5 : 3;
+		/* the wire's, and the capture lost the resend of 6 too: the
+		 * ACK of 7 says the receiver has it all, and 8 is taken */
+		bool resend_lost = wire == 2;
+		const struct { uint32_t psn, xid; } resend_lost_order[] = {
+			{ 5, 0x81 }, { 7, 0x83 }, { 0, 0 } /* NAK of 6 */,
+			{ 7, 0x83 } /* resent */, { 0, 7 } /* ACK of 7 */, { 8, 0x84 },
+		};
+		if (resend_lost)
+			n = 6;
+		for (unsigned i = 0; i < n; i++) {
+			uint32_t psn = resend_lost ? resend_lost_order[i].psn :
+				       wire ? wire_order[i].psn : capture_order[i].psn;
+			uint32_t xid = resend_lost ? resend_lost_order[i].xid :
+				       wire ? wire_order[i].xid : capture_order[i].xid;
+			bool nak = !psn && !xid;
+			uint32_t len = psn ?
+				roce_frame(frame, sizeof(frame), RR_OP_RC_SEND_ONLY, psn, m,
+					   null_rpc(m, sizeof(m), xid, true)) :
+				roce_answer(frame, sizeof(frame), nak ? 6 : xid,
+					    nak ? 0x60 : 0x1F);
+			a->frame_no = i + 1;
+			a->now_ns = (i + 1) * 1000000u;
+			rra_report_begin(a, a->frame_no, a->now_ns, frame, len);
+			rr_decode_frame(&a->cfg, RR_LINK_ETHERNET, frame, len, len, NULL, &f);
+			CHECK(rr_has(&f, RR_LAYER_BTH));
+			if (i == 0) { /* the requester's QP, as its CM REQ would name it */
+				uint8_t src[16], dst[16];
+				rra_frame_addrs(&f, src, dst);
+				rra_ib_packet(a, &f);
+				rra_side_set(a, 0, 0, src, 0x33);
+				continue;
+			}
+			rra_ib_packet(a, &f);
+			if (i == 1)
+				CHECK_EQ(a->st.total.calls, 1); /* 0x83 held */
+		}
+		CHECK_EQ(a->st.psn_gaps, 1);
+		if (resend_lost) {
+			/* 0x81 and 0x84: 0x82 and 0x83 the capture did not
+			 * give as the receiver took them */
+			CHECK_EQ(a->st.total.calls, 2);
+			CHECK(rra_call_find(a, 0, RR_DIR_FWD_CALL, 0x84) != NONE);
+			CHECK(rra_call_find(a, 0, RR_DIR_FWD_CALL, 0x83) == NONE);
+			rr_analyzer_free(a);
+			continue;
+		}
+		/* resent: 6 and 7, behind the highest PSN seen */
+		CHECK_EQ(a->st.total.retransmissions, wire ? 2 : 0);
+		CHECK_EQ(a->st.total.calls, wire ? 3 : 2);
+		uint32_t c83 = rra_call_find(a, 0, RR_DIR_FWD_CALL, 0x83);
+		CHECK(c83 != NONE);
+		/* the wire's: taken at its resend (frame 5), after 0x82;
+		 * the capture's: at its own frame (2), when the ACK came */
+		if (c83 != NONE)
+			CHECK_EQ(a->calls[c83].frame, wire ? 5 : 2);
+		if (wire) {
+			uint32_t c82 = rra_call_find(a, 0, RR_DIR_FWD_CALL, 0x82);
+			CHECK(c82 != NONE);
+			if (c82 != NONE)
+				CHECK_EQ(a->calls[c82].frame, 4);
+		}
+		CHECK(!a->hold.active);
+		rr_analyzer_free(a);
+	}
 }
 
 /* What RPC asked and answered (rpc_stats.c): a reply's status counted
@@ -1101,6 +1208,7 @@ int main(void)
 	long_call_integrity();
 	conn_eviction();
 	ib_packets();
+	ib_gap();
 	rpc_statistics();
 	message_from_frame();
 	report();

@@ -56,6 +56,17 @@ struct side {
 	 * and whether a NAK (PSN sequence error, RNR) asked for that: a burst
 	 * no NAK asked for is the sender's timeout */
 	bool resending, nak_asked;
+	/* IB: the PSN the receiver takes next, as it takes them: in order,
+	 * a duplicate dropped, nothing past a gap until the gap's packet
+	 * comes (IBA vol. 1 §9.7.5.1.2); deliver_exact as psn_exact */
+	uint32_t deliver_psn;
+	bool deliver_seen, deliver_exact;
+	/* IB: the receiver NAKed deliver_psn (a PSN sequence error): it
+	 * drops what comes past it until the resend */
+	bool deliver_nak;
+	/* IB: the receiver acknowledged past what the capture lost: the next
+	 * packet taken follows a gap */
+	bool deliver_gap;
 };
 
 /*
@@ -224,6 +235,10 @@ _Static_assert(RR_PROC_SLOTS <= 128 && RR_DIR_BWD_CALL < 4 &&
 /* Bytes held past a hole until it fills: what a sender sends on in the
  * round trip before its resend (a TCP window; four loopback GSO segments
  * of 64 KiB), by sequence number in a ring. */
+/* IB: request packets held past a PSN gap, at most, and the bytes of each
+ * (a 4096-byte MTU's payload and its headers) */
+#define HELD_PACKETS 64u
+#define HELD_PACKET_BYTES 4352u
 #define HELD_BYTES (4u * 65536u)
 #define HELD_RANGES 16u
 
@@ -354,6 +369,23 @@ struct rr_analyzer {
 	uint32_t recent[RECENT];
 	uint32_t recent_at;
 	struct rr_frame f;
+	/* IB: request packets past a PSN gap of one stream, held until the
+	 * gap is known: the resend of its packet (a loss on the wire: the
+	 * receiver dropped them, and they come again) or the receiver
+	 * acknowledging past it (the capture's loss: taken as they came) */
+	struct psn_hold {
+		bool active;
+		uint8_t to;           /* the side they were sent to */
+		uint8_t n;            /* packets held */
+		uint32_t conn, conn_id;
+		uint64_t released_in; /* frame that last released a hold */
+		struct held_packet {
+			uint64_t frame_no, ts_ns;
+			uint32_t link, caplen, wirelen, psn;
+		} packet[HELD_PACKETS];
+		uint8_t *bytes;       /* HELD_PACKETS x HELD_PACKET_BYTES */
+		struct rr_frame f;    /* a held packet decoded again */
+	} hold;
 	struct rr_rpcrdma hdr;
 	struct rr_rpc rpc;
 	struct rr_note note;
@@ -619,6 +651,9 @@ bool rra_chunk_of_key(const struct rr_analyzer *a, uint32_t cn, uint32_t key,
 /* ib_flow.c: InfiniBand and RoCE: IB CM, PSNs */
 void rra_cm(struct rr_analyzer *a, const struct rr_frame *f);
 void rra_ib_packet(struct rr_analyzer *a, const struct rr_frame *f);
+/* The request packets held past a PSN gap, if any: taken in order as the
+ * receiver took them (deliver), or dropped as it dropped them. */
+void rra_ib_hold_release(struct rr_analyzer *a, bool deliver);
 
 /* iwarp_flow.c: iWARP: MPA, TCP streams, markers, DDP */
 bool rra_iwarp_segment(struct rr_analyzer *a, const struct rr_frame *f);

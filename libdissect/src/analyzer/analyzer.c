@@ -87,11 +87,12 @@ struct rr_analyzer *rr_analyzer_new(const struct rr_config *cfg,
 	a->pool = alloc(a, a->pool_pages, POOL_PAGE);
 	a->pool_used = alloc(a, (a->pool_pages + 63) / 64, sizeof(uint64_t));
 	a->rebuilt = alloc(a, a->lim.rebuild_slots ? a->lim.max_rebuild : 0, 1);
+	a->hold.bytes = alloc(a, HELD_PACKETS, HELD_PACKET_BYTES);
 	if (!rra_report_alloc(a, alloc) || !a->conns || !a->conn_hash ||
 	    !a->list_heads[LIST_HALF] || !a->list_heads[LIST_PAIR] ||
 	    !a->list_heads[LIST_COMM] || !a->calls || !a->call_hash ||
 	    !a->segs || !a->seg_hash || !a->rsm || !a->rsm_bytes || !a->streams ||
-	    !a->rebuilds || !a->pool || !a->pool_used || !a->rebuilt) {
+	    !a->rebuilds || !a->pool || !a->pool_used || !a->rebuilt || !a->hold.bytes) {
 		rr_analyzer_free(a);
 		return NULL;
 	}
@@ -138,6 +139,7 @@ void rr_analyzer_free(struct rr_analyzer *a)
 	free(a->pool);
 	free(a->pool_used);
 	free(a->rebuilt);
+	free(a->hold.bytes);
 	rra_report_free(a);
 	free(a);
 }
@@ -296,6 +298,8 @@ const struct rr_frame_report *rr_analyzer_finish(struct rr_analyzer *a)
 	if (i >= a->lim.max_calls)
 		return NULL;
 	rra_report_begin(a, a->frame_no, a->now_ns, NULL, 0);
+	/* packets held past a gap no resend filled: the capture's loss */
+	rra_ib_hold_release(a, true);
 	/* a finding per call at most: stop while one more fits */
 	for (; i < a->calls_taken && r->pub.nevents < RR_REPORT_EVENTS; i++) {
 		struct call *c = &a->calls[i];

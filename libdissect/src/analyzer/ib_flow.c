@@ -274,87 +274,21 @@ static void fabric_marks(struct rr_analyzer *a, struct conn *k, int from,
 	rra_fabric_count(a, k, of, c);
 }
 
-void rra_ib_packet(struct rr_analyzer *a, const struct rr_frame *f)
+/* What a packet does at its receiver once taken, in order: a SEND's
+ * message, an RDMA Write's or Read's bytes, a Read Request's operation.
+ * gap: request packets before it were never seen (the capture lost
+ * them). */
+static inline __attribute__((always_inline)) void deliver(struct rr_analyzer *a, uint32_t cn, int to,
+			   const struct rr_frame *f, bool gap)
 {
-	uint8_t src[16], dst[16];
 	uint8_t op = f->bth.opcode;
-	if (op == RR_OP_CNP) {
-		cnp(a, f);
-		return;
-	}
-	if (op >= 0x20)
-		return; /* RPC-over-RDMA runs on RC only */
-	rra_frame_addrs(f, src, dst);
-	int to;
-	uint32_t cn = rra_conn_for(a, f->transport, src, 0, dst, f->bth.dqpn, false,
-				   &to);
-	if (cn == NONE)
-		return;
-	struct conn *k = &a->conns[cn];
-	rra_conn_touch(a, cn);
-	fabric_marks(a, k, 1 - to, f);
-	struct side *sd = &k->side[to];
 	const uint8_t *pl = f->data + f->payload.off;
 	uint32_t plen = f->payload.len;
-	rra_conn_packet(a, cn, plen);
 	uint32_t have = f->caplen > f->payload.off ? f->caplen - f->payload.off : 0;
 	if (have > plen)
 		have = plen;
-	bool gap = false;
-	if (rc_request(op)) {
-		uint32_t psn = f->bth.psn;
-		uint32_t ahead = (psn - sd->next_psn) & 0xFFFFFF;
-		if (sd->psn_seen && ahead >= 0x800000) {
-			/* behind: a retransmission, which the receiver
-			 * drops as a duplicate (IBA vol. 1 §9.7.5.1.2) */
-			k->info.st.retransmissions++;
-			if (k->rpcrdma)
-				a->st.total.retransmissions++;
-			rra_fabric_count(a, k, 1 - to, RR_FABRIC_RETRANSMISSIONS);
-			/* the first of a burst no NAK asked for: the sender's
-			 * timer ran out */
-			if (!sd->resending && !sd->nak_asked)
-				rra_fabric_count(a, k, 1 - to, RR_FABRIC_TIMEOUTS);
-			sd->resending = true;
-			sd->nak_asked = false;
-			struct rr_event ev = { .kind = RR_EV_RETRANSMISSION,
-					       .conn = cn, .dir = RR_DIR_UNKNOWN,
-					       .retransmission = { .opcode = op, .psn = psn } };
-			ev.retransmission.original_frame = psn_frame(a, k, to, psn);
-			if (rr_rc_send_starts(op) && rr_has(f, RR_LAYER_RPCRDMA)) {
-				struct rr_ev_retransmission *rt = &ev.retransmission;
-				rt->hdr = &f->rdma;
-				rt->rpc = rr_has(f, RR_LAYER_RPC) ? &f->rpc : NULL;
-				ev.dir = rra_message_dir(1 - to, rt->hdr, rt->rpc);
-			}
-			rra_emit(a, &ev);
-			return;
-		}
-		if (sd->psn_seen && sd->psn_exact && ahead) {
-			/* ahead: packets lost before the capture saw them */
-			gap = true;
-			a->st.psn_gaps++;
-			rra_fabric_count(a, k, 1 - to, RR_FABRIC_PSN_GAPS);
-			if (to == 0)
-				rra_replies_lost(a, cn);
-		}
-		sd->resending = false;
-		sd->psn_seen = true;
-		sd->psn_exact = op != RR_OP_RC_READ_REQUEST;
-		sd->next_psn = (psn + 1) & 0xFFFFFF;
-		/* the STag an RDMA request names, for a NAK to name; a
-		 * Write's later packets carry none */
-		uint32_t key = 0;
-		if (f->ext.present & RR_EXT_RETH) {
-			key = f->ext.reth.rkey;
-			if (op != RR_OP_RC_READ_REQUEST)
-				sd->write_key = key;
-		} else if (op == RR_OP_RC_WRITE_MIDDLE || op == RR_OP_RC_WRITE_LAST ||
-			   op == RR_OP_RC_WRITE_LAST_IMM) {
-			key = sd->write_key;
-		}
-		psn_frame_put(a, k, to, psn, key);
-	}
+	if (gap && to == 0)
+		rra_replies_lost(a, cn);
 	uint32_t inv_key = f->ext.present & RR_EXT_IETH ? f->ext.ieth.rkey : 0;
 	switch (op) {
 	case RR_OP_RC_SEND_ONLY:
@@ -420,4 +354,246 @@ void rra_ib_packet(struct rr_analyzer *a, const struct rr_frame *f)
 	default:
 		break;
 	}
+}
+
+/* The stream a hold keeps, if it is still the connection it was. */
+static struct side *hold_side(struct rr_analyzer *a)
+{
+	struct psn_hold *h = &a->hold;
+	struct conn *k = &a->conns[h->conn];
+	return k->used && k->info.id == h->conn_id ? &k->side[h->to] : NULL;
+}
+
+void rra_ib_hold_release(struct rr_analyzer *a, bool take)
+{
+	struct psn_hold *h = &a->hold;
+	if (!h->active)
+		return;
+	h->active = false;
+	h->released_in = a->frame_no;
+	struct side *sd = hold_side(a);
+	if (!take || !sd)
+		return;
+	/* as the receiver took them, each at its own frame and time */
+	uint64_t frame_no = a->frame_no, now_ns = a->now_ns;
+	for (unsigned i = 0; i < h->n; i++) {
+		const struct held_packet *p = &h->packet[i];
+		struct rr_frame *f = &h->f;
+		if (!rr_decode_frame(&a->cfg, p->link, h->bytes + (size_t)i * HELD_PACKET_BYTES,
+				     p->caplen, p->wirelen, NULL, f) ||
+		    !rr_has(f, RR_LAYER_BTH))
+			continue;
+		a->frame_no = p->frame_no;
+		a->now_ns = p->ts_ns;
+		/* the first past the gap, and any past another */
+		bool gap = i == 0 || (sd->deliver_exact && p->psn != sd->deliver_psn);
+		sd->deliver_psn = (p->psn + 1) & 0xFFFFFF;
+		sd->deliver_exact = f->bth.opcode != RR_OP_RC_READ_REQUEST;
+		deliver(a, h->conn, h->to, f, gap);
+	}
+	a->frame_no = frame_no;
+	a->now_ns = now_ns;
+}
+
+/* Keeps request packet f, PSN psn, past its stream's gap; false when it
+ * cannot (another stream's packets are held, one was released in this
+ * frame, it is too large, or the hold is full). */
+static bool hold(struct rr_analyzer *a, uint32_t cn, int to,
+		 const struct rr_frame *f, uint32_t psn)
+{
+	struct psn_hold *h = &a->hold;
+	bool mine = h->active && h->conn == cn && h->to == to;
+	if ((h->active && !mine) || h->released_in == a->frame_no ||
+	    f->caplen > HELD_PACKET_BYTES)
+		return false;
+	/* a resend of a packet held already: the first copy is kept */
+	uint32_t after = mine ? (psn - h->packet[h->n - 1].psn) & 0xFFFFFF : 1;
+	if (after == 0 || after >= 0x800000)
+		return true;
+	if (!h->active) {
+		h->active = true;
+		h->conn = cn;
+		h->conn_id = a->conns[cn].info.id;
+		h->to = (uint8_t)to;
+		h->n = 0;
+	}
+	if (h->n == HELD_PACKETS)
+		return false;
+	struct held_packet *p = &h->packet[h->n];
+	memcpy(h->bytes + (size_t)h->n * HELD_PACKET_BYTES, f->data, f->caplen);
+	p->link = f->link;
+	p->caplen = f->caplen;
+	p->wirelen = f->wirelen;
+	p->psn = psn;
+	p->frame_no = a->frame_no;
+	p->ts_ns = a->now_ns;
+	h->n++;
+	return true;
+}
+
+/* What the receiver does with request packet f, PSN psn (IBA vol. 1
+ * §9.7.5.1.2): takes it when it is the next (true), drops a duplicate;
+ * past a gap, the packet is held until the gap is known (false) or,
+ * where it cannot be, taken with the gap (*gap). */
+static bool receive(struct rr_analyzer *a, uint32_t cn, int to,
+		    const struct rr_frame *f, uint32_t psn, bool *gap)
+{
+	struct side *sd = &a->conns[cn].side[to];
+	struct psn_hold *h = &a->hold;
+	bool holding = h->active && h->conn == cn && h->to == to;
+	uint32_t ahead = (psn - sd->deliver_psn) & 0xFFFFFF;
+	*gap = false;
+	if (sd->deliver_seen && ahead >= 0x800000)
+		return false; /* a duplicate */
+	if (sd->deliver_seen && ahead && sd->deliver_exact) {
+		if (sd->deliver_nak)
+			return false; /* the receiver waits for the resend */
+		if (holding && hold(a, cn, to, f, psn))
+			return false;
+		/* the gap outlasted the hold: the capture's loss */
+		if (holding)
+			rra_ib_hold_release(a, true);
+		else if (hold(a, cn, to, f, psn))
+			return false;
+		ahead = (psn - sd->deliver_psn) & 0xFFFFFF;
+		if (ahead >= 0x800000)
+			return false;
+		*gap = ahead != 0;
+	} else if (holding) {
+		/* the gap's packet, resent: the wire lost it and the receiver
+		 * dropped what came past it, which comes again */
+		rra_ib_hold_release(a, false);
+	}
+	*gap = *gap || sd->deliver_gap;
+	sd->deliver_gap = false;
+	sd->deliver_seen = true;
+	sd->deliver_exact = f->bth.opcode != RR_OP_RC_READ_REQUEST;
+	sd->deliver_nak = false;
+	sd->deliver_psn = (psn + 1) & 0xFFFFFF;
+	return true;
+}
+
+/* What side `from` says of the requests it received, in an AETH (an ACK
+ * or NAK, or a Read Response's): a NAK of a PSN sequence error at the
+ * gap's PSN, that the wire lost it; an ACK past it, that the receiver
+ * had it and the capture lost it. */
+static void acknowledged(struct rr_analyzer *a, uint32_t cn, int from,
+			 const struct rr_frame *f)
+{
+	if (!(f->ext.present & RR_EXT_AETH))
+		return;
+	struct side *sd = &a->conns[cn].side[from];
+	struct psn_hold *h = &a->hold;
+	bool holding = h->active && h->conn == cn && h->to == from;
+	if (f->ext.aeth.type == RR_AETH_NAK &&
+	    f->ext.aeth.value == RR_NAK_PSN_SEQ_ERROR && sd->deliver_seen &&
+	    f->bth.psn == sd->deliver_psn) {
+		/* the receiver names the gap's PSN: the wire lost it; what is
+		 * held past it was dropped and comes again */
+		sd->deliver_nak = true;
+		if (holding)
+			rra_ib_hold_release(a, false);
+		return;
+	}
+	if (f->ext.aeth.type != RR_AETH_ACK || !sd->deliver_seen ||
+	    ((f->bth.psn - sd->deliver_psn) & 0xFFFFFF) >= 0x800000)
+		return;
+	if (holding) {
+		rra_ib_hold_release(a, true);
+	} else if (sd->deliver_nak) {
+		/* the resend came and the capture lost it: what came after
+		 * it was dropped here, and the stream goes on past the ACK */
+		sd->deliver_nak = false;
+		sd->deliver_gap = true;
+		sd->deliver_psn = (f->bth.psn + 1) & 0xFFFFFF;
+	}
+}
+
+/* Request packet f to side `to` of connection cn: counted (a resend, a
+ * gap), and whether its receiver takes it now (*gap: after a gap). */
+static bool request(struct rr_analyzer *a, uint32_t cn, int to,
+		    const struct rr_frame *f, bool *gap)
+{
+	struct conn *k = &a->conns[cn];
+	struct side *sd = &k->side[to];
+	uint8_t op = f->bth.opcode;
+	uint32_t psn = f->bth.psn;
+	uint32_t ahead = (psn - sd->next_psn) & 0xFFFFFF;
+	if (sd->psn_seen && ahead >= 0x800000) {
+		/* behind: a retransmission, which the receiver drops as a
+		 * duplicate (IBA vol. 1 §9.7.5.1.2) unless it is what it
+		 * waits for past a gap */
+		k->info.st.retransmissions++;
+		if (k->rpcrdma)
+			a->st.total.retransmissions++;
+		rra_fabric_count(a, k, 1 - to, RR_FABRIC_RETRANSMISSIONS);
+		/* the first of a burst no NAK asked for: the sender's
+		 * timer ran out */
+		if (!sd->resending && !sd->nak_asked)
+			rra_fabric_count(a, k, 1 - to, RR_FABRIC_TIMEOUTS);
+		sd->resending = true;
+		sd->nak_asked = false;
+		struct rr_event ev = { .kind = RR_EV_RETRANSMISSION,
+				       .conn = cn, .dir = RR_DIR_UNKNOWN,
+				       .retransmission = { .opcode = op, .psn = psn } };
+		ev.retransmission.original_frame = psn_frame(a, k, to, psn);
+		if (rr_rc_send_starts(op) && rr_has(f, RR_LAYER_RPCRDMA)) {
+			struct rr_ev_retransmission *rt = &ev.retransmission;
+			rt->hdr = &f->rdma;
+			rt->rpc = rr_has(f, RR_LAYER_RPC) ? &f->rpc : NULL;
+			ev.dir = rra_message_dir(1 - to, rt->hdr, rt->rpc);
+		}
+		rra_emit(a, &ev);
+	} else {
+		if (sd->psn_seen && sd->psn_exact && ahead) {
+			/* ahead: packets lost before the capture saw them */
+			a->st.psn_gaps++;
+			rra_fabric_count(a, k, 1 - to, RR_FABRIC_PSN_GAPS);
+		}
+		sd->resending = false;
+		sd->psn_seen = true;
+		sd->psn_exact = op != RR_OP_RC_READ_REQUEST;
+		sd->next_psn = (psn + 1) & 0xFFFFFF;
+		/* the STag an RDMA request names, for a NAK to name; a
+		 * Write's later packets carry none */
+		uint32_t key = 0;
+		if (f->ext.present & RR_EXT_RETH) {
+			key = f->ext.reth.rkey;
+			if (op != RR_OP_RC_READ_REQUEST)
+				sd->write_key = key;
+		} else if (op == RR_OP_RC_WRITE_MIDDLE || op == RR_OP_RC_WRITE_LAST ||
+			   op == RR_OP_RC_WRITE_LAST_IMM) {
+			key = sd->write_key;
+		}
+		psn_frame_put(a, k, to, psn, key);
+	}
+	return receive(a, cn, to, f, psn, gap);
+}
+
+void rra_ib_packet(struct rr_analyzer *a, const struct rr_frame *f)
+{
+	uint8_t src[16], dst[16];
+	uint8_t op = f->bth.opcode;
+	if (op == RR_OP_CNP) {
+		cnp(a, f);
+		return;
+	}
+	if (op >= 0x20)
+		return; /* RPC-over-RDMA runs on RC only */
+	rra_frame_addrs(f, src, dst);
+	int to;
+	uint32_t cn = rra_conn_for(a, f->transport, src, 0, dst, f->bth.dqpn, false,
+				   &to);
+	if (cn == NONE)
+		return;
+	struct conn *k = &a->conns[cn];
+	rra_conn_touch(a, cn);
+	fabric_marks(a, k, 1 - to, f);
+	rra_conn_packet(a, cn, f->payload.len);
+	bool gap = false;
+	if (!rc_request(op))
+		acknowledged(a, cn, 1 - to, f);
+	else if (!request(a, cn, to, f, &gap))
+		return;
+	deliver(a, cn, to, f, gap);
 }
