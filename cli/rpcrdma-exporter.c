@@ -196,6 +196,13 @@ static void render(struct exporter *e, struct rr_text *t, bool openmetrics, bool
 	const bool *on = e->o.collector;
 	pthread_mutex_lock(&e->lock);
 	e->scrapes += scrape;
+	/* live, the time now: a call outstanding grows old (stuck) between
+	 * frames */
+	if (e->o.src.kind != RR_LIVE_FILE) {
+		struct timespec ts;
+		clock_gettime(CLOCK_REALTIME, &ts);
+		rr_analyzer_clock(e->a, (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec);
+	}
 	/* what only packets show is absent from the tracepoints' view */
 	if (on[RR_COLLECTOR_PACKETS])
 		rr_prom_analyzer(&w, e->a, &po);

@@ -36,7 +36,7 @@ $*"
 # tools the test scripts call
 [ -z "$tests" ] || packages="$packages ${llvm:+libclang-rt-$llvm-dev}
 tshark wireshark xvfb x11-utils x11-apps netpbm prometheus curl jq bc
-tmux iproute2 util-linux python3 python3-jsonschema groff-base bash-completion
+tmux iproute2 tcpreplay util-linux python3 python3-jsonschema groff-base bash-completion
 gnutls-bin systemd${otlp_receiver:+ $otlp_receiver}"
 
 missing=""

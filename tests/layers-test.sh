@@ -12,7 +12,7 @@
 #
 # The layers from the bottom; modules of one layer (separated by ":")
 # do not call each other.  docs/design.md draws the same list.
-layers="report conn calls clients:files rpc_stats rebuild flow reassembly:chunk_io ib_flow:iwarp_flow analyzer"
+layers="report conn calls clients:files:resends rpc_stats rebuild flow reassembly:chunk_io ib_flow:iwarp_flow analyzer"
 prefix=rra_
 srcdir=
 if [ "$1" = --trace ]; then

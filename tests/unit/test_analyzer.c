@@ -14,6 +14,7 @@
 #include <stddef.h>
 #include <string.h>
 
+#include <rpcrdma/diagnosis.h>
 #include <rpcrdma/encode.h>
 
 #include "analyzer-int.h"
@@ -176,6 +177,114 @@ static void reconnects(void)
 	CHECK_EQ(first, 10);
 	CHECK_EQ(a->conns[resends].info.previous, a->conns[third].info.id);
 	CHECK_EQ(a->st.reconnects, 3);
+	rr_analyzer_free(a);
+}
+
+/* A forward call of xid on connection cn, sent at the analyzer's time in
+ * frame, and whether its xid was carried by the connection cn replaced
+ * (rra_resent_of, as flow.c's message does), followed on as on_call does. */
+static uint32_t resend_call(struct rr_analyzer *a, uint32_t cn, uint64_t frame, uint32_t xid)
+{
+	a->frame_no = frame;
+	bool resent = rra_resent_of(a, cn, xid, false) != 0;
+	uint32_t ci = rra_call_new(a, cn, RR_DIR_FWD_CALL, xid);
+	if (ci != NONE && resent)
+		rra_resend_carry(a, cn, ci);
+	return ci;
+}
+
+static void heard_both(struct rr_analyzer *a, uint32_t cn)
+{
+	a->conns[cn].info.heard = RR_HEARD_REQUESTER | RR_HEARD_RESPONDER;
+}
+
+#define SECOND 1000000000ull
+
+static void resends(void)
+{
+	check_ctx = "resends";
+	struct rr_analyzer *a = analyzer(8, 16);
+	struct rr_call_sends worst;
+	uint64_t first;
+	a->now_ns = 100 * SECOND;
+	/* xid 0x1234 sent on three connections in turn, each closed with it
+	 * unanswered: one call, three sends, from its first */
+	uint32_t c0 = conn_with_call(a, 40000, 1, 0x1000, &first);
+	heard_both(a, c0);
+	uint32_t x0 = resend_call(a, c0, 10, 0x1234);
+	uint64_t sent_ns = a->now_ns;
+	rra_conn_closed(a, c0, false);
+	a->now_ns += 5 * SECOND;
+	uint32_t c1 = iwarp_conn(a, 40001);
+	heard_both(a, c1);
+	uint32_t x1 = resend_call(a, c1, 20, 0x1234);
+	CHECK(a->calls[x1].resent);
+	CHECK(a->calls[x0].superseded);
+	rra_conn_closed(a, c1, false);
+	a->now_ns += 5 * SECOND;
+	uint32_t c2 = iwarp_conn(a, 40002);
+	heard_both(a, c2);
+	uint32_t x2 = resend_call(a, c2, 30, 0x1234);
+	CHECK(a->calls[x1].superseded && !a->calls[x1].resent);
+	/* stuck a second after its last send, not before; the sends before
+	 * it, superseded, are not */
+	a->now_ns += SECOND / 2;
+	CHECK_EQ(rr_analyzer_stuck_calls(a, &worst), 0);
+	rr_analyzer_clock(a, a->now_ns + SECOND);
+	CHECK_EQ(rr_analyzer_stuck_calls(a, &worst), 1);
+	CHECK_EQ(worst.xid, 0x1234);
+	CHECK_EQ(worst.sends, 3);
+	CHECK_EQ(worst.first_ns, sent_ns);
+	CHECK_EQ(worst.frames.first, 10);
+	CHECK_EQ(worst.frames.last, 30);
+	CHECK_EQ(worst.conn, a->conns[c2].info.id);
+	/* the diagnosis names it, an error */
+	struct rr_diagnosis_item d[RR_DIAGNOSIS_COUNT];
+	unsigned n = rr_diagnose(a, d, RR_DIAGNOSIS_COUNT);
+	CHECK(n >= 1 && d[0].id == RR_DIAG_CALLS_STUCK && d[0].severity == RR_SEV_ERROR);
+	CHECK(n >= 1 && strstr(d[0].evidence, "xid 0x00001234") &&
+	      strstr(d[0].evidence, "sent on 3 connections"));
+	/* answered at last: late, not stuck; the reconnects a warning */
+	a->frame_no = 40;
+	rra_resend_answered(a, x2);
+	a->calls[x2].answered = true;
+	CHECK_EQ(a->st.calls_late, 1);
+	CHECK_EQ(a->st.late_call.sends, 3);
+	CHECK_EQ(a->st.late_call.frames.last, 40);
+	CHECK_EQ(rr_analyzer_stuck_calls(a, &worst), 0);
+	n = rr_diagnose(a, d, RR_DIAGNOSIS_COUNT);
+	CHECK(n == 1 && d[0].id == RR_DIAG_RECONNECTS && d[0].severity == RR_SEV_WARN);
+	CHECK_EQ(d[0].events, 2);
+
+	/* sent once: stuck only 10 s on and ten times its procedure's 99th
+	 * percentile (of 20 calls or more) past, on an open connection */
+	uint32_t y = resend_call(a, c2, 50, 0x5678);
+	uint64_t y_sent = a->now_ns;
+	rr_analyzer_clock(a, y_sent + 9 * SECOND);
+	CHECK_EQ(rr_analyzer_stuck_calls(a, &worst), 0);
+	rr_analyzer_clock(a, y_sent + 11 * SECOND);
+	CHECK_EQ(rr_analyzer_stuck_calls(a, &worst), 1);
+	CHECK_EQ(worst.sends, 1);
+	for (int i = 0; i < 20; i++)
+		rr_latency_record(&a->st.latency[a->calls[y].slot], 2 * SECOND);
+	CHECK_EQ(rr_analyzer_stuck_calls(a, &worst), 0);
+	rr_analyzer_clock(a, y_sent + 21 * SECOND);
+	CHECK_EQ(rr_analyzer_stuck_calls(a, &worst), 1);
+	/* as the capture ends: counted where stuck */
+	a->now_ns = y_sent + 21 * SECOND;
+	rra_resend_unanswered(a, y);
+	CHECK_EQ(a->st.calls_stuck, 1);
+	CHECK_EQ(a->st.stuck_call.xid, 0x5678);
+	/* a closed connection's call sent once is not stuck there */
+	rra_conn_closed(a, c2, false);
+	CHECK_EQ(rr_analyzer_stuck_calls(a, &worst), 0);
+
+	/* a capture of the calls alone: no call of it is stuck */
+	uint32_t c3 = iwarp_conn(a, 40003);
+	a->conns[c3].info.heard = RR_HEARD_REQUESTER;
+	resend_call(a, c3, 60, 0x5678);
+	rr_analyzer_clock(a, a->now_ns + 100 * SECOND);
+	CHECK_EQ(rr_analyzer_stuck_calls(a, &worst), 0);
 	rr_analyzer_free(a);
 }
 
@@ -1200,6 +1309,7 @@ int main(void)
 {
 	connections();
 	reconnects();
+	resends();
 	calls();
 	call_eviction();
 	flow();

@@ -375,6 +375,22 @@ struct rr_file_stats {
 	uint64_t read_bytes, write_bytes;
 };
 
+/* A forward call and its sends: one, or more where it was sent again on
+ * a new connection after its send on the one before went unanswered (a
+ * client's resend after a reconnect, RFC 5531 §9: the same xid). */
+struct rr_call_sends {
+	uint32_t xid;
+	uint32_t conn;       /* id of the connection of its last send */
+	bool named;          /* prog, vers, proc known */
+	bool fh_known;       /* fh_hash known (rr_nfs_target) */
+	uint32_t prog, vers, proc;
+	uint32_t fh_hash;
+	uint32_t sends;      /* the connections it was sent on */
+	/* its first send, and when it was seen stuck or answered */
+	uint64_t first_ns, last_ns;
+	struct rr_frame_span frames;   /* its first send; its last, or its reply */
+};
+
 struct rr_stats {
 	struct rr_conn_stats total;
 	uint64_t frames, frames_truncated, frames_malformed, frames_dropped;
@@ -389,6 +405,12 @@ struct rr_stats {
 	 * joined (rr_conn_info previous), and forward calls sent again on
 	 * such a connection with the xid they had on the earlier one */
 	uint64_t reconnects, calls_resent;
+	/* forward calls that ended the capture stuck (rr_analyzer_stuck_calls'
+	 * rule), and those answered only after being sent again on a new
+	 * connection, their send before unanswered (late); of each, the one
+	 * sent on the most connections */
+	uint64_t calls_stuck, calls_late;
+	struct rr_call_sends stuck_call, late_call;
 	/* TCP RSTs of iWARP connections or from or to the iWARP port (a
 	 * connection refused) */
 	uint64_t tcp_resets;
@@ -890,6 +912,18 @@ RR_API void rr_analyzer_dropped(struct rr_analyzer *a, uint64_t n);
 RR_API const struct rr_frame_report *rr_analyzer_finish(struct rr_analyzer *a);
 
 RR_API const struct rr_stats *rr_analyzer_stats(const struct rr_analyzer *a);
+/* The time now, for a live front end while no frame comes (a call
+ * outstanding grows old without one); the last frame's time serves
+ * where this is earlier. */
+RR_API void rr_analyzer_clock(struct rr_analyzer *a, uint64_t now_ns);
+/* The forward calls outstanding now that are stuck: sent again on a new
+ * connection after their send before went unanswered, a second ago or
+ * more, or sent once and unanswered far past their procedure's latency
+ * (10 s and ten times its 99th percentile); their number, and in *worst
+ * the one sent on the most connections, then the oldest (its last_ns:
+ * now).  The same rule counts rr_stats calls_stuck as calls end. */
+RR_API unsigned rr_analyzer_stuck_calls(const struct rr_analyzer *a,
+					struct rr_call_sends *worst);
 /* A file's mean latency over its own calls (0 for none). */
 RR_API uint64_t rr_file_latency_mean_ns(const struct rr_file_stats *f);
 /* The n busiest files of st (most calls first), or the n slowest (highest

@@ -33,6 +33,13 @@ extern "C" {
 	X(RR_DIAG_PROTOCOL_ERRORS, "protocol_errors", RR_SEV_ERROR, "docs/findings.md", \
 	  "messages that break an RFC's MUST (error findings)", \
 	  "rpcrdma-dump --findings -v lists each with its section and what to do") \
+	X(RR_DIAG_CALLS_STUCK, "calls_stuck", RR_SEV_ERROR, "RFC 5531 §5, §9", \
+	  "calls never answered: sent again on new connections, or far past " \
+	  "their procedure's latency (what the client logs as `server not " \
+	  "responding`)", \
+	  "Look at the server when the evidence's call was first sent: an " \
+	  "nfsd stuck on that file (its fh is Wireshark's nfs.fh.hash), a disk " \
+	  "that does not answer, or replies lost on the link (packet_loss)") \
 	X(RR_DIAG_PACKET_LOSS, "packet_loss", RR_SEV_WARN, "IBA vol. 1 §9.7.5.1, RFC 5681 §3.2", \
 	  "packets lost and sent again (RC's on IB and RoCE, TCP's on iWARP)", \
 	  "Check the link (cables, optics, port error counters); on RoCE, give " \
@@ -49,6 +56,13 @@ extern "C" {
 	  "Compare the calls in flight with the grant in the rpcrdma.rnr_nak " \
 	  "findings: within it, the responder posts too few receives; past it, " \
 	  "the requester ignores its credits") \
+	X(RR_DIAG_RECONNECTS, "reconnects", RR_SEV_NOTE, "RFC 5531 §5, §9", \
+	  "connections made again between the same ends, the calls the one " \
+	  "before left unanswered sent again on the next", \
+	  "See what ended each connection (its CM DREQ or REJ, a TCP RST, " \
+	  "the kernel's log): a server restarted, or a connection that fails; " \
+	  "where calls were answered late, the server did not answer them on " \
+	  "the connection that carried them first") \
 	X(RR_DIAG_INLINE_PRESSURE, "inline_pressure", RR_SEV_NOTE, "RFC 8166 §3.3.2, §3.5.3", \
 	  "messages past the negotiated inline thresholds: Long Calls and " \
 	  "replies through reply chunks, each an RDMA round more", \

@@ -32,6 +32,9 @@
 #define RECENT 256u           /* completed xids remembered for RDMA_DONE */
 #define SENT_XIDS 1024  /* forward calls remembered for resends: 12 KiB */
 #define SENT_HASH 2048  /* their index by (connection, xid): 4 KiB */
+/* calls sent again after their send before went unanswered, followed at
+ * once (resends.c): a reconnect resends what was in flight */
+#define RESENT_CALLS 64
 #define PSN_FRAMES_BITS 12 /* request packets remembered: 4096, 64 KiB */
 #define PSN_FRAMES (1u << PSN_FRAMES_BITS)
 
@@ -212,6 +215,10 @@ struct call {
 	/* nfs4: its operations are a CB_COMPOUND's callback operations */
 	bool nfs4_callback : 1;
 	bool nfs_counted : 1; /* its reply's NFS status is in the statistics */
+	/* sent before on the connection this one replaced, unanswered there
+	 * (a->resent holds its first send); superseded: this send is that
+	 * one, sent again on the next connection */
+	bool resent : 1, superseded : 1;
 	/* a COMPOUND's operations (rr_nfs4_compound, kept small: numbers
 	 * past 254 as 255) for its reply's report */
 	uint8_t nfs4_minor, nfs4_named;
@@ -358,6 +365,15 @@ struct rr_analyzer {
 	struct { uint32_t xid, conn, frame; } sent[SENT_XIDS];
 	unsigned sent_next;
 	uint16_t sent_index[SENT_HASH]; /* slot in sent plus one, 0: none */
+	/* the calls with c->resent: their first send and how many there were */
+	struct resent {
+		uint32_t call, xid, conn, sends;
+		uint64_t first_ns, first_frame;
+	} resent[RESENT_CALLS];
+	unsigned resent_next;
+	/* the live front ends' clock (rr_analyzer_clock), past the last
+	 * frame's time while no frame comes */
+	uint64_t clock_ns;
 	/* IB: the frames of recent request packets by (connection id, side
 	 * they were sent to, PSN), to name what a retransmission repeats and
 	 * what a NAK refused (with the STag of an RDMA Write or Read, 0 for a
@@ -475,6 +491,7 @@ uint32_t rra_tcp_conn_find(struct rr_analyzer *a, const uint8_t *src,
 			   uint32_t dport, int *to);
 uint64_t rra_resent_of(struct rr_analyzer *a, uint32_t cn, uint32_t xid,
 		       bool is_null);
+uint32_t rra_previous_index(struct rr_analyzer *a, uint32_t cn);
 void rra_conn_closed(struct rr_analyzer *a, uint32_t cn, bool reset);
 void rra_conn_touch(struct rr_analyzer *a, uint32_t c);
 void rra_frame_addrs(const struct rr_frame *f, uint8_t src[16],
@@ -512,6 +529,11 @@ void rra_seg_add(struct rr_analyzer *a, uint32_t ci,
 
 /* files.c: answered NFS calls by file handle */
 void rra_file_answered(struct rr_analyzer *a, const struct call *c, uint64_t latency_ns);
+
+/* resends.c: calls sent again on a new connection, stuck or late */
+void rra_resend_carry(struct rr_analyzer *a, uint32_t cn, uint32_t ci);
+void rra_resend_answered(struct rr_analyzer *a, uint32_t ci);
+void rra_resend_unanswered(struct rr_analyzer *a, uint32_t ci);
 
 /* clients.c: forward RPCs by requester */
 /* The row of connection cn's requester: the one it keeps, else found. */

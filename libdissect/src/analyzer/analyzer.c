@@ -307,8 +307,10 @@ const struct rr_frame_report *rr_analyzer_finish(struct rr_analyzer *a)
 			continue;
 		if (c->rrc_pending)
 			rra_finding(a, c->conn, RR_FIND_RRC_NOT_RELEASED, NULL);
-		else if (!c->answered && c->dir == RR_DIR_FWD_CALL)
+		else if (!c->answered && c->dir == RR_DIR_FWD_CALL) {
 			a->conns[c->conn].info.st.unmatched++;
+			rra_resend_unanswered(a, i);
+		}
 		rra_call_end(a, i);
 	}
 	r->finish_at = i < a->calls_taken ? i : a->lim.max_calls;

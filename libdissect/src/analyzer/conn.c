@@ -438,6 +438,21 @@ static uint32_t previous_conn(struct rr_analyzer *a, uint32_t cn,
 	return k->info.previous;
 }
 
+/* The index of the connection cn replaced (info.previous), NONE where
+ * there is none or it was evicted. */
+uint32_t rra_previous_index(struct rr_analyzer *a, uint32_t cn)
+{
+	const struct conn *k = &a->conns[cn];
+	if (k->info.previous == RR_CONN_NONE)
+		return NONE;
+	uint32_t i = *list_head(a, LIST_PAIR, k);
+	for (unsigned n = 0; i != NONE && n < CHAIN_WALK;
+	     n++, i = a->conns[i].link[LIST_PAIR].next)
+		if (a->conns[i].used && a->conns[i].info.id == k->info.previous)
+			return i;
+	return NONE;
+}
+
 /* A forward call's xid carried before on the connection this one
  * replaced: the frame that first carried it (a call resent after two
  * reconnects names its first sending), else 0.  Then remembers it, by that

@@ -5,6 +5,7 @@
  * alone.  Nothing here runs per frame.
  */
 #include <inttypes.h>
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
@@ -146,6 +147,150 @@ static void packet_loss(const struct rr_analyzer *a, struct found *f)
 		 n[RR_FABRIC_PSN_GAPS], tcp ? "sequence" : "PSN", timeouts,
 		 conns, conns == 1 ? "" : "s",
 		 failed ? ", and made again after it" : "");
+	keep(f, d);
+}
+
+/* "NFS v3 READ fh 0x1a2b3c4d": a resent call's procedure and file. */
+static void call_words(char *out, size_t n, const struct rr_call_sends *c)
+{
+	const char *prog = c->named ? rr_rpc_program_str(c->prog) : NULL;
+	const char *proc = c->named ? rr_rpc_proc_str(c->prog, c->vers, c->proc) : NULL;
+	char pn[24] = "", fh[20] = "";
+	if (!c->named)
+		snprintf(pn, sizeof(pn), "an unnamed call");
+	else if (!prog)
+		snprintf(pn, sizeof(pn), "prog %" PRIu32, c->prog);
+	if (c->fh_known)
+		snprintf(fh, sizeof(fh), " fh 0x%08" PRIx32, c->fh_hash);
+	if (!c->named)
+		snprintf(out, n, "%s", pn);
+	else if (proc)
+		snprintf(out, n, "%s v%" PRIu32 " %s%s", prog ? prog : pn, c->vers, proc, fh);
+	else
+		snprintf(out, n, "%s v%" PRIu32 " proc %" PRIu32 "%s", prog ? prog : pn,
+			 c->vers, c->proc, fh);
+}
+
+/* Evidence said in parts: a part that does not fit whole is left out. */
+__attribute__((format(printf, 3, 4)))
+static void append(char *out, size_t n, const char *fmt, ...)
+{
+	char part[sizeof(((struct rr_diagnosis_item *)0)->evidence)];
+	va_list ap;
+	va_start(ap, fmt);
+	int w = vsnprintf(part, sizeof(part), fmt, ap);
+	va_end(ap);
+	size_t used = strlen(out);
+	if (w > 0 && (size_t)w < sizeof(part) && used + (size_t)w < n)
+		memcpy(out + used, part, (size_t)w + 1);
+}
+
+static double seconds(uint64_t ns)
+{
+	return (double)ns / 1e9;
+}
+
+/* Calls stuck: the ones that ended so, and those outstanding now. */
+static void calls_stuck(const struct rr_analyzer *a, struct found *f)
+{
+	const struct rr_stats *st = rr_analyzer_stats(a);
+	struct rr_call_sends now;
+	unsigned outstanding = rr_analyzer_stuck_calls(a, &now);
+	if (!st->calls_stuck && !outstanding)
+		return;
+	const struct rr_call_sends *c = &st->stuck_call;
+	if (outstanding && (!st->calls_stuck || now.sends > c->sends ||
+			    (now.sends == c->sends &&
+			     now.last_ns - now.first_ns > c->last_ns - c->first_ns)))
+		c = &now;
+	struct rr_diagnosis_item item, *d = start(&item, RR_DIAG_CALLS_STUCK);
+	d->events = st->calls_stuck + outstanding;
+	d->conns = c->sends;
+	d->worst_conn = c->conn;
+	d->frames = c->frames;
+	char what[64];
+	call_words(what, sizeof(what), c);
+	append(d->evidence, sizeof(d->evidence), "worst: xid 0x%08" PRIx32 ", %s, ", c->xid,
+	       what);
+	if (c->sends > 1)
+		append(d->evidence, sizeof(d->evidence), "sent on %" PRIu32 " connections, ",
+		       c->sends);
+	append(d->evidence, sizeof(d->evidence), "unanswered %.1f s after its first send "
+	       "(conn %u); %" PRIu64 " call%s so", seconds(c->last_ns - c->first_ns), c->conn,
+	       d->events, d->events == 1 ? "" : "s");
+	if (outstanding)
+		append(d->evidence, sizeof(d->evidence), ", %u outstanding now", outstanding);
+	keep(f, d);
+}
+
+/* The connection another replaced (rr_conn_info previous), by its id. */
+static const struct rr_conn_info *conn_by_id(const struct rr_analyzer *a, uint32_t id)
+{
+	/* an id is its index until an eviction reused one */
+	const struct rr_conn_info *c = rr_analyzer_conn(a, id);
+	if (c && c->id == id)
+		return c;
+	for (uint32_t i = 0; i < rr_analyzer_conn_count(a); i++) {
+		c = rr_analyzer_conn(a, i);
+		if (c && c->id == id)
+			return c;
+	}
+	return NULL;
+}
+
+/* A connection replaced within this of its first frame was short-lived. */
+#define SHORT_LIFE_NS (10ull * 1000000000ull)
+
+/* Connections made again (conn.c's previous) and what their calls did. */
+static void reconnects(const struct rr_analyzer *a, struct found *f)
+{
+	const struct rr_stats *st = rr_analyzer_stats(a);
+	if (!st->reconnects)
+		return;
+	struct rr_diagnosis_item item, *d = start(&item, RR_DIAG_RECONNECTS);
+	const struct rr_conn_info *shortest = NULL;
+	uint64_t short_lived = 0;
+	for (uint32_t i = 0; i < rr_analyzer_conn_count(a); i++) {
+		const struct rr_conn_info *c = rr_analyzer_conn(a, i);
+		const struct rr_conn_info *p = c && c->previous != RR_CONN_NONE ?
+			conn_by_id(a, c->previous) : NULL;
+		if (!p)
+			continue;
+		d->conns++;
+		uint64_t life = rr_conn_seen_ns(p);
+		short_lived += life < SHORT_LIFE_NS;
+		if (!shortest || life < rr_conn_seen_ns(shortest))
+			shortest = p;
+	}
+	d->events = st->reconnects;
+	if (shortest)
+		d->worst_conn = shortest->id;
+	if (st->calls_late)
+		d->severity = RR_SEV_WARN;
+	append(d->evidence, sizeof(d->evidence), "%" PRIu64 " reconnect%s, %" PRIu64
+	       " after connections under %llu s", st->reconnects,
+	       st->reconnects == 1 ? "" : "s", short_lived, SHORT_LIFE_NS / 1000000000ull);
+	/* what became of the calls sent again */
+	if (st->calls_late) {
+		const struct rr_call_sends *c = &st->late_call;
+		char what[64];
+		call_words(what, sizeof(what), c);
+		append(d->evidence, sizeof(d->evidence), "; %" PRIu64 " of %" PRIu64
+		       " calls sent again answered only later, worst xid 0x%08" PRIx32
+		       " %s after %.1f s on %" PRIu32 " connections", st->calls_late,
+		       st->calls_resent, c->xid, what, seconds(c->last_ns - c->first_ns),
+		       c->sends);
+		d->frames = c->frames;
+		d->worst_conn = c->conn;
+	} else {
+		append(d->evidence, sizeof(d->evidence), "; %" PRIu64 " call%s sent again%s",
+		       st->calls_resent, st->calls_resent == 1 ? "" : "s",
+		       st->calls_stuck ? ", some never answered (calls_stuck)" :
+		       st->calls_resent ? ", each answered" : "");
+	}
+	if (shortest)
+		append(d->evidence, sizeof(d->evidence), "; shortest conn %u, %.2f s",
+		       shortest->id, seconds(rr_conn_seen_ns(shortest)));
 	keep(f, d);
 }
 
@@ -420,9 +565,11 @@ unsigned rr_diagnose(const struct rr_analyzer *a, struct rr_diagnosis_item *out,
 	failed_on_nak(a, &f);
 	zero_grant(a, &f);
 	protocol_errors(a, &f);
+	calls_stuck(a, &f);
 	packet_loss(a, &f);
 	credit_bound(a, &f);
 	receiver_not_ready(a, &f);
+	reconnects(a, &f);
 	inline_pressure(a, &f);
 	congestion(a, &f);
 	/* worst first: a few items, an insertion sort */

@@ -196,7 +196,7 @@ static bool writes_data(const struct rr_analyzer *a, const struct call *c)
 static void on_call(struct rr_analyzer *a, uint32_t cn, uint8_t dir,
 		    const struct rr_rpcrdma *h, bool lists_cut,
 		    const struct rr_rpc *rpc, const uint8_t *m, uint32_t kept,
-		    uint32_t len)
+		    uint32_t len, bool resent)
 {
 	struct conn *k = &a->conns[cn];
 	struct rr_conn_stats *st = &k->info.st;
@@ -243,6 +243,8 @@ static void on_call(struct rr_analyzer *a, uint32_t cn, uint8_t dir,
 	} else {
 		c->slot = RR_PROC_SLOTS - 1;
 	}
+	if (resent)
+		rra_resend_carry(a, cn, ci);
 	/* backward calls (RFC 8167: NFSv4.1 callbacks) count by procedure as
 	 * forward ones do, under their own program */
 	a->st.rpc_calls[c->slot]++;
@@ -443,6 +445,8 @@ static void on_reply(struct rr_analyzer *a, uint32_t cn, uint8_t dir,
 		if (dir == RR_DIR_FWD_REPLY) {
 			rra_client_answered(a, cn, c);
 			rra_file_answered(a, c, lat);
+			if (c->resent)
+				rra_resend_answered(a, ci);
 		}
 		if (rra_reporting(a))
 			report_done(a, cn, dir, c, rpc, lat, nfs_known ? &nfs : NULL);
@@ -643,7 +647,7 @@ static void message(struct rr_analyzer *a, uint32_t cn, int to,
 		rra_emit(a, &ev);
 		rra_finding(a, cn, RR_FIND_VERS, NULL);
 		if (to == 1)
-			on_call(a, cn, RR_DIR_FWD_CALL, h, false, NULL, m, kept, len);
+			on_call(a, cn, RR_DIR_FWD_CALL, h, false, NULL, m, kept, len, false);
 		return;
 	}
 	/* the capture ended inside the chunk lists (RFC 8166 §4.3): the
@@ -713,7 +717,7 @@ static void message(struct rr_analyzer *a, uint32_t cn, int to,
 	switch (dir) {
 	case RR_DIR_FWD_CALL:
 	case RR_DIR_BWD_CALL:
-		on_call(a, cn, dir, h, lists_cut, rpc, m, kept, len);
+		on_call(a, cn, dir, h, lists_cut, rpc, m, kept, len, resent_of != 0);
 		break;
 	case RR_DIR_FWD_REPLY:
 	case RR_DIR_BWD_REPLY:
