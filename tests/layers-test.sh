@@ -10,6 +10,10 @@
 # another, and the tools (cli/, exporters/ under SRCDIR) including trace/'s
 # one header only.
 #
+# layers-test.sh --plugin OBJECT...: the same of the Wireshark plugin's
+# files (their rr_ws_ functions): the tree's maker over the analysis tree,
+# the diagnosis' expert items and the statistics, over the kept report.
+#
 # The layers from the bottom; modules of one layer (separated by ":")
 # do not call each other.  docs/design.md draws the same list.
 layers="report conn calls clients:files:resends rpc_stats rebuild flow reassembly:chunk_io ib_flow:iwarp_flow analyzer"
@@ -20,6 +24,10 @@ if [ "$1" = --trace ]; then
 	prefix=rr_
 	srcdir=$2
 	shift 2
+elif [ "$1" = --plugin ]; then
+	layers="prefs analysis diagnosis-expert analysis-tree:stat packet-rpcrdma"
+	prefix=rr_ws_
+	shift
 fi
 . "$(dirname "$0")/tap.sh"
 
@@ -79,6 +87,8 @@ if [ -n "$srcdir" ]; then
 	tap_end
 	exit
 fi
+
+[ "$prefix" = rr_ws_ ] && { tap_end; exit; }
 
 # The shared header defines no inline function that calls a module's: a
 # call hidden there would be made from whichever module inlines it.
