@@ -76,6 +76,25 @@ names='def dir: {"call": 0, "reply": 1, "backward_call": 2, "backward_reply": 3,
 def proc: {"RDMA_MSG": 0, "RDMA_NOMSG": 1, "RDMA_MSGP": 2, "RDMA_DONE": 3, "RDMA_ERROR": 4}[.];
 def kind: {"inline": 0, "read": 1, "position_zero_read": 2, "write": 3, "reply": 4, "responder_read": 5}[.];
 def op: {"read_request": 0, "read_response": 1, "write": 2}[.];'
+# graded_as_diagnosed NAME STATS TAPS: each problem of the diagnosis
+# (rpcrdma-dump --stats=json in STATS) whose frames are kept has its
+# expert item at the severity the diagnosis gives it (packet_loss a
+# warning or an error, as the capture shows): in that section of the
+# -z expert output in TAPS
+graded_as_diagnosed() {
+	jq -r '.diagnosis[] | select(.first_frame != null) | "\(.severity) \(.problem)"' "$2" |
+		sort >"$work/diag.dump"
+	awk '/^Errors \(/ { sev = "error" } /^Warns \(/ { sev = "warning" }
+	     /^Notes \(/ { sev = "note" } /^Chats \(/ { sev = "chat" }
+	     $3 == "RPCRDMA" && $4 ~ /^(note|warning|error)$/ && $5 ~ /^[a-z_]+:$/ {
+		sub(/:$/, "", $5); print sev, $5 }' "$3" | sort >"$work/diag.ts"
+	if [ -s "$work/diag.dump" ]; then
+		same "$1: each problem's expert item at its severity" "$work/diag.dump" "$work/diag.ts"
+	else
+		check "$1: no problem, no diagnosis expert item" test ! -s "$work/diag.ts"
+	fi
+}
+
 # the peer's samples, and the lab's captures of Linux's client and server
 # over Soft-RoCE and soft-iWARP (PLUGIN_CAPTURES may name others)
 for capture in ${PLUGIN_CAPTURES:-"$src"/samples/*.pcap "$src"/tests/linux/*/client/capture.pcap}; do
@@ -260,6 +279,7 @@ for capture in ${PLUGIN_CAPTURES:-"$src"/samples/*.pcap "$src"/tests/linux/*/cli
 	else
 		check "$name: no finding, no rpcrdma expert item" test ! -s "$work/find.ts"
 	fi
+	graded_as_diagnosed "$name" "$work/stats.json" "$work/taps"
 	for problem in $(jq -r '.diagnosis[] | select(.first_frame != null) | .problem' "$work/stats.json"); do
 		want=$(jq --arg p "$problem" '.diagnosis[] | select(.problem == $p) | .first_frame' "$work/stats.json")
 		got=$(ts -2 -r "$capture" -Y "rpcrdma.diagnosis.$problem" -T fields -e frame.number 2>/dev/null | paste -sd, -)
@@ -381,6 +401,17 @@ frame_fields() { # the RPC-over-RDMA field, tshark and its options
 nfs_messages() { # from frame_fields: the xid and type of each NFS frame
 	awk -F'\t' '$5 != "" { print $2 "\t" $3 }' "$1" | sort -u
 }
+# the lab's storm (10 % loss on Linux's real link): its problems graded
+# above their lists' severities where the capture shows it (over Soft-RoCE
+# packet_loss an error, reconnects a warning), each expert item so too
+for capture in "$src"/tests/linux/*-faults/client/fault-storm.pcap; do
+	[ -f "$capture" ] && [ -z "${PLUGIN_CAPTURES:-}" ] || continue
+	mine || continue
+	name=$(basename "$(dirname "$(dirname "$capture")")")-storm
+	"$dump" -q --stats=json -r "$capture" 2>/dev/null >"$work/stats.json"
+	ts -2 -r "$capture" -q -z expert,note 2>/dev/null >"$work/taps"
+	graded_as_diagnosed "$name" "$work/stats.json" "$work/taps"
+done
 for capture in ${PLUGIN_CAPTURES:-"$src"/tests/linux/*/client/capture.pcap}; do
 	mine || continue
 	name=$(basename "$(dirname "$(dirname "$capture")")")

@@ -257,7 +257,7 @@ static void register_expert(void)
 					"RC request packet retransmitted", EXPFILL } },
 	};
 	expert_register_field_array(em, retransmission, 1);
-	rr_ws_register_diagnosis_expert(em, severity);
+	rr_ws_register_diagnosis_expert(proto_rpcrdma, em, severity);
 }
 
 void rr_ws_register_analysis_tree(int proto)

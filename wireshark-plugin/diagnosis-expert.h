@@ -2,7 +2,8 @@
 /*
  * The diagnosis as expert items: on a second look at the file (the GUI,
  * tshark -2), rpcrdma.diagnosis.<problem> in the frame where the worst
- * connection's events of each problem begin (rr_diagnosis_item frames).
+ * connection's events of each problem begin (rr_diagnosis_item frames),
+ * its expert item rpcrdma.diagnosis.<problem>.<severity>.
  */
 #ifndef RR_WS_DIAGNOSIS_EXPERT_H
 #define RR_WS_DIAGNOSIS_EXPERT_H
@@ -12,8 +13,9 @@
 #include <epan/expert.h>
 #include <epan/packet.h>
 
-/* severity: Wireshark's PI_ severity of each enum rr_severity */
-void rr_ws_register_diagnosis_expert(expert_module_t *em, const int *severity);
+/* Under proto, into em; severity: Wireshark's PI_ severity of each enum
+ * rr_severity */
+void rr_ws_register_diagnosis_expert(int proto, expert_module_t *em, const int *severity);
 /* Whether a problem's events begin in this frame. */
 bool rr_ws_diagnosis_here(const packet_info *pinfo);
 /* Their expert items, into t. */
