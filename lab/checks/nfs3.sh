@@ -40,6 +40,21 @@ if [ "$(workload_value client acl_set)" = failed ]; then
 		 select(. != null and .xid == $r.xid and .dir == "call" and .conn != $r.conn)] | length' "$work/dump.json")
 	check_ge "nfs3/$t: calls resent after a reconnect (same xid, the frame they first went in)" 1 "$resent"
 	check_eq "nfs3/$t: calls resent, as counted" "$(jq '.calls_resent' "$work/stats.json")" "$resent"
+	# answered, and sent again all the same: the reconnects' evidence
+	# counts them as tshark's RPC headers give them (a call whose xid a
+	# reply carried before)
+	if command -v tshark >/dev/null; then
+		retried=$(tshark -r client/capture.pcap -Y rpc -T fields -e rpc.xid -e rpc.msgtyp \
+			-E occurrence=a -E aggregator=, 2>/dev/null | awk -F'\t' '
+			{ n = split($1, x, ","); split($2, m, ",")
+			  for (i = 1; i <= n; i++)
+				if (m[i] == 0) { if (x[i] in replied) retried++ } else replied[x[i]] = 1 }
+			END { print retried + 0 }')
+		check_ge "nfs3/$t: calls sent again though answered (tshark)" 1 "$retried"
+		check_eq "nfs3/$t: the reconnects' evidence: calls answered before and sent again, as tshark counts them" \
+			"$retried" "$(jq -r '.diagnosis[] | select(.problem == "reconnects") | .evidence' "$work/stats.json" |
+				sed -n 's/.*; \([0-9]*\) answered before, their replies not taken.*/\1/p')"
+	fi
 	check_eq "nfs3/$t: SETACL's GARBAGE_ARGS answers in the procedure statistics" \
 		"$(grep -c 'REPLY MSG_ACCEPTED GARBAGE_ARGS' "$work/dump.txt")" \
 		"$(jq '[.procedures[] | select(.procedure == "SETACL") | .replies.GARBAGE_ARGS // 0] | add' "$work/stats.json")"

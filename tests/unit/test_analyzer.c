@@ -117,7 +117,7 @@ static uint32_t conn_with(struct rr_analyzer *a, uint32_t port, uint64_t frame,
 	a->now_ns += 1000000;
 	uint32_t cn = iwarp_conn(a, port);
 	a->frame_no = frame;
-	*first = rra_resent_of(a, cn, xid, is_null);
+	*first = rra_resent_of(a, cn, xid, is_null).frame;
 	return cn;
 }
 
@@ -148,13 +148,13 @@ static void reconnects(void)
 	CHECK_EQ(first, 10);
 	CHECK_EQ(a->conns[new].info.previous, a->conns[old].info.id);
 	CHECK_EQ(a->st.reconnects, 1);
-	CHECK_EQ(rra_resent_of(a, new, 0x9999, false), 0);
+	CHECK_EQ(rra_resent_of(a, new, 0x9999, false).frame, 0);
 	CHECK_EQ(a->st.calls_resent, 1);
 	/* resent again after a second reconnect: still the first sending */
 	rra_conn_closed(a, new, false);
 	uint32_t third = conn_with_call(a, 40002, 30, 0x1234, &first);
 	CHECK_EQ(first, 10);
-	CHECK_EQ(rra_resent_of(a, third, 0x9999, false), 20);
+	CHECK_EQ(rra_resent_of(a, third, 0x9999, false).frame, 20);
 	CHECK_EQ(a->st.calls_resent, 3);
 	/* each closed one replaced already, the rest open: another mount's
 	 * first connection, no reconnect */
@@ -169,7 +169,7 @@ static void reconnects(void)
 	uint32_t pinged = conn_with(a, 40004, 50, 0x7777, true, &first);
 	CHECK_EQ(first, 0);
 	CHECK_EQ(a->conns[pinged].info.previous, RR_CONN_NONE);
-	CHECK_EQ(rra_resent_of(a, pinged, 0x1234, false), 0);
+	CHECK_EQ(rra_resent_of(a, pinged, 0x1234, false).frame, 0);
 	CHECK_EQ(a->st.reconnects, 2);
 	CHECK_EQ(a->st.calls_resent, 3);
 	/* the third still free to be replaced by a connection that resends */
@@ -186,10 +186,10 @@ static void reconnects(void)
 static uint32_t resend_call(struct rr_analyzer *a, uint32_t cn, uint64_t frame, uint32_t xid)
 {
 	a->frame_no = frame;
-	bool resent = rra_resent_of(a, cn, xid, false) != 0;
+	struct sent_before before = rra_resent_of(a, cn, xid, false);
 	uint32_t ci = rra_call_new(a, cn, RR_DIR_FWD_CALL, xid);
-	if (ci != NONE && resent)
-		rra_resend_carry(a, cn, ci);
+	if (ci != NONE && before.frame)
+		rra_resend_carry(a, cn, ci, before);
 	return ci;
 }
 
@@ -285,6 +285,66 @@ static void resends(void)
 	resend_call(a, c3, 60, 0x5678);
 	rr_analyzer_clock(a, a->now_ns + 100 * SECOND);
 	CHECK_EQ(rr_analyzer_stuck_calls(a, &worst), 0);
+	rr_analyzer_free(a);
+}
+
+/* A call answered, then sent again on the next connection all the same
+ * (an RPC client's retry of a call answered GARBAGE_ARGS): a retry, not
+ * a call stuck or late, and the reconnects' evidence names it. */
+static void retries(void)
+{
+	check_ctx = "retries";
+	const enum rr_reply_status garbage_args = RR_REPLY_ACCEPTED + RR_RPC_GARBAGE_ARGS,
+				   system_err = RR_REPLY_ACCEPTED + RR_RPC_SYSTEM_ERR;
+	struct rr_analyzer *a = analyzer(8, 16);
+	struct rr_call_sends worst;
+	uint64_t first;
+	a->now_ns = 100 * SECOND;
+	uint32_t c0 = conn_with_call(a, 40000, 1, 0x1000, &first);
+	heard_both(a, c0);
+	uint32_t x0 = resend_call(a, c0, 10, 0x4321);
+	rra_sent_answered(a, c0, 0x4321, garbage_args);
+	rra_call_end(a, x0);
+	/* answered on the connection before: its entry says so */
+	rra_conn_closed(a, c0, false);
+	a->now_ns += SECOND;
+	uint32_t c1 = iwarp_conn(a, 40001);
+	heard_both(a, c1);
+	uint32_t x1 = resend_call(a, c1, 20, 0x4321);
+	CHECK(!a->calls[x1].resent);
+	CHECK_EQ(a->st.calls_retried, 1);
+	CHECK_EQ(a->st.calls_resent, 1);
+	CHECK_EQ(a->st.retried_call.xid, 0x4321);
+	CHECK_EQ(a->st.retried_call.sends, 2);
+	CHECK_EQ(a->st.retried_call.status, garbage_args);
+	CHECK_EQ(a->st.retried_call.frames.first, 10);
+	CHECK_EQ(a->st.retried_call.frames.last, 20);
+	/* answered again, sent a third time: one call, three sends */
+	rra_sent_answered(a, c1, 0x4321, system_err);
+	rra_call_end(a, x1);
+	rra_conn_closed(a, c1, false);
+	a->now_ns += SECOND;
+	uint32_t c2 = iwarp_conn(a, 40002);
+	heard_both(a, c2);
+	resend_call(a, c2, 30, 0x4321);
+	CHECK_EQ(a->st.calls_retried, 2);
+	CHECK_EQ(a->st.retried_call.sends, 3);
+	CHECK_EQ(a->st.retried_call.status, system_err);
+	CHECK_EQ(a->st.retried_call.frames.last, 30);
+	CHECK_EQ(a->st.retried_call.conn, a->conns[c2].info.id);
+	/* a retry is neither late nor, answered at once, stuck */
+	CHECK_EQ(a->st.calls_late, 0);
+	rr_analyzer_clock(a, a->now_ns + 30 * SECOND);
+	/* (the third send is unanswered 30 s on: stuck as a call sent once) */
+	CHECK_EQ(rr_analyzer_stuck_calls(a, &worst), 1);
+	CHECK_EQ(worst.sends, 1);
+	rr_analyzer_clock(a, 0);
+	struct rr_diagnosis_item d[RR_DIAGNOSIS_COUNT];
+	unsigned n = rr_diagnose(a, d, RR_DIAGNOSIS_COUNT);
+	CHECK(n == 1 && d[0].id == RR_DIAG_RECONNECTS && d[0].severity == RR_SEV_NOTE);
+	CHECK(n == 1 && strstr(d[0].evidence, "2 answered before, their replies not taken: "
+			       "xid 0x00004321 an unnamed call, SYSTEM_ERR, on 3 connections"));
+	CHECK(n == 1 && d[0].frames.first == 10 && d[0].frames.last == 30);
 	rr_analyzer_free(a);
 }
 
@@ -1310,6 +1370,7 @@ int main(void)
 	connections();
 	reconnects();
 	resends();
+	retries();
 	calls();
 	call_eviction();
 	flow();

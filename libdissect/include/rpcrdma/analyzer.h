@@ -386,6 +386,9 @@ struct rr_call_sends {
 	uint32_t prog, vers, proc;
 	uint32_t fh_hash;
 	uint32_t sends;      /* the connections it was sent on */
+	/* retried_call: the status of the reply it had before it was sent
+	 * again (enum rr_reply_status), the last */
+	uint8_t status;
 	/* its first send, and when it was seen stuck or answered */
 	uint64_t first_ns, last_ns;
 	struct rr_frame_span frames;   /* its first send; its last, or its reply */
@@ -411,6 +414,10 @@ struct rr_stats {
 	 * sent on the most connections */
 	uint64_t calls_stuck, calls_late;
 	struct rr_call_sends stuck_call, late_call;
+	/* calls sent again on a new connection though their send before was
+	 * answered: the requester did not take the reply; the first kept */
+	uint64_t calls_retried;
+	struct rr_call_sends retried_call;
 	/* TCP RSTs of iWARP connections or from or to the iWARP port (a
 	 * connection refused) */
 	uint64_t tcp_resets;

@@ -62,7 +62,10 @@ extern "C" {
 	  "See what ended each connection (its CM DREQ or REJ, a TCP RST, " \
 	  "the kernel's log): a server restarted, or a connection that fails; " \
 	  "where calls were answered late, the server did not answer them on " \
-	  "the connection that carried them first") \
+	  "the connection that carried them first; where answered calls were " \
+	  "sent again, the client did not take their replies (an error such as " \
+	  "GARBAGE_ARGS or SYSTEM_ERR, or a reply it could not read): see why " \
+	  "the server answered so") \
 	X(RR_DIAG_INLINE_PRESSURE, "inline_pressure", RR_SEV_NOTE, "RFC 8166 §3.3.2, §3.5.3", \
 	  "messages past the negotiated inline thresholds: Long Calls and " \
 	  "replies through reply chunks, each an RDMA round more", \

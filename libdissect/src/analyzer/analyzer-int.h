@@ -30,7 +30,7 @@
 #define POOL_PAGE 4096u       /* rebuilt messages take whole pages */
 #define HDR_KEEP 4096u        /* bytes of a reassembled SEND kept: headers */
 #define RECENT 256u           /* completed xids remembered for RDMA_DONE */
-#define SENT_XIDS 1024  /* forward calls remembered for resends: 12 KiB */
+#define SENT_XIDS 1024  /* forward calls remembered for resends: 16 KiB */
 #define SENT_HASH 2048  /* their index by (connection, xid): 4 KiB */
 /* calls sent again after their send before went unanswered, followed at
  * once (resends.c): a reconnect resends what was in flight */
@@ -361,8 +361,9 @@ struct rr_analyzer {
 	uint64_t *pool_used;    /* a bit per page */
 	uint32_t pool_pages, pool_hint;
 	uint8_t *rebuilt;       /* the message handed out, max_rebuild */
-	/* the last forward calls' xids, to know one resent after a reconnect */
-	struct { uint32_t xid, conn, frame; } sent[SENT_XIDS];
+	/* the last forward calls' xids, to know one resent after a reconnect;
+	 * answered: its reply's status plus one (0: none seen) */
+	struct { uint32_t xid, conn, frame, answered; } sent[SENT_XIDS];
 	unsigned sent_next;
 	uint16_t sent_index[SENT_HASH]; /* slot in sent plus one, 0: none */
 	/* the calls with c->resent: their first send and how many there were */
@@ -489,8 +490,17 @@ static inline void rra_conn_packet(struct rr_analyzer *a, uint32_t cn, uint32_t 
 uint32_t rra_tcp_conn_find(struct rr_analyzer *a, const uint8_t *src,
 			   uint32_t sport, const uint8_t *dst,
 			   uint32_t dport, int *to);
-uint64_t rra_resent_of(struct rr_analyzer *a, uint32_t cn, uint32_t xid,
-		       bool is_null);
+/* A forward call's send before, on the connection this one replaced:
+ * the frame that first carried it (0: none), and its reply's status plus
+ * one where it was answered there (0: it was not). */
+struct sent_before {
+	uint64_t frame;
+	uint32_t answered;
+};
+struct sent_before rra_resent_of(struct rr_analyzer *a, uint32_t cn, uint32_t xid,
+				 bool is_null);
+void rra_sent_answered(struct rr_analyzer *a, uint32_t cn, uint32_t xid,
+		       enum rr_reply_status status);
 uint32_t rra_previous_index(struct rr_analyzer *a, uint32_t cn);
 void rra_conn_closed(struct rr_analyzer *a, uint32_t cn, bool reset);
 void rra_conn_touch(struct rr_analyzer *a, uint32_t c);
@@ -531,7 +541,8 @@ void rra_seg_add(struct rr_analyzer *a, uint32_t ci,
 void rra_file_answered(struct rr_analyzer *a, const struct call *c, uint64_t latency_ns);
 
 /* resends.c: calls sent again on a new connection, stuck or late */
-void rra_resend_carry(struct rr_analyzer *a, uint32_t cn, uint32_t ci);
+void rra_resend_carry(struct rr_analyzer *a, uint32_t cn, uint32_t ci,
+		      struct sent_before before);
 void rra_resend_answered(struct rr_analyzer *a, uint32_t ci);
 void rra_resend_unanswered(struct rr_analyzer *a, uint32_t ci);
 

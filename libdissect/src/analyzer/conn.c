@@ -455,36 +455,52 @@ uint32_t rra_previous_index(struct rr_analyzer *a, uint32_t cn)
 
 /* A forward call's xid carried before on the connection this one
  * replaced: the frame that first carried it (a call resent after two
- * reconnects names its first sending), else 0.  Then remembers it, by that
- * first frame.  Both named by id: an evicted connection's index may serve
- * another.  is_null: the call is a NULL (previous_conn). */
+ * reconnects names its first sending), else 0, and whether it was
+ * answered there.  Then remembers it, by that first frame.  Both named by
+ * id: an evicted connection's index may serve another.  is_null: the call
+ * is a NULL (previous_conn). */
 static unsigned sent_hash(uint32_t conn, uint32_t xid)
 {
 	return ((xid * 2654435761u) ^ (conn * 40503u)) % SENT_HASH;
 }
 
-uint64_t rra_resent_of(struct rr_analyzer *a, uint32_t cn, uint32_t xid,
-		       bool is_null)
+struct sent_before rra_resent_of(struct rr_analyzer *a, uint32_t cn, uint32_t xid,
+				 bool is_null)
 {
 	uint32_t prev = previous_conn(a, cn, is_null), id = a->conns[cn].info.id;
 	uint64_t first = 0;
+	uint32_t answered = 0;
 	if (prev != RR_CONN_NONE) {
 		/* the newest call with that xid on it, unless a later call
 		 * took its place in the index or the ring went past it */
 		unsigned i = a->sent_index[sent_hash(prev, xid)];
 		if (i && a->sent[i - 1].frame && a->sent[i - 1].xid == xid &&
-		    a->sent[i - 1].conn == prev)
+		    a->sent[i - 1].conn == prev) {
 			first = a->frame_no -
 				(uint32_t)((uint32_t)a->frame_no - a->sent[i - 1].frame);
+			answered = a->sent[i - 1].answered;
+		}
 	}
 	a->sent[a->sent_next].xid = xid;
 	a->sent[a->sent_next].conn = id;
 	a->sent[a->sent_next].frame = (uint32_t)(first ? first : a->frame_no);
+	a->sent[a->sent_next].answered = 0;
 	a->sent_index[sent_hash(id, xid)] = (uint16_t)(a->sent_next + 1);
 	a->sent_next = (a->sent_next + 1) % SENT_XIDS;
 	if (first)
 		a->st.calls_resent++;
-	return first;
+	return (struct sent_before){ first, answered };
+}
+
+/* A forward call of connection cn answered with status: so remembered,
+ * should its xid come again on the next connection. */
+void rra_sent_answered(struct rr_analyzer *a, uint32_t cn, uint32_t xid,
+		       enum rr_reply_status status)
+{
+	uint32_t id = a->conns[cn].info.id;
+	unsigned i = a->sent_index[sent_hash(id, xid)];
+	if (i && a->sent[i - 1].xid == xid && a->sent[i - 1].conn == id)
+		a->sent[i - 1].answered = (uint32_t)status + 1;
 }
 
 /* ---- transports ------------------------------------------------------- */

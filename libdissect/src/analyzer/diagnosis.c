@@ -286,7 +286,21 @@ static void reconnects(const struct rr_analyzer *a, struct found *f)
 		append(d->evidence, sizeof(d->evidence), "; %" PRIu64 " call%s sent again%s",
 		       st->calls_resent, st->calls_resent == 1 ? "" : "s",
 		       st->calls_stuck ? ", some never answered (calls_stuck)" :
-		       st->calls_resent ? ", each answered" : "");
+		       st->calls_resent > st->calls_retried ? ", each answered" : "");
+	}
+	/* answered, and sent again all the same: the replies not taken */
+	if (st->calls_retried) {
+		const struct rr_call_sends *c = &st->retried_call;
+		char what[64];
+		call_words(what, sizeof(what), c);
+		append(d->evidence, sizeof(d->evidence), "; %" PRIu64 " answered before, "
+		       "their replies not taken: xid 0x%08" PRIx32 " %s, %s, on %" PRIu32
+		       " connections", st->calls_retried, c->xid, what,
+		       rr_reply_status_str(c->status), c->sends);
+		if (!st->calls_late) {
+			d->frames = c->frames;
+			d->worst_conn = c->conn;
+		}
 	}
 	if (shortest)
 		append(d->evidence, sizeof(d->evidence), "; shortest conn %u, %.2f s",

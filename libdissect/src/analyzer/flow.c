@@ -196,7 +196,7 @@ static bool writes_data(const struct rr_analyzer *a, const struct call *c)
 static void on_call(struct rr_analyzer *a, uint32_t cn, uint8_t dir,
 		    const struct rr_rpcrdma *h, bool lists_cut,
 		    const struct rr_rpc *rpc, const uint8_t *m, uint32_t kept,
-		    uint32_t len, bool resent)
+		    uint32_t len, struct sent_before before)
 {
 	struct conn *k = &a->conns[cn];
 	struct rr_conn_stats *st = &k->info.st;
@@ -243,8 +243,8 @@ static void on_call(struct rr_analyzer *a, uint32_t cn, uint8_t dir,
 	} else {
 		c->slot = RR_PROC_SLOTS - 1;
 	}
-	if (resent)
-		rra_resend_carry(a, cn, ci);
+	if (before.frame)
+		rra_resend_carry(a, cn, ci, before);
 	/* backward calls (RFC 8167: NFSv4.1 callbacks) count by procedure as
 	 * forward ones do, under their own program */
 	a->st.rpc_calls[c->slot]++;
@@ -454,6 +454,8 @@ static void on_reply(struct rr_analyzer *a, uint32_t cn, uint8_t dir,
 		if (dir == RR_DIR_FWD_REPLY)
 			rra_reply_rebuild(a, ci, h, m, kept, len);
 		rra_record_status(a, c, rpc);
+		if (dir == RR_DIR_FWD_REPLY)
+			rra_sent_answered(a, cn, c->xid, rra_reply_status(c, rpc));
 	}
 	c->answered = true;
 	for (unsigned i = 0; i < h->nsegs; i++)
@@ -647,7 +649,8 @@ static void message(struct rr_analyzer *a, uint32_t cn, int to,
 		rra_emit(a, &ev);
 		rra_finding(a, cn, RR_FIND_VERS, NULL);
 		if (to == 1)
-			on_call(a, cn, RR_DIR_FWD_CALL, h, false, NULL, m, kept, len, false);
+			on_call(a, cn, RR_DIR_FWD_CALL, h, false, NULL, m, kept, len,
+				(struct sent_before){ 0, 0 });
 		return;
 	}
 	/* the capture ended inside the chunk lists (RFC 8166 §4.3): the
@@ -684,8 +687,9 @@ static void message(struct rr_analyzer *a, uint32_t cn, int to,
 	a->st.total.bytes_send += len;
 
 	/* the message first, then what is wrong with it */
-	uint64_t resent_of = dir == RR_DIR_FWD_CALL ?
-		rra_resent_of(a, cn, h->xid, rpc && rpc->named && rpc->proc == 0) : 0;
+	struct sent_before before = { 0, 0 };
+	if (dir == RR_DIR_FWD_CALL)
+		before = rra_resent_of(a, cn, h->xid, rpc && rpc->named && rpc->proc == 0);
 	if (rra_reporting(a)) {
 		struct rr_event ev = { .kind = RR_EV_MESSAGE, .conn = cn, .dir = dir,
 				       .msg = { .hdr = h, .rpc = rpc, .msg_len = len,
@@ -693,7 +697,7 @@ static void message(struct rr_analyzer *a, uint32_t cn, int to,
 						.inv_stag = inv_key,
 						.credits_granted = st->grant,
 						.calls_in_flight = st->in_flight,
-						.resent_of = resent_of } };
+						.resent_of = before.frame } };
 		rra_emit(a, &ev);
 	}
 
@@ -717,7 +721,7 @@ static void message(struct rr_analyzer *a, uint32_t cn, int to,
 	switch (dir) {
 	case RR_DIR_FWD_CALL:
 	case RR_DIR_BWD_CALL:
-		on_call(a, cn, dir, h, lists_cut, rpc, m, kept, len, resent_of != 0);
+		on_call(a, cn, dir, h, lists_cut, rpc, m, kept, len, before);
 		break;
 	case RR_DIR_FWD_REPLY:
 	case RR_DIR_BWD_REPLY:

@@ -5,7 +5,10 @@
  * what was in flight with the same xid (RFC 5531 §9), as Linux's does
  * after a reconnect.  Followed from send to send, each such call ends
  * answered only after a resend (late) or never (stuck): the diagnosis's
- * evidence (rr_stats calls_stuck, calls_late).
+ * evidence (rr_stats calls_stuck, calls_late).  A call sent again though
+ * its send before was answered is one whose reply the requester did not
+ * take (Linux's client, answered GARBAGE_ARGS or SYSTEM_ERR, sends it
+ * again on a new connection): rr_stats calls_retried.
  */
 #include "analyzer-int.h"
 
@@ -44,11 +47,46 @@ static uint64_t frame_of(const struct rr_analyzer *a, uint32_t low_bits)
 	return a->frame_no - (uint32_t)((uint32_t)a->frame_no - low_bits);
 }
 
-/* Call ci, just sent on cn with an xid the connection cn replaced
- * carried (rra_resent_of): where that send is still unanswered, ci
- * takes its place, with its first send and one send more. */
-void rra_resend_carry(struct rr_analyzer *a, uint32_t cn, uint32_t ci)
+/* Call ci sent again after its send before was answered with status:
+ * counted, and the first such call kept, with each of its sends. */
+static void retried(struct rr_analyzer *a, uint32_t cn, uint32_t ci,
+		    enum rr_reply_status status, uint64_t first_frame)
 {
+	const struct call *c = &a->calls[ci];
+	struct rr_call_sends *k = &a->st.retried_call;
+	a->st.calls_retried++;
+	if (k->sends && k->xid == c->xid) {
+		k->sends++;
+		k->conn = a->conns[cn].info.id;
+		k->status = (uint8_t)status;
+		k->last_ns = a->now_ns;
+		k->frames.last = a->frame_no;
+		return;
+	}
+	if (k->sends)
+		return;
+	*k = (struct rr_call_sends){
+		.xid = c->xid, .conn = a->conns[cn].info.id,
+		.named = c->named, .fh_known = c->fh_known,
+		.prog = c->prog, .vers = c->vers, .proc = c->proc,
+		.fh_hash = c->fh_known ? c->fh_hash : 0,
+		.sends = 2, .status = (uint8_t)status,
+		.first_ns = a->now_ns, .last_ns = a->now_ns,
+		.frames = { first_frame, a->frame_no },
+	};
+}
+
+/* Call ci, just sent on cn with an xid the connection cn replaced
+ * carried (rra_resent_of, before): answered there, a retry; else, where
+ * that send is still unanswered, ci takes its place, with its first send
+ * and one send more. */
+void rra_resend_carry(struct rr_analyzer *a, uint32_t cn, uint32_t ci,
+		      struct sent_before before)
+{
+	if (before.answered) {
+		retried(a, cn, ci, (enum rr_reply_status)(before.answered - 1), before.frame);
+		return;
+	}
 	uint32_t pcn = rra_previous_index(a, cn);
 	if (pcn == NONE)
 		return;
