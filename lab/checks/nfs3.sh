@@ -53,7 +53,7 @@ if [ "$(workload_value client acl_set)" = failed ]; then
 		check_ge "nfs3/$t: calls sent again though answered (tshark)" 1 "$retried"
 		check_eq "nfs3/$t: the reconnects' evidence: calls answered before and sent again, as tshark counts them" \
 			"$retried" "$(jq -r '.diagnosis[] | select(.problem == "reconnects") | .evidence' "$work/stats.json" |
-				sed -n 's/.*; \([0-9]*\) answered before, their replies not taken.*/\1/p')"
+				sed -n 's/.*, \([0-9]*\) though answered: .*/\1/p')"
 	fi
 	check_eq "nfs3/$t: SETACL's GARBAGE_ARGS answers in the procedure statistics" \
 		"$(grep -c 'REPLY MSG_ACCEPTED GARBAGE_ARGS' "$work/dump.txt")" \

@@ -342,7 +342,7 @@ static void retries(void)
 	struct rr_diagnosis_item d[RR_DIAGNOSIS_COUNT];
 	unsigned n = rr_diagnose(a, d, RR_DIAGNOSIS_COUNT);
 	CHECK(n == 1 && d[0].id == RR_DIAG_RECONNECTS && d[0].severity == RR_SEV_NOTE);
-	CHECK(n == 1 && strstr(d[0].evidence, "2 answered before, their replies not taken: "
+	CHECK(n == 1 && strstr(d[0].evidence, "2 calls sent again, 2 though answered: "
 			       "xid 0x00004321 an unnamed call, SYSTEM_ERR, on 3 connections"));
 	CHECK(n == 1 && d[0].frames.first == 10 && d[0].frames.last == 30);
 	rr_analyzer_free(a);

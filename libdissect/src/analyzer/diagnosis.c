@@ -293,16 +293,17 @@ static void reconnects(const struct rr_analyzer *a, struct found *f)
 		const struct rr_call_sends *c = &st->retried_call;
 		char what[64];
 		call_words(what, sizeof(what), c);
-		append(d->evidence, sizeof(d->evidence), "; %" PRIu64 " answered before, "
-		       "their replies not taken: xid 0x%08" PRIx32 " %s, %s, on %" PRIu32
-		       " connections", st->calls_retried, c->xid, what,
-		       rr_reply_status_str(c->status), c->sends);
+		append(d->evidence, sizeof(d->evidence), ", %" PRIu64 " though answered: "
+		       "xid 0x%08" PRIx32 " %s, %s, on %" PRIu32 " connections",
+		       st->calls_retried, c->xid, what, rr_reply_status_str(c->status),
+		       c->sends);
 		if (!st->calls_late) {
 			d->frames = c->frames;
 			d->worst_conn = c->conn;
 		}
 	}
-	if (shortest)
+	/* (where replies refused made them, the short connections are said) */
+	if (shortest && !st->calls_retried)
 		append(d->evidence, sizeof(d->evidence), "; shortest conn %u, %.2f s",
 		       shortest->id, seconds(rr_conn_seen_ns(shortest)));
 	keep(f, d);

@@ -454,8 +454,6 @@ static void on_reply(struct rr_analyzer *a, uint32_t cn, uint8_t dir,
 		if (dir == RR_DIR_FWD_REPLY)
 			rra_reply_rebuild(a, ci, h, m, kept, len);
 		rra_record_status(a, c, rpc);
-		if (dir == RR_DIR_FWD_REPLY)
-			rra_sent_answered(a, cn, c->xid, rra_reply_status(c, rpc));
 	}
 	c->answered = true;
 	for (unsigned i = 0; i < h->nsegs; i++)

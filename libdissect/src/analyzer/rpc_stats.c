@@ -12,7 +12,8 @@ enum rr_reply_status rra_reply_status(const struct call *c, const struct rr_rpc 
 }
 
 /* The reply's status, once a call: from its RPC header, inline or
- * rebuilt, else unseen. */
+ * rebuilt, else unseen; a forward call's kept with its send, should its
+ * xid come again on the next connection. */
 void rra_record_status(struct rr_analyzer *a, struct call *c, const struct rr_rpc *rpc)
 {
 	if (c->status_counted)
@@ -20,6 +21,8 @@ void rra_record_status(struct rr_analyzer *a, struct call *c, const struct rr_rp
 	c->status_counted = true;
 	enum rr_reply_status s = rra_reply_status(c, rpc);
 	a->st.rpc_replies[c->slot][s]++;
+	if (c->dir == RR_DIR_FWD_CALL)
+		rra_sent_answered(a, c->conn, c->xid, s);
 	if (c->dir == RR_DIR_FWD_CALL && s != RR_REPLY_ACCEPTED && s != RR_REPLY_UNSEEN)
 		rra_client_of(a, c->conn)->errors++;
 }
