@@ -17,6 +17,7 @@
 #include <time.h>
 
 #include "rr_gzip.h"
+#include "wall-clock.h"
 
 #ifdef RR_HAVE_OTLP
 #include <curl/curl.h>
@@ -41,13 +42,6 @@ struct rr_otlp_push {
 bool rr_otlp_push_available(void)
 {
 	return true;
-}
-
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_REALTIME, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
 /* The receiver's answer, its first bytes kept for a failure's message. */
@@ -82,7 +76,7 @@ static void push_once(struct rr_otlp_push *p)
 		return;
 	}
 	size_t len = 0;
-	char *body = (char *)rr_otlp_encode(t.p, t.len, &p->res, now_ns(), &len, NULL);
+	char *body = (char *)rr_otlp_encode(t.p, t.len, &p->res, rr_wall_clock_ns(), &len, NULL);
 	rr_text_free(&t);
 	if (!body) {
 		p->failed++;

@@ -36,6 +36,7 @@
 #include "exporter-web.h"
 #include "exporter.h"
 #include "web-config.h"
+#include "wall-clock.h"
 #include "live-source.h"
 #include "stop-signals.h"
 #include "rr_trace_report.h"
@@ -198,11 +199,8 @@ static void render(struct exporter *e, struct rr_text *t, bool openmetrics, bool
 	e->scrapes += scrape;
 	/* live, the time now: a call outstanding grows old (stuck) between
 	 * frames */
-	if (e->o.src.kind != RR_LIVE_FILE) {
-		struct timespec ts;
-		clock_gettime(CLOCK_REALTIME, &ts);
-		rr_analyzer_clock(e->a, (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec);
-	}
+	if (e->o.src.kind != RR_LIVE_FILE)
+		rr_analyzer_clock(e->a, rr_wall_clock_ns());
 	/* what only packets show is absent from the tracepoints' view */
 	if (on[RR_COLLECTOR_PACKETS])
 		rr_prom_analyzer(&w, e->a, &po);
@@ -441,12 +439,10 @@ static bool start_push(struct exporter *e)
 	const char *source = e->trace ? "tracepoints" : e->o.src.name;
 	snprintf(instance, sizeof(instance), "%s%s%s", host, source ? ":" : "",
 		 source ? source : "");
-	struct timespec ts;
-	clock_gettime(CLOCK_REALTIME, &ts);
 	struct rr_otlp_resource res = {
 		.service_name = "rpcrdma-exporter", .service_version = RR_VERSION_STRING,
 		.instance = instance, .host = host,
-		.start_ns = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec,
+		.start_ns = rr_wall_clock_ns(),
 	};
 	char why[256];
 	e->otlp = rr_otlp_push_start(&e->o.otlp, &res, render_for_push, e, why, sizeof(why));

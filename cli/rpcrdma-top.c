@@ -21,6 +21,7 @@
 #include "stop-signals.h"
 #include "output-check.h"
 #include "top.h"
+#include "wall-clock.h"
 
 static struct rr_live *live;
 
@@ -112,11 +113,8 @@ static void snapshot(struct top *t)
 	}
 	/* live, the time now: a call outstanding grows old (stuck) while no
 	 * frame comes */
-	if (!t->capture_clock) {
-		struct timespec ts;
-		clock_gettime(CLOCK_REALTIME, &ts);
-		rr_analyzer_clock(t->a, (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec);
-	}
+	if (!t->capture_clock)
+		rr_analyzer_clock(t->a, rr_wall_clock_ns());
 	const struct rr_stats *st = rr_analyzer_stats(t->a);
 	const struct rr_conn_stats *tot = &st->total;
 	uint64_t bytes[3] = { tot->bytes_send, tot->bytes_read, tot->bytes_write };

@@ -11,6 +11,7 @@
 #define _GNU_SOURCE
 #include "verbs-source.h"
 #include "source.h"
+#include "wall-clock.h"
 
 #include <errno.h>
 #include <poll.h>
@@ -226,9 +227,7 @@ static int rr_verbs_poll(struct rr_verbs *v, int timeout_ms)
 	struct ibv_wc wc[32];
 	int got = 0, n;
 	while ((n = ibv_poll_cq(v->cq, 32, wc)) > 0) {
-		struct timespec ts;
-		clock_gettime(CLOCK_REALTIME, &ts);
-		uint64_t now = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+		uint64_t now = rr_wall_clock_ns();
 		for (int i = 0; i < n; i++) {
 			unsigned b = (unsigned)wc[i].wr_id;
 			if (wc[i].status == IBV_WC_SUCCESS) {

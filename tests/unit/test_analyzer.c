@@ -198,6 +198,18 @@ static void heard_both(struct rr_analyzer *a, uint32_t cn)
 	a->conns[cn].info.heard = RR_HEARD_REQUESTER | RR_HEARD_RESPONDER;
 }
 
+/* Connection old closed, and after_ns later the one from port that
+ * replaces it, both sides heard. */
+static uint32_t reconnect(struct rr_analyzer *a, uint32_t old, uint32_t port,
+			  uint64_t after_ns)
+{
+	rra_conn_closed(a, old, false);
+	a->now_ns += after_ns;
+	uint32_t cn = iwarp_conn(a, port);
+	heard_both(a, cn);
+	return cn;
+}
+
 #define SECOND 1000000000ull
 
 static void resends(void)
@@ -213,17 +225,11 @@ static void resends(void)
 	heard_both(a, c0);
 	uint32_t x0 = resend_call(a, c0, 10, 0x1234);
 	uint64_t sent_ns = a->now_ns;
-	rra_conn_closed(a, c0, false);
-	a->now_ns += 5 * SECOND;
-	uint32_t c1 = iwarp_conn(a, 40001);
-	heard_both(a, c1);
+	uint32_t c1 = reconnect(a, c0, 40001, 5 * SECOND);
 	uint32_t x1 = resend_call(a, c1, 20, 0x1234);
 	CHECK(a->calls[x1].resent);
 	CHECK(a->calls[x0].superseded);
-	rra_conn_closed(a, c1, false);
-	a->now_ns += 5 * SECOND;
-	uint32_t c2 = iwarp_conn(a, 40002);
-	heard_both(a, c2);
+	uint32_t c2 = reconnect(a, c1, 40002, 5 * SECOND);
 	uint32_t x2 = resend_call(a, c2, 30, 0x1234);
 	CHECK(a->calls[x1].superseded && !a->calls[x1].resent);
 	/* stuck a second after its last send, not before; the sends before
@@ -306,10 +312,7 @@ static void retries(void)
 	rra_sent_answered(a, c0, 0x4321, garbage_args);
 	rra_call_end(a, x0);
 	/* answered on the connection before: its entry says so */
-	rra_conn_closed(a, c0, false);
-	a->now_ns += SECOND;
-	uint32_t c1 = iwarp_conn(a, 40001);
-	heard_both(a, c1);
+	uint32_t c1 = reconnect(a, c0, 40001, SECOND);
 	uint32_t x1 = resend_call(a, c1, 20, 0x4321);
 	CHECK(!a->calls[x1].resent);
 	CHECK_EQ(a->st.calls_retried, 1);
@@ -322,10 +325,7 @@ static void retries(void)
 	/* answered again, sent a third time: one call, three sends */
 	rra_sent_answered(a, c1, 0x4321, system_err);
 	rra_call_end(a, x1);
-	rra_conn_closed(a, c1, false);
-	a->now_ns += SECOND;
-	uint32_t c2 = iwarp_conn(a, 40002);
-	heard_both(a, c2);
+	uint32_t c2 = reconnect(a, c1, 40002, SECOND);
 	resend_call(a, c2, 30, 0x4321);
 	CHECK_EQ(a->st.calls_retried, 2);
 	CHECK_EQ(a->st.retried_call.sends, 3);

@@ -47,6 +47,39 @@ static uint64_t frame_of(const struct rr_analyzer *a, uint32_t low_bits)
 	return a->frame_no - (uint32_t)((uint32_t)a->frame_no - low_bits);
 }
 
+/* A call's sends so far: from its entry where it was sent again, else
+ * its one send. */
+struct history {
+	uint32_t sends;
+	uint64_t first_ns, first_frame;
+};
+
+static struct history history_of(const struct rr_analyzer *a, uint32_t ci)
+{
+	unsigned e = entry_of(a, ci);
+	if (e < RESENT_CALLS)
+		return (struct history){ a->resent[e].sends, a->resent[e].first_ns,
+					 a->resent[e].first_frame };
+	const struct call *c = &a->calls[ci];
+	return (struct history){ 1, c->ts_ns, frame_of(a, c->frame) };
+}
+
+/* What the evidence says of call ci: its name, file and sends, up to
+ * last_ns in last_frame. */
+static struct rr_call_sends sends_of(const struct rr_analyzer *a, uint32_t ci,
+				     struct history h, uint64_t last_ns, uint64_t last_frame)
+{
+	const struct call *c = &a->calls[ci];
+	return (struct rr_call_sends){
+		.xid = c->xid, .conn = a->conns[c->conn].info.id,
+		.named = c->named, .fh_known = c->fh_known,
+		.prog = c->prog, .vers = c->vers, .proc = c->proc,
+		.fh_hash = c->fh_known ? c->fh_hash : 0,
+		.sends = h.sends, .first_ns = h.first_ns, .last_ns = last_ns,
+		.frames = { h.first_frame, last_frame },
+	};
+}
+
 /* Call ci sent again after its send before was answered with status:
  * counted, and the first such call kept, with each of its sends. */
 static void retried(struct rr_analyzer *a, uint32_t cn, uint32_t ci,
@@ -65,15 +98,9 @@ static void retried(struct rr_analyzer *a, uint32_t cn, uint32_t ci,
 	}
 	if (k->sends)
 		return;
-	*k = (struct rr_call_sends){
-		.xid = c->xid, .conn = a->conns[cn].info.id,
-		.named = c->named, .fh_known = c->fh_known,
-		.prog = c->prog, .vers = c->vers, .proc = c->proc,
-		.fh_hash = c->fh_known ? c->fh_hash : 0,
-		.sends = 2, .status = (uint8_t)status,
-		.first_ns = a->now_ns, .last_ns = a->now_ns,
-		.frames = { first_frame, a->frame_no },
-	};
+	struct history h = { 2, a->now_ns, first_frame };
+	*k = sends_of(a, ci, h, a->now_ns, a->frame_no);
+	k->status = (uint8_t)status;
 }
 
 /* Call ci, just sent on cn with an xid the connection cn replaced
@@ -110,23 +137,6 @@ void rra_resend_carry(struct rr_analyzer *a, uint32_t cn, uint32_t ci,
 	old->resent = false;
 	old->superseded = true;
 	a->calls[ci].resent = true;
-}
-
-/* A call's sends so far: from its entry where it was sent again, else
- * its one send. */
-struct history {
-	uint32_t sends;
-	uint64_t first_ns, first_frame;
-};
-
-static struct history history_of(const struct rr_analyzer *a, uint32_t ci)
-{
-	unsigned e = entry_of(a, ci);
-	if (e < RESENT_CALLS)
-		return (struct history){ a->resent[e].sends, a->resent[e].first_ns,
-					 a->resent[e].first_frame };
-	const struct call *c = &a->calls[ci];
-	return (struct history){ 1, c->ts_ns, frame_of(a, c->frame) };
 }
 
 /* A resend still unanswered this long after it is not one whose answer
@@ -168,19 +178,11 @@ static bool stuck(const struct rr_analyzer *a, uint32_t ci, uint64_t now)
 static void keep(const struct rr_analyzer *a, struct rr_call_sends *kept, uint32_t ci,
 		 struct history h, uint64_t last_ns, uint64_t last_frame)
 {
-	const struct call *c = &a->calls[ci];
 	uint64_t span = last_ns - h.first_ns;
 	if (kept->sends && (h.sends < kept->sends ||
 			    (h.sends == kept->sends && span <= kept->last_ns - kept->first_ns)))
 		return;
-	*kept = (struct rr_call_sends){
-		.xid = c->xid, .conn = a->conns[c->conn].info.id,
-		.named = c->named, .fh_known = c->fh_known,
-		.prog = c->prog, .vers = c->vers, .proc = c->proc,
-		.fh_hash = c->fh_known ? c->fh_hash : 0,
-		.sends = h.sends, .first_ns = h.first_ns, .last_ns = last_ns,
-		.frames = { h.first_frame, last_frame },
-	};
+	*kept = sends_of(a, ci, h, last_ns, last_frame);
 }
 
 /* Call ci answered now: late, where it was sent again first. */
