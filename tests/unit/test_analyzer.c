@@ -292,6 +292,24 @@ static void resends(void)
 	rr_analyzer_clock(a, a->now_ns + 100 * SECOND);
 	CHECK_EQ(rr_analyzer_stuck_calls(a, &worst), 0);
 	rr_analyzer_free(a);
+
+	/* a capture of the client's frames alone: a call sent again after a
+	 * reconnect, and nothing said of answers it holds none of */
+	a = analyzer(8, 16);
+	a->now_ns = 100 * SECOND;
+	uint32_t r0 = conn_with_call(a, 40000, 1, 0x1000, &first);
+	a->conns[r0].info.heard = RR_HEARD_REQUESTER;
+	resend_call(a, r0, 10, 0x2468);
+	rra_conn_closed(a, r0, false);
+	a->now_ns += SECOND;
+	uint32_t r1 = iwarp_conn(a, 40001);
+	a->conns[r1].info.heard = RR_HEARD_REQUESTER;
+	resend_call(a, r1, 20, 0x2468);
+	n = rr_diagnose(a, d, RR_DIAGNOSIS_COUNT);
+	CHECK(n == 1 && d[0].id == RR_DIAG_RECONNECTS && d[0].severity == RR_SEV_NOTE);
+	CHECK(n == 1 && strstr(d[0].evidence, "1 call sent again") &&
+	      !strstr(d[0].evidence, "answered"));
+	rr_analyzer_free(a);
 }
 
 /* A call answered, then sent again on the next connection all the same

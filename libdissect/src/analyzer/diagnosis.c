@@ -283,10 +283,11 @@ static void reconnects(const struct rr_analyzer *a, struct found *f)
 		d->frames = c->frames;
 		d->worst_conn = c->conn;
 	} else {
+		/* (their answers said only where seen: a capture of the calls'
+		 * direction alone holds none) */
 		append(d->evidence, sizeof(d->evidence), "; %" PRIu64 " call%s sent again%s",
 		       st->calls_resent, st->calls_resent == 1 ? "" : "s",
-		       st->calls_stuck ? ", some never answered (calls_stuck)" :
-		       st->calls_resent > st->calls_retried ? ", each answered" : "");
+		       st->calls_stuck ? ", some never answered (calls_stuck)" : "");
 	}
 	/* answered, and sent again all the same: the replies not taken */
 	if (st->calls_retried) {
